@@ -1,0 +1,119 @@
+import Foundation
+
+/// Classifies the dynamic values that key-value coding and predicates meet: optionals, nulls,
+/// collections, strings and dictionaries.
+///
+/// ```swift
+/// KVCValueKinds.collection(Set([1, 2]))   // (elements: [1, 2], kind: .set)
+/// KVCValueKinds.collection("text")        // nil: strings are not collections
+/// ```
+///
+/// Values reach the engine as `Any`, often wrapped in several layers of `Optional` (a
+/// `[String: Any?]` lookup gives `Any??`). Every entry point unwraps first, so the rest of the
+/// code only ever sees a non-optional payload or `nil`.
+public enum KVCValueKinds {
+    /// How a collection behaves when a key is mapped over it.
+    public enum CollectionKind: Sendable {
+        /// Arrays, `NSArray`: mapping keeps order and puts `NSNull` where a value is nil.
+        case array
+        /// Sets, `NSSet`: mapping gives a set and drops nil values (Apple's `-[NSSet valueForKey:]`).
+        case set
+        /// `NSOrderedSet`: mapped like an array.
+        case orderedSet
+    }
+
+    /// `value` with every layer of `Optional` removed; `nil` when any layer is empty.
+    @inlinable
+    public static func unwrap(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        if let optional = value as? any _KVCOptionalBox {
+            return optional._kvcUnwrapped
+        }
+        return value
+    }
+
+    /// Whether `value` is `nil` or `NSNull` (the two spellings of "no value" in Core Data).
+    @inlinable
+    public static func isNull(_ value: Any?) -> Bool {
+        guard let value = unwrap(value) else { return true }
+        return value is NSNull
+    }
+
+    /// `value` as a Swift `String` when it is any kind of string.
+    @inlinable
+    public static func string(_ value: Any?) -> String? {
+        switch value {
+        case let string as String: return string
+        case let substring as Substring: return String(substring)
+        case let string as NSString: return string as String
+        case let character as Character: return String(character)
+        default: return nil
+        }
+    }
+
+    /// The elements of `value` when it is a collection (array, set, ordered set, or any Swift
+    /// `Sequence` that is not a string, `Data` or a dictionary), with how it maps keys.
+    public static func collection(_ value: Any?) -> (elements: [Any], kind: CollectionKind)? {
+        guard let value = unwrap(value) else { return nil }
+        // Fast paths first: these are what managed objects and literals produce.
+        if let array = value as? [Any] { return (array, .array) }
+        if value is String || value is Substring || value is NSString || value is Data || value is NSData {
+            return nil
+        }
+        if isDictionary(value) { return nil }
+        if let ordered = value as? NSOrderedSet { return (ordered.array, .orderedSet) }
+        if let set = value as? NSSet { return (set.allObjects, .set) }
+        if let array = value as? NSArray { return (array.map { $0 }, .array) }
+        if let sequence = value as? any Sequence {
+            let elements = elementsOf(sequence)
+            return (elements, value is any SetAlgebra ? .set : .array)
+        }
+        return nil
+    }
+
+    /// Opens an existential `Sequence` to copy its elements out as `Any`.
+    private static func elementsOf<S: Sequence>(_ sequence: S) -> [Any] {
+        sequence.map { element -> Any in
+            if let hashable = element as? AnyHashable { return hashable.base }
+            return element
+        }
+    }
+
+    /// Whether `value` is a dictionary keyed by strings (Swift or `NSDictionary`).
+    @inlinable
+    public static func isDictionary(_ value: Any) -> Bool {
+        value is [String: Any] || value is NSDictionary || value is [AnyHashable: Any]
+    }
+
+    /// Builds the value a key mapped over a collection of `kind` produces: an array (nil
+    /// becomes `NSNull`, like Apple's `NSArray`) or a set (nil dropped, like `NSSet`).
+    static func makeCollection(_ values: [Any?], kind: CollectionKind) -> Any {
+        switch kind {
+        case .array, .orderedSet:
+            return values.map { $0 ?? NSNull() } as [Any]
+        case .set:
+            var set = Set<AnyHashable>()
+            var unhashable: [Any] = []
+            for case let value? in values {
+                if let hashable = value as? AnyHashable { set.insert(hashable) } else { unhashable.append(value) }
+            }
+            // A set of values that cannot be hashed cannot exist; fall back to an array rather than lose them.
+            if unhashable.isEmpty { return set }
+            return set.map(\.base) + unhashable
+        }
+    }
+}
+
+/// Lets `KVCValueKinds.unwrap` see through `Optional` of any wrapped type.
+public protocol _KVCOptionalBox {
+    var _kvcUnwrapped: Any? { get }
+}
+
+extension Optional: _KVCOptionalBox {
+    public var _kvcUnwrapped: Any? {
+        switch self {
+        case .none: return nil
+        case .some(let wrapped): return KVCValueKinds.unwrap(wrapped)
+        }
+    }
+}
