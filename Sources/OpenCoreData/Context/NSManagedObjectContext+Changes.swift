@@ -1,0 +1,169 @@
+import Foundation
+
+// Change tracking. Every change to an object lands here through `objectDidChange`, `insert` or
+// `delete`; `processPendingChanges` ends the event: it runs delete rules, posts
+// ObjectsDidChange, and closes the undo group.
+
+extension NSManagedObjectContext {
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<NSManagedObject> { inserted }
+    /// Objects changed since the last save (not counting inserted or deleted ones).
+    public var updatedObjects: Set<NSManagedObject> { updated }
+    /// Objects deleted since the last save.
+    public var deletedObjects: Set<NSManagedObject> { deleted }
+    /// Every object this context currently knows.
+    public var registeredObjects: Set<NSManagedObject> { Set(registry.allObjects) }
+    /// Whether there are unsaved insertions, updates or deletions.
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+
+    /// Inserts a new object; it is saved by the next `save()`.
+    public func insert(_ object: NSManagedObject) {
+        if let other = object.managedObjectContext, other !== self {
+            preconditionFailure("insert(_:): this \(object.entity.name ?? "?") object belongs to another context. Create it in this context, or fetch it here with object(with: objectID).")
+        }
+        if object.isInserted && object.managedObjectContext === self { return }
+        let isNew = object.objectID.isTemporaryID && object.managedObjectContext == nil && !object.flags.contains(.deleted)
+        object.managedObjectContext = self
+        object.flags.insert(.inserted)
+        object.flags.remove(.awaitingRemoval)
+        registry.register(object)
+        inserted.insert(object)
+        eventInserted.insert(object)
+        undoManager?.registerUndo(withTarget: self) { context in context.undoInsertion(of: object) }
+        if isNew { object.awakeFromInsert() }
+    }
+
+    /// Undo of an insertion: the object leaves the context again.
+    private func undoInsertion(of object: NSManagedObject) {
+        inserted.remove(object)
+        eventInserted.remove(object)
+        updated.remove(object)
+        object.flags.remove(.inserted)
+        registry.forget(object)
+        object.managedObjectContext = nil
+        undoManager?.registerUndo(withTarget: self) { context in
+            context.insert(object)
+            object.awake(fromSnapshotEvents: .undoDeletion)
+        }
+    }
+
+    /// Marks an object deleted. Its delete rules run at the next `processPendingChanges()`
+    /// (at the latest when saving); the record is removed from the store by `save()`.
+    public func delete(_ object: NSManagedObject) {
+        guard object.managedObjectContext === self else {
+            preconditionFailure("delete(_:): this \(object.entity.name ?? "?") object is not registered in this context (it belongs to \(object.managedObjectContext == nil ? "no context" : "another context")). Delete it through its own context, or get it here with object(with: objectID).")
+        }
+        guard !object.isDeleted else { return }
+        let wasInserted = object.isInserted
+        object.flags.insert(.deleted)
+        if wasInserted {
+            // A new object deleted before any save never reaches the store: it is dropped at the
+            // end of the event, after its delete rules have detached it from other objects.
+            object.flags.insert(.awaitingRemoval)
+        } else {
+            deleted.insert(object)
+            updated.remove(object)
+        }
+        eventDeleted.insert(object)
+        deletesToPropagate.append(object)
+        undoManager?.registerUndo(withTarget: self) { context in context.undoDeletion(of: object, wasInserted: wasInserted) }
+    }
+
+    private func undoDeletion(of object: NSManagedObject, wasInserted: Bool) {
+        object.flags.remove([.deleted, .awaitingRemoval])
+        deleted.remove(object)
+        eventDeleted.remove(object)
+        deletesToPropagate.removeAll { $0 === object }
+        if wasInserted {
+            if object.managedObjectContext == nil { object.managedObjectContext = self; registry.register(object) }
+            object.flags.insert(.inserted)
+            inserted.insert(object)
+        } else if object.hasPersistentChangedValues {
+            object.flags.insert(.updated)
+            updated.insert(object)
+        }
+        object.awake(fromSnapshotEvents: .undoDeletion)
+        undoManager?.registerUndo(withTarget: self) { context in context.delete(object) }
+    }
+
+    /// Called by an object after one of its slots changed.
+    func objectDidChange(_ object: NSManagedObject, slot i: Int, from old: PropertySlot) {
+        if object.eventOriginals == nil {
+            object.eventOriginals = [:]
+            eventChangedObjects.append(object)
+        }
+        if object.eventOriginals![i] == nil { object.eventOriginals![i] = old.storedValue }
+        if !object.isInserted && !object.isDeleted && !object.flags.contains(.updated) {
+            object.flags.insert(.updated)
+            updated.insert(object)
+        }
+        if !object.isInserted && !object.isDeleted { eventUpdated.insert(object) }
+        if let undoManager, undoManager.isUndoRegistrationEnabled {
+            undoManager.registerUndo(withTarget: object) { o in o.restoreSlot(i, old) }
+        }
+    }
+
+    /// Ends the current event: runs delete rules for objects deleted since the last call, posts
+    /// `NSManagedObjectContextObjectsDidChange`, and closes the undo group of the event.
+    public func processPendingChanges() {
+        guard !isProcessingPendingChanges else { return }
+        isProcessingPendingChanges = true
+        defer { isProcessingPendingChanges = false }
+
+        propagateDeletes()
+        for object in eventDeleted where object.flags.contains(.awaitingRemoval) {
+            object.flags.remove([.inserted, .awaitingRemoval])
+            inserted.remove(object)
+            eventInserted.remove(object)
+            updated.remove(object)
+        }
+
+        let insertedNow = eventInserted.filter { !$0.isDeleted }
+        let updatedNow = eventUpdated.filter { !$0.isDeleted && !$0.isInserted }
+        let deletedNow = eventDeleted
+        eventInserted.removeAll()
+        eventUpdated.removeAll()
+        eventDeleted.removeAll()
+
+        if !insertedNow.isEmpty || !updatedNow.isEmpty || !deletedNow.isEmpty {
+            var info: [String: Any] = [:]
+            if !insertedNow.isEmpty { info[NSInsertedObjectsKey] = insertedNow }
+            if !updatedNow.isEmpty { info[NSUpdatedObjectsKey] = updatedNow }
+            if !deletedNow.isEmpty { info[NSDeletedObjectsKey] = deletedNow }
+            NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: info)
+        }
+        for o in eventChangedObjects { o.eventOriginals = nil }
+        eventChangedObjects.removeAll()
+        // Objects deleted while new are gone now; the undo manager may still hold them for undo.
+        for object in deletedNow where !object.isInserted && !deleted.contains(object) {
+            registry.forget(object)
+            object.managedObjectContext = nil
+        }
+        undoManager?.closeEventGroupIfNeeded()
+    }
+
+    /// Applies each deleted object's delete rules, repeatedly, until cascades stop.
+    private func propagateDeletes() {
+        while !deletesToPropagate.isEmpty {
+            let object = deletesToPropagate.removeFirst()
+            guard object.isDeleted else { continue }
+            object.prepareForDeletion()
+            for i in object.layout.relationshipIndexes {
+                guard let r = object.layout.properties[i] as? NSRelationshipDescription else { continue }
+                let related: [NSManagedObject] = r.isToMany ? object.readToMany(i).objects : object.readToOne(i).map { [$0] } ?? []
+                switch r.deleteRule {
+                case .nullifyDeleteRule:
+                    if let inverse = r.inverseRelationship {
+                        for target in related where !target.isDeleted { target.removeMember(object, from: inverse) }
+                    }
+                case .cascadeDeleteRule:
+                    for target in related where !target.isDeleted { delete(target) }
+                case .denyDeleteRule, .noActionDeleteRule:
+                    // Deny is checked by validateForDelete at save; No Action leaves the
+                    // related objects pointing at the deleted one, as documented.
+                    break
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Returns the objects (or IDs, dictionaries, count) that match `request`.
+    ///
+    /// With `includesPendingChanges` (the default) the result is what this context sees now:
+    /// unsaved insertions that match are included, deleted objects are left out, and changed
+    /// objects are matched and sorted by their current values.
+    ///
+    /// ```swift
+    /// let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+    /// request.predicate = NSPredicate(format: "department.name == %@", "Sales")
+    /// let sales = try context.fetch(request)
+    /// ```
+    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        let (entity, objects) = try fetchObjects(request)
+        return try shape(objects, of: entity, for: request)
+    }
+
+    /// The number of objects `fetch(_:)` would return, without returning them.
+    public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        try fetchObjects(request).objects.count
+    }
+
+    /// Resolves the request's entity and returns the matching objects in order.
+    private func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> (entity: NSEntityDescription, objects: [NSManagedObject]) {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "fetch: this context has no persistent store coordinator. Set persistentStoreCoordinator (or use NSPersistentContainer.viewContext).")
+        }
+        let model = coordinator.managedObjectModel
+        guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else {
+            throw CoreDataError.make(NSCoreDataError, "fetch: the request names entity '\(request.entityName ?? "nil")', which the model does not have. Known entities: \(model.entitiesByName.keys.sorted().joined(separator: ", ")).")
+        }
+        if request.includesPendingChanges { processPendingChanges() }
+        let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
+                             includesSubentities: request.includesSubentities,
+                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores)
+        let pendingMayMatter = request.includesPendingChanges && hasChanges
+        let storeEvaluates = coordinator.storesEvaluate(plan)
+        let rows = try coordinator.fetchRows(storeEvaluates && !pendingMayMatter ? plan : plan.withoutLimits)
+        var objects = rows.map { materialize($0) }
+        if storeEvaluates && !pendingMayMatter { return (entity, objects) }
+
+        // Evaluate in memory what the store did not, and correct the store's answer with what
+        // this context changed but has not saved.
+        let matches: (NSManagedObject) throws -> Bool = { object in
+            guard plan.includes(object.entity) else { return false }
+            return try request.predicate.map { try $0.evaluateThrowing(with: object) } ?? true
+        }
+        var seen = Set(objects.map(ObjectIdentifier.init))
+        objects = try objects.filter { object in
+            if request.includesPendingChanges && object.isDeleted { return false }
+            return storeEvaluates && !object.isUpdated ? true : try matches(object)
+        }
+        if request.includesPendingChanges {
+            for object in inserted.union(updated) where !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
+                if try matches(object) { objects.append(object); seen.insert(ObjectIdentifier(object)) }
+            }
+        }
+        if let sortDescriptors = request.sortDescriptors, !sortDescriptors.isEmpty {
+            objects = try SortEvaluation.sorted(objects, by: sortDescriptors)
+        }
+        if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { objects = Array(objects.prefix(request.fetchLimit)) }
+        return (entity, objects)
+    }
+
+    /// Turns objects into the request's result type.
+    private func shape<T>(_ objects: [NSManagedObject], of entity: NSEntityDescription, for request: NSFetchRequest<T>) throws -> [T] {
+        let values: [Any]
+        switch request.resultType {
+        case .managedObjectIDResultType:
+            values = objects.map(\.objectID)
+        case .countResultType:
+            values = [NSNumber(value: objects.count)]
+        case .dictionaryResultType:
+            let keys: [String] = (request.propertiesToFetch ?? entity.allProperties.map(\.name)).compactMap {
+                ($0 as? String) ?? ($0 as? NSPropertyDescription)?.name
+            }
+            values = try objects.map { object in
+                var row: [String: Any] = [:]
+                for key in keys { row[key] = try object.checkedValue(forKey: key) }
+                return row
+            }
+        default:
+            values = objects
+        }
+        return try values.map { value in
+            guard let typed = value as? T else {
+                throw CoreDataError.make(NSCoreDataError, "fetch: a result of type \(type(of: value)) is not a \(T.self). For entity '\(entity.name ?? "?")', set managedObjectClassName to the class (\"Module.\(T.self)\"), or fetch NSFetchRequest<NSManagedObject>.")
+            }
+            return typed
+        }
+    }
+
+    /// The registered object for a row, or a new one made from it.
+    func materialize(_ row: StoreRow) -> NSManagedObject {
+        if let existing = registry.object(for: row.objectID.key) {
+            if existing.isFault { fill(existing, from: row) }
+            return existing
+        }
+        let object = makeObject(for: row.objectID)
+        fill(object, from: row)
+        return object
+    }
+
+    private func makeObject(for id: NSManagedObjectID) -> NSManagedObject {
+        let object = id.entity.resolvedClass.init(entity: id.entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = self
+        registry.register(object)
+        return object
+    }
+
+    private func fill(_ object: NSManagedObject, from row: StoreRow) {
+        object.slots = row.values.map { .value($0) }
+        object.committed = row.values
+        object.version = row.version
+        object.flags.remove(.fault)
+        object.awakeFromFetch()
+    }
+
+    /// The object for `objectID`: the registered one, or a fault that loads on first use. Does
+    /// not touch the store.
+    public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        if let registered = registry.object(for: objectID.key) { return registered }
+        let object = makeObject(for: objectID)
+        object.slots = []
+        object.flags.insert(.fault)
+        return object
+    }
+
+    /// The object for `objectID`, loaded; throws if the store has no such record.
+    public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        if let registered = registry.object(for: objectID.key), !registered.isFault { return registered }
+        guard let coordinator = persistentStoreCoordinator, !objectID.isTemporaryID,
+              let row = try coordinator.row(for: objectID) else {
+            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError, "existingObject(with:): no record with ID \(objectID.uriRepresentation().absoluteString) exists in the store (it may have been deleted, or never saved).")
+        }
+        return materialize(row)
+    }
+
+    /// The object for `objectID` if this context has it registered; nil otherwise.
+    public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
+        registry.object(for: objectID.key)
+    }
+
+    /// Loads a fault's values from its store.
+    func fulfillFault(for object: NSManagedObject) {
+        let row = try? persistentStoreCoordinator?.row(for: object.objectID)
+        guard let row else {
+            // Apple raises "could not fulfill a fault" here. A property getter cannot throw, so the
+            // object keeps default values and is marked inaccessible (docs/DEVIATIONS.md).
+            object.flags.remove(.fault)
+            object.slots = object.layout.properties.map { p in
+                (p as? NSRelationshipDescription)?.isToMany == true ? .toMany(RelatedObjects()) : .null
+            }
+            return
+        }
+        fill(object, from: row)
+    }
+
+    /// Brings an object up to date with its store.
+    ///
+    /// `mergeChanges: false` turns it into a fault, discarding unsaved changes and releasing the
+    /// objects it referenced. `true` loads the store's newest values, re-applies this context's
+    /// unsaved changes on top, and puts transient values back after `awakeFromFetch()`.
+    public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
+        guard object.managedObjectContext === self, !object.isFault, !object.isInserted else { return }
+        let row = try? persistentStoreCoordinator?.row(for: object.objectID)
+        if !flag || row == nil {
+            object.willTurnIntoFault()
+            object.slots = []
+            object.committed = nil
+            object.fetchedPropertyCache = nil
+            object.flags.insert(.fault)
+            if object.flags.contains(.updated) { object.flags.remove(.updated); updated.remove(object) }
+            object.didTurnIntoFault()
+            return
+        }
+        let layout = object.layout
+        var localChanges: [Int: PropertySlot] = [:]
+        var transients: [Int: PropertySlot] = [:]
+        for i in layout.properties.indices {
+            if layout.properties[i].isTransient { transients[i] = object.slots[i] }
+            else if let committed = object.committed, !object.slots[i].storedValue.isSame(as: committed[i]) { localChanges[i] = object.slots[i] }
+        }
+        object.fetchedPropertyCache = nil
+        fill(object, from: row!)
+        for (i, slot) in localChanges { object.slots[i] = slot }
+        for (i, slot) in transients { object.slots[i] = slot }
+        if localChanges.isEmpty, object.flags.contains(.updated) { object.flags.remove(.updated); updated.remove(object) }
+    }
+
+    /// Refreshes every registered object that has no unsaved changes.
+    public func refreshAllObjects() {
+        for object in registry.allObjects where !object.hasChanges { refresh(object, mergeChanges: true) }
+    }
+
+    /// Applies another context's save (the `NSManagedObjectContextDidSave` notification) to this
+    /// context: changed objects are refreshed with their new values, deleted ones are removed,
+    /// inserted ones become available to fetches.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        let info = notification.userInfo ?? [:]
+        func ids(_ idKey: String, _ objectKey: String) -> [NSManagedObjectID] {
+            if let ids = info[idKey] as? Set<NSManagedObjectID> { return Array(ids) }
+            return (info[objectKey] as? Set<NSManagedObject>)?.map(\.objectID) ?? []
+        }
+        var refreshed = Set<NSManagedObject>(), removed = Set<NSManagedObject>()
+        for id in ids(NSUpdatedObjectIDsKey, NSUpdatedObjectsKey) {
+            guard let object = registry.object(for: id.key) else { continue }
+            refresh(object, mergeChanges: true)
+            refreshed.insert(object)
+        }
+        for id in ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey) {
+            guard let object = registry.object(for: id.key) else { continue }
+            object.flags = []
+            inserted.remove(object); updated.remove(object); deleted.remove(object)
+            registry.forget(object)
+            object.managedObjectContext = nil
+            removed.insert(object)
+        }
+        if !refreshed.isEmpty || !removed.isEmpty {
+            var userInfo: [String: Any] = [:]
+            if !refreshed.isEmpty { userInfo[NSRefreshedObjectsKey] = refreshed }
+            if !removed.isEmpty { userInfo[NSDeletedObjectsKey] = removed }
+            NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
+        }
+    }
+}
+
+extension NSManagedObject {
+    /// A fetched property's value: the fetch request run with `$FETCH_SOURCE` = this object and
+    /// `$FETCHED_PROPERTY` = the description, cached until the object is refreshed.
+    func fetchedPropertyValue(_ property: NSFetchedPropertyDescription, slot i: Int) -> [NSManagedObject] {
+        if let cached = fetchedPropertyCache?[i] { return cached }
+        guard let context = managedObjectContext, let template = property.fetchRequest else { return [] }
+        let request = template.copyRequest()
+        request.predicate = template.predicate?.withSubstitutionVariables(["FETCH_SOURCE": self, "FETCHED_PROPERTY": property])
+        let result = (try? context.fetch(request)) ?? []
+        if fetchedPropertyCache == nil { fetchedPropertyCache = [:] }
+        fetchedPropertyCache![i] = result
+        return result
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Saves every insertion, update and deletion to the persistent stores — all or nothing.
+    ///
+    /// Runs pending delete rules, posts `WillSave`, calls each object's `willSave()`, validates
+    /// (`validateForInsert/Update/Delete`; several failures combine into
+    /// `NSValidationMultipleErrorsError`), gives new objects permanent IDs, writes, and posts
+    /// `DidSave`. If anything fails, the error is thrown and both the stores and this context stay
+    /// as they were: the changes are still pending and can be fixed and saved again.
+    public func save() throws {
+        processPendingChanges()
+        guard hasChanges else { return }
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "This context has no persistent store coordinator. Set persistentStoreCoordinator before saving.")
+        }
+        NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
+        for object in inserted.union(updated).union(deleted) { object.willSave() }
+        processPendingChanges()
+
+        try validatePendingChanges()
+
+        let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
+        // Permanent IDs first (references between new objects must be stored by permanent ID),
+        // undone if the store then refuses the save.
+        let temporaryIDs = insertedNow.map(\.objectID)
+        let permanentIDs = try coordinator.permanentIDs(for: insertedNow.filter { $0.objectID.isTemporaryID })
+        var permanentIterator = permanentIDs.makeIterator()
+        for object in insertedNow where object.objectID.isTemporaryID {
+            let old = object.objectID.key
+            object.objectID = permanentIterator.next()!
+            registry.rekey(object, from: old)
+        }
+
+        let changes = StoreChanges(
+            inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1) },
+            updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1) },
+            deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version) })
+        do {
+            try coordinator.save(changes)
+        } catch {
+            for (object, id) in zip(insertedNow, temporaryIDs) where object.objectID != id {
+                let old = object.objectID.key
+                object.objectID = id
+                registry.rekey(object, from: old)
+            }
+            throw error
+        }
+        didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow, temporaryIDs: temporaryIDs)
+    }
+
+    /// Validation of every pending change, combined into one error.
+    private func validatePendingChanges() throws {
+        var errors: [NSError] = []
+        func collect(_ body: () throws -> Void) {
+            do { try body() } catch let error as NSError {
+                if error.code == NSValidationMultipleErrorsError, let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+                    errors += details
+                } else {
+                    errors.append(error)
+                }
+            }
+        }
+        for object in inserted { collect(object.validateForInsert) }
+        for object in updated { collect(object.validateForUpdate) }
+        for object in deleted { collect(object.validateForDelete) }
+        if let error = NSManagedObject.combine(errors) { throw error }
+    }
+
+    private func didSave(inserted insertedNow: [NSManagedObject], updated updatedNow: [NSManagedObject], deleted deletedNow: [NSManagedObject], temporaryIDs: [NSManagedObjectID]) {
+        for object in insertedNow {
+            object.flags.remove(.inserted)
+            object.committed = object.snapshot()
+            object.version = 1
+        }
+        for object in updatedNow {
+            object.flags.remove(.updated)
+            object.committed = object.snapshot()
+            object.version += 1
+        }
+        for object in deletedNow {
+            registry.forget(object)
+            object.managedObjectContext = nil
+        }
+        inserted.removeAll(); updated.removeAll(); deleted.removeAll()
+
+        let info: [String: Any] = [
+            NSInsertedObjectsKey: Set(insertedNow), NSUpdatedObjectsKey: Set(updatedNow), NSDeletedObjectsKey: Set(deletedNow),
+            NSInsertedObjectIDsKey: Set(insertedNow.map(\.objectID)), NSUpdatedObjectIDsKey: Set(updatedNow.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(deletedNow.map(\.objectID)),
+        ]
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)
+        NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: [
+            NSInsertedObjectIDsKey: info[NSInsertedObjectIDsKey]!, NSUpdatedObjectIDsKey: info[NSUpdatedObjectIDsKey]!, NSDeletedObjectIDsKey: info[NSDeletedObjectIDsKey]!,
+        ])
+        for object in insertedNow + updatedNow + deletedNow { object.didSave() }
+        for object in deletedNow {
+            object.willTurnIntoFault()
+            object.flags.insert(.fault)
+            object.didTurnIntoFault()
+        }
+    }
+
+    /// Discards every unsaved change: new objects leave the context, changed and deleted ones
+    /// get their last saved values back, and the undo stack is cleared.
+    public func rollback() {
+        processPendingChanges()
+        for object in inserted {
+            object.flags.remove(.inserted)
+            registry.forget(object)
+            object.managedObjectContext = nil
+        }
+        for object in updated.union(deleted) {
+            object.flags.remove([.updated, .deleted])
+            if let committed = object.committed { object.slots = committed.map { .value($0) } }
+            object.fetchedPropertyCache = nil
+            object.awake(fromSnapshotEvents: .rollback)
+        }
+        inserted.removeAll(); updated.removeAll(); deleted.removeAll()
+        deletesToPropagate.removeAll()
+        undoManager?.removeAllActions()
+    }
+
+    /// Forgets every object: they all become invalid, changes are discarded, undo is cleared.
+    public func reset() {
+        for object in registry.allObjects {
+            object.managedObjectContext = nil
+            object.flags = []
+        }
+        for object in inserted.union(updated).union(deleted) { object.managedObjectContext = nil; object.flags = [] }
+        registry.removeAll()
+        inserted.removeAll(); updated.removeAll(); deleted.removeAll()
+        eventInserted.removeAll(); eventUpdated.removeAll(); eventDeleted.removeAll()
+        deletesToPropagate.removeAll()
+        for o in eventChangedObjects { o.eventOriginals = nil }
+        eventChangedObjects.removeAll()
+        undoManager?.removeAllActions()
+    }
+
+    /// Gives `objects` permanent IDs now, before they are saved (for example to pass their IDs to
+    /// another context).
+    public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "obtainPermanentIDs: this context has no persistent store coordinator.")
+        }
+        let temporary = objects.filter { $0.objectID.isTemporaryID }
+        let ids = try coordinator.permanentIDs(for: temporary)
+        for (object, id) in zip(temporary, ids) {
+            let old = object.objectID.key
+            object.objectID = id
+            registry.rekey(object, from: old)
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// A scratch pad for managed objects: it fetches them, tracks their changes, validates, undoes,
+/// and saves them through its coordinator.
+///
+/// ```swift
+/// let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+/// context.persistentStoreCoordinator = coordinator
+/// try context.performAndWait {
+///     let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+///     e.setValue("Fiona", forKey: "firstName")
+///     try context.save()
+/// }
+/// ```
+///
+/// A context and its objects belong to its queue: use them inside `perform` or `performAndWait`
+/// (a main-queue context also directly on the main thread). Pass `NSManagedObjectID`s, not
+/// objects, between contexts.
+open class NSManagedObjectContext: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: all mutable state is confined to `queue`; the context itself may be
+    // handed across threads to call perform/performAndWait, as on Apple platforms.
+
+    public enum ConcurrencyType: UInt, Sendable {
+        case privateQueueConcurrencyType = 1
+        case mainQueueConcurrencyType = 2
+    }
+
+    public let concurrencyType: ConcurrencyType
+    let queue: DispatchQueue
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// The coordinator this context fetches from and saves to.
+    open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
+        get { _coordinator ?? parent?.persistentStoreCoordinator }
+        set { _coordinator = newValue }
+    }
+    private var _coordinator: NSPersistentStoreCoordinator?
+
+    /// A parent context receives this context's saves instead of a store (see the persistence issue).
+    open var parent: NSManagedObjectContext?
+
+    open var name: String?
+    open var transactionAuthor: String?
+    /// Whether changes saved by the parent are merged into this context automatically.
+    open var automaticallyMergesChangesFromParent = false
+    /// How conflicts are resolved at save; `.error` (the default) reports them.
+    open var mergePolicy: Any = NSMergePolicy.error
+    /// Whether a fetch overwrites… kept for source compatibility.
+    open var stalenessInterval: TimeInterval = -1
+    open var shouldDeleteInaccessibleFaults = true
+
+    /// The undo manager recording this context's changes. `nil` by default (as on iOS): set one
+    /// to enable undo. Changes are grouped per event: each `processPendingChanges` closes a group.
+    open var undoManager: UndoManager? {
+        didSet { observeUndoCheckpoints() }
+    }
+    private var checkpointObserver: NSObjectProtocol?
+
+    // Change tracking state; see NSManagedObjectContext+Changes.swift.
+    let registry = ObjectRegistry()
+    var inserted = Set<NSManagedObject>()
+    var updated = Set<NSManagedObject>()
+    var deleted = Set<NSManagedObject>()
+    var eventInserted = Set<NSManagedObject>()
+    var eventUpdated = Set<NSManagedObject>()
+    var eventDeleted = Set<NSManagedObject>()
+    /// Objects deleted this event whose delete rules have not run yet.
+    var deletesToPropagate: [NSManagedObject] = []
+    var eventChangedObjects: [NSManagedObject] = []
+    var isProcessingPendingChanges = false
+
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueueConcurrencyType: queue = .main
+        case .privateQueueConcurrencyType: queue = DispatchQueue(label: "OpenCoreData.NSManagedObjectContext")
+        }
+        super.init()
+        if concurrencyType == .privateQueueConcurrencyType {
+            queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        }
+    }
+
+    deinit {
+        if let checkpointObserver { NotificationCenter.default.removeObserver(checkpointObserver) }
+        for o in registry.allObjects { o.managedObjectContext = nil }
+    }
+
+    /// The model of this context's coordinator.
+    var managedObjectModel: NSManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
+
+    // MARK: Queue confinement
+
+    /// Whether the caller is on this context's queue.
+    var isOnQueue: Bool {
+        switch concurrencyType {
+        case .mainQueueConcurrencyType: return Thread.isMainThread
+        case .privateQueueConcurrencyType: return DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
+        }
+    }
+
+    /// Runs `block` on the context's queue and waits for it. Reentrant: called on the queue
+    /// already, it runs inline.
+    open func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try block() }
+        return try queue.sync(execute: block)
+    }
+
+    /// Runs `block` on the context's queue, asynchronously.
+    open func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and returns its result.
+    ///
+    /// ```swift
+    /// let count = try await context.perform { try context.count(for: request) }
+    /// ```
+    ///
+    /// Apple declares one `rethrows` method; Swift cannot rethrow an error that crossed a
+    /// continuation, so there are two overloads, one for throwing blocks and one for the rest.
+    open func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async throws -> T {
+        let box = UncheckedSendableBox(block)
+        let result: UncheckedSendableBox<Result<T, Error>> = await withCheckedContinuation { continuation in
+            let run: @Sendable () -> Void = { continuation.resume(returning: UncheckedSendableBox(Result { try box.value() })) }
+            if schedule == .immediate && isOnQueue { run() } else { queue.async(execute: run) }
+        }
+        return try result.value.get()
+    }
+
+    open func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () -> T) async -> T {
+        let box = UncheckedSendableBox(block)
+        let result: UncheckedSendableBox<T> = await withCheckedContinuation { continuation in
+            let run: @Sendable () -> Void = { continuation.resume(returning: UncheckedSendableBox(box.value())) }
+            if schedule == .immediate && isOnQueue { run() } else { queue.async(execute: run) }
+        }
+        return result.value
+    }
+
+    /// When `perform(schedule:_:)` runs its block.
+    public enum ScheduledTaskType: Sendable {
+        /// Inline if the caller is on the context's queue, otherwise enqueued.
+        case immediate
+        /// Always enqueued.
+        case enqueued
+    }
+
+    private func observeUndoCheckpoints() {
+        if let checkpointObserver { NotificationCenter.default.removeObserver(checkpointObserver) }
+        checkpointObserver = nil
+        guard let undoManager else { return }
+        // Apple's context flushes pending changes at every checkpoint, so that changes made since
+        // the last event land in the undo group being closed or undone.
+        let weakSelf = WeakContextReference(self)
+        checkpointObserver = NotificationCenter.default.addObserver(forName: .NSUndoManagerCheckpoint, object: undoManager, queue: nil) { _ in
+            guard let context = weakSelf.context, context.isOnQueue, !context.isProcessingPendingChanges else { return }
+            context.processPendingChanges()
+        }
+    }
+}
+
+/// Carries a value across a concurrency boundary the compiler cannot see is safe: the value is
+/// only used on the context's queue.
+struct UncheckedSendableBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+final class WeakContextReference: @unchecked Sendable {
+    weak var context: NSManagedObjectContext?
+    init(_ context: NSManagedObjectContext) { self.context = context }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The type names of the built-in stores (Apple's values).
+public let NSInMemoryStoreType = "InMemory"
+public let NSSQLiteStoreType = "SQLite"
+public let NSBinaryStoreType = "Binary"
+public let NSXMLStoreType = "XML"
+
+/// Metadata keys.
+public let NSStoreTypeKey = "NSStoreType"
+public let NSStoreUUIDKey = "NSStoreUUID"
+public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
+public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+
+/// Option keys for `addPersistentStore(ofType:configurationName:at:options:)`.
+public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
+public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
+
+/// A place where records live: the base class of every store type.
+///
+/// Add stores through the coordinator: `coordinator.addPersistentStore(ofType:configurationName:at:options:)`.
+open class NSPersistentStore: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: mutable properties are set while the store is added, under the
+    // coordinator's lock; record data lives in subclasses, which lock it themselves.
+
+    open var identifier: String!
+    open var url: URL?
+    open var options: [AnyHashable: Any]?
+    open var isReadOnly: Bool = false
+    public let configurationName: String
+    public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    /// The store's metadata: type, UUID, model version hashes, and what you set.
+    open var metadata: [String: Any]! = [:]
+
+    /// A process-unique number for identity maps (object keys carry it instead of the store).
+    let token: Int32 = StoreTokens.next()
+
+    open var type: String { NSStringFromClass(Swift.type(of: self)) }
+
+    public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?, at url: URL, options: [AnyHashable: Any]? = nil) {
+        self.persistentStoreCoordinator = root
+        self.configurationName = name ?? "PF_DEFAULT_CONFIGURATION_NAME"
+        self.url = url
+        self.options = options
+        self.isReadOnly = (options?[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        super.init()
+    }
+
+    /// Reads (or creates) the store's metadata. Called when the store is added.
+    open func loadMetadata() throws {
+        if metadata[NSStoreUUIDKey] == nil {
+            metadata = [NSStoreTypeKey: type, NSStoreUUIDKey: UUID().uuidString]
+        }
+        if identifier == nil { identifier = metadata[NSStoreUUIDKey] as? String }
+    }
+
+    /// Called after the store was added to a coordinator.
+    open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
+    /// Called before the store is removed.
+    open func willRemove(from coordinator: NSPersistentStoreCoordinator?) {}
+}
+
+enum StoreTokens {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var last: Int32 = 0  // guarded by `lock`
+    static func next() -> Int32 {
+        lock.lock(); defer { lock.unlock() }
+        last += 1
+        return last
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// An entity: the description of one kind of managed object — its name, class, properties and
+/// place in an inheritance hierarchy.
+///
+/// ```swift
+/// let employee = NSEntityDescription()
+/// employee.name = "Employee"
+/// employee.managedObjectClassName = "MyApp.Employee"   // or leave it NSManagedObject
+/// employee.properties = [firstName, salary, department]
+///
+/// let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+/// ```
+open class NSEntityDescription: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: see NSPropertyDescription — mutable only until the model is frozen.
+
+    open var name: String? { willSet { checkMutable() } }
+    /// The class instantiated for this entity, as "Module.Class". Defaults to "NSManagedObject".
+    open var managedObjectClassName: String! {
+        get { _className ?? "NSManagedObject" }
+        set { checkMutable(); _className = newValue }
+    }
+    private var _className: String?
+    /// Abstract entities have no instances of their own; only their subentities do.
+    open var isAbstract: Bool = false { willSet { checkMutable() } }
+    open var userInfo: [AnyHashable: Any]? { willSet { checkMutable() } }
+    open var versionHashModifier: String? { willSet { checkMutable() } }
+    open var renamingIdentifier: String? { willSet { checkMutable() } }
+    /// Property names (or arrays of names) whose values must be unique among this entity's objects.
+    open var uniquenessConstraints: [[Any]] = [] { willSet { checkMutable() } }
+
+    /// The model this entity belongs to.
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel!
+
+    public private(set) weak var superentity: NSEntityDescription?
+
+    /// The entities that inherit from this one. Setting it makes this entity their superentity.
+    open var subentities: [NSEntityDescription] = [] {
+        willSet { checkMutable() }
+        didSet {
+            for old in oldValue where !subentities.contains(where: { $0 === old }) { old.superentity = nil }
+            for sub in subentities { sub.superentity = self }
+        }
+    }
+
+    /// This entity's own properties (not the inherited ones).
+    open var properties: [NSPropertyDescription] = [] {
+        willSet { checkMutable() }
+        didSet { for p in properties { p.entity = self } }
+    }
+
+    /// All properties, inherited ones first, keyed by name.
+    open var propertiesByName: [String: NSPropertyDescription] {
+        Dictionary(allProperties.map { ($0.name, $0) }, uniquingKeysWith: { _, sub in sub })
+    }
+    open var attributesByName: [String: NSAttributeDescription] {
+        Dictionary(allProperties.compactMap { $0 as? NSAttributeDescription }.map { ($0.name, $0) }, uniquingKeysWith: { _, sub in sub })
+    }
+    open var relationshipsByName: [String: NSRelationshipDescription] {
+        Dictionary(allProperties.compactMap { $0 as? NSRelationshipDescription }.map { ($0.name, $0) }, uniquingKeysWith: { _, sub in sub })
+    }
+    /// The relationships of this entity whose destination is `entity`.
+    open func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
+        allProperties.compactMap { $0 as? NSRelationshipDescription }.filter { $0.destinationEntity === entity }
+    }
+
+    /// Properties inherited from superentities first, then this entity's own. Their order is the
+    /// order of value slots in every managed object of this entity, so a property has the same
+    /// slot index in an entity and in all its subentities.
+    var allProperties: [NSPropertyDescription] {
+        if let layout { return layout.properties }
+        return (superentity?.allProperties ?? []) + properties
+    }
+
+    /// Whether this entity is `entity` or inherits from it.
+    open func isKindOf(entity: NSEntityDescription) -> Bool {
+        var current: NSEntityDescription? = self
+        while let e = current {
+            if e === entity { return true }
+            current = e.superentity
+        }
+        return false
+    }
+
+    /// The entity named `entityName` in the model of `context`'s coordinator.
+    open class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription? {
+        context.managedObjectModel?.entitiesByName[entityName]
+    }
+
+    /// Creates an object of the entity named `entityName`, inserted into `context`.
+    ///
+    /// An unknown entity name stops with a message naming the entity, as Apple's raises.
+    open class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
+        guard let entity = entity(forEntityName: entityName, in: context) else {
+            preconditionFailure("+insertNewObject: the model has no entity named '\(entityName)'. Known entities: \(context.managedObjectModel?.entitiesByName.keys.sorted() ?? []).")
+        }
+        let objectClass = entity.resolvedClass
+        return objectClass.init(entity: entity, insertInto: context)
+    }
+
+    public var versionHash: Data { VersionHasher.hash(of: self) }
+
+    // MARK: Frozen layout
+
+    /// The compiled property table, built once when the model is frozen.
+    var layout: EntityLayout?
+    /// This entity's number in its model (1-based, Apple's order).
+    var entityNumber: Int = 0
+    /// The class named by managedObjectClassName, resolved when the model is frozen.
+    var resolvedClass: NSManagedObject.Type = NSManagedObject.self
+
+    func checkMutable(_ function: StaticString = #function) {
+        if let model = managedObjectModel, model.isFrozen {
+            preconditionFailure("Can't modify entity '\(name ?? "?")' (\(function)): its model is in use by a persistent store coordinator and immutable.")
+        }
+    }
+
+    /// The root of this entity's inheritance hierarchy (stores keep one key sequence per root).
+    var rootEntity: NSEntityDescription {
+        var e = self
+        while let s = e.superentity { e = s }
+        return e
+    }
+
+    public override var description: String { "(NSEntityDescription) \(name ?? "?")" }
+
+    public override init() { super.init() }
+
+    /// Convenience for building models in code.
+    public convenience init(name: String, className: String? = nil, properties: [NSPropertyDescription] = []) {
+        self.init()
+        self.name = name
+        if let className { self.managedObjectClassName = className }
+        self.properties = properties
+    }
+
+    func copyEntity() -> NSEntityDescription {
+        let copy = NSEntityDescription()
+        copy.name = name
+        copy._className = _className
+        copy.isAbstract = isAbstract
+        copy.userInfo = userInfo
+        copy.versionHashModifier = versionHashModifier
+        copy.renamingIdentifier = renamingIdentifier
+        copy.uniquenessConstraints = uniquenessConstraints
+        copy.properties = properties.map { $0.copyDescription() }
+        return copy
+    }
+}
+
+/// The property table of a frozen entity: slot order and name lookup, built once per model.
+final class EntityLayout {
+    let properties: [NSPropertyDescription]
+    let indexByName: [String: Int]
+    /// Slots of attributes and relationships that are stored (not transient, not fetched).
+    let persistentIndexes: [Int]
+    let relationshipIndexes: [Int]
+
+    init(properties: [NSPropertyDescription]) {
+        self.properties = properties
+        var byName: [String: Int] = [:]
+        for (i, p) in properties.enumerated() { byName[p.name] = i }
+        indexByName = byName
+        persistentIndexes = properties.indices.filter { !properties[$0].isTransient && !(properties[$0] is NSFetchedPropertyDescription) }
+        relationshipIndexes = properties.indices.filter { properties[$0] is NSRelationshipDescription }
+    }
+}

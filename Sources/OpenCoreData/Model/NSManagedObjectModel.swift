@@ -1,0 +1,178 @@
+import Foundation
+
+/// The schema of an object graph: its entities, configurations and fetch request templates.
+///
+/// ```swift
+/// let model = NSManagedObjectModel()
+/// model.entities = [employee, department]
+/// let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+/// ```
+///
+/// A model is editable until a coordinator uses it; then it is frozen (Apple: "immutable").
+/// Problems such as a relationship without a destination or an unknown class name are reported
+/// by ``validate()`` — and thrown by `addPersistentStore`, so they surface before any data moves.
+open class NSManagedObjectModel: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: mutable only before freezing; freezing happens under `freezeLock`.
+
+    open var entities: [NSEntityDescription] = [] {
+        willSet { checkMutable() }
+        didSet { for e in entities { e.managedObjectModel = self } }
+    }
+
+    open var entitiesByName: [String: NSEntityDescription] {
+        if let frozenEntitiesByName { return frozenEntitiesByName }
+        var result: [String: NSEntityDescription] = [:]
+        for e in entities { if let n = e.name { result[n] = e } }
+        return result
+    }
+
+    /// The names of the configurations declared with ``setEntities(_:forConfigurationName:)``.
+    open var configurations: [String] { configurationEntities.keys.sorted() }
+    private var configurationEntities: [String: [String]] = [:]
+
+    /// Places `entities` in the configuration `configuration` (stores added with that
+    /// configuration name hold only these entities).
+    open func setEntities(_ entities: [NSEntityDescription], forConfigurationName configuration: String) {
+        checkMutable()
+        configurationEntities[configuration] = entities.compactMap(\.name)
+    }
+
+    /// The entities of `configuration`; all entities for `nil` or "Default".
+    open func entities(forConfigurationName configuration: String?) -> [NSEntityDescription]? {
+        guard let configuration, configuration != "Default", configuration != "PF_DEFAULT_CONFIGURATION_NAME" else { return entities }
+        guard let names = configurationEntities[configuration] else { return nil }
+        let byName = entitiesByName
+        return names.compactMap { byName[$0] }
+    }
+
+    /// Identifiers of this model version (from Xcode's version info); not used by the hash.
+    open var versionIdentifiers: Set<AnyHashable> = []
+
+    /// Each entity's version hash, keyed by entity name. Stores keep these in their metadata to
+    /// tell whether a store was made with this model.
+    open var entityVersionHashesByName: [String: Data] {
+        var result: [String: Data] = [:]
+        for e in entities { if let n = e.name { result[n] = e.versionHash } }
+        return result
+    }
+
+    // MARK: Fetch request templates
+
+    private var templates: [String: NSFetchRequest<NSManagedObject>] = [:]
+
+    open var fetchRequestTemplatesByName: [String: NSFetchRequest<NSManagedObject>] { templates }
+
+    open func setFetchRequestTemplate(_ fetchRequestTemplate: NSFetchRequest<NSManagedObject>?, forName name: String) {
+        checkMutable()
+        templates[name] = fetchRequestTemplate
+    }
+
+    open func fetchRequestTemplate(forName name: String) -> NSFetchRequest<NSManagedObject>? { templates[name] }
+
+    /// A copy of the template `name` whose predicate has `variables` substituted for its `$NAME`s.
+    open func fetchRequestFromTemplate(withName name: String, substitutionVariables variables: [String: Any]) -> NSFetchRequest<NSManagedObject>? {
+        guard let template = templates[name] else { return nil }
+        let request = template.copyRequest()
+        request.predicate = template.predicate?.withSubstitutionVariables(variables)
+        return request
+    }
+
+    /// Whether a store whose metadata is `metadata` was made with this model's `configuration`:
+    /// every entity's version hash must match.
+    open func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
+        guard let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] else { return false }
+        let mine = (entities(forConfigurationName: configuration) ?? []).reduce(into: [String: Data]()) { $0[$1.name ?? ""] = $1.versionHash }
+        return mine.allSatisfy { stored[$0.key] == $0.value }
+    }
+
+    /// A single model holding the entities of `models`.
+    open class func mergedModel(from models: [NSManagedObjectModel]?) -> NSManagedObjectModel? {
+        guard let models else { return nil }
+        let merged = NSManagedObjectModel()
+        let copies = models.map { $0.copyModel() }
+        merged.entities = copies.flatMap(\.entities)
+        for m in copies { for (k, v) in m.configurationEntities { merged.configurationEntities[k, default: []] += v } }
+        return merged
+    }
+
+    public override init() { super.init() }
+
+    /// A deep, unfrozen copy: change the copy when the original is in use.
+    open override func copy() -> Any { copyModel() }
+
+    func copyModel() -> NSManagedObjectModel {
+        let copy = NSManagedObjectModel()
+        let entityCopies = entities.map { $0.copyEntity() }
+        let byName = Dictionary(entityCopies.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
+        for (original, e) in zip(entities, entityCopies) {
+            e.subentities = original.subentities.compactMap { $0.name.flatMap { byName[$0] } }
+        }
+        copy.entities = entityCopies
+        copy.resolveReferences()
+        copy.configurationEntities = configurationEntities
+        copy.templates = templates
+        copy.versionIdentifiers = versionIdentifiers
+        return copy
+    }
+
+    /// Connects relationships that were given by name (copies and loaded models) to their
+    /// destination entities and inverses.
+    func resolveReferences() {
+        let byName = entitiesByName
+        for e in entities {
+            for case let r as NSRelationshipDescription in e.properties {
+                if r.destinationEntity == nil, let d = r.destinationEntityName { r.destinationEntity = byName[d] }
+                if r.inverseRelationship == nil, let inv = r.inverseName, let dest = r.destinationEntity {
+                    r.inverseRelationship = dest.relationshipsByName[inv]
+                }
+            }
+        }
+    }
+
+    // MARK: Freezing
+
+    private(set) var isFrozen = false
+    private var frozenEntitiesByName: [String: NSEntityDescription]?
+    private let freezeLock = NSLock()
+
+    /// Builds every entity's layout and numbers, then refuses further changes. Called by the
+    /// coordinator; idempotent and thread-safe.
+    func freeze() {
+        freezeLock.lock(); defer { freezeLock.unlock() }
+        guard !isFrozen else { return }
+        resolveReferences()
+        // Apple numbers entities depth-first through the inheritance forest, siblings by name.
+        var number = 1
+        func visit(_ e: NSEntityDescription) {
+            e.entityNumber = number; number += 1
+            e.layout = EntityLayout(properties: (e.superentity?.layout?.properties ?? []) + e.properties)
+            for (i, p) in e.layout!.properties.enumerated() where p.entity === e { p.slotIndex = i }
+            for sub in e.subentities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) { visit(sub) }
+        }
+        for root in entities.filter({ $0.superentity == nil }).sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) { visit(root) }
+        for e in entities {
+            e.resolvedClass = ManagedObjectClassResolver.resolve(e.managedObjectClassName) ?? NSManagedObject.self
+            for case let a as NSAttributeDescription in e.properties {
+                a.defaultStoredValue = (try? StoredValue(a.defaultValue, for: a)) ?? .null
+            }
+        }
+        frozenEntitiesByName = entitiesByName
+        isFrozen = true
+    }
+
+    func checkMutable(_ function: StaticString = #function) {
+        if isFrozen {
+            preconditionFailure("Can't modify the managed object model (\(function)): it is in use by a persistent store coordinator and immutable. Copy it (`model.copy()`) and change the copy.")
+        }
+    }
+}
+
+/// Finds the Swift class named by an entity's `managedObjectClassName`.
+enum ManagedObjectClassResolver {
+    static func resolve(_ name: String) -> NSManagedObject.Type? {
+        if name == "NSManagedObject" { return NSManagedObject.self }
+        if let type = _typeByName(name) as? NSManagedObject.Type { return type }
+        if let type = NSClassFromString(name) as? NSManagedObject.Type { return type }
+        return nil
+    }
+}

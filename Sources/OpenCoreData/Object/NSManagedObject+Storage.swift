@@ -1,0 +1,150 @@
+import Foundation
+
+// Reading and writing slots. Every tracked change goes through `writeSlot`, which tells the
+// context (change sets, undo, notifications); primitive accessors and undo itself use
+// `restoreSlot`, which tracks the change but never touches inverses.
+
+extension NSManagedObject {
+    var layout: EntityLayout { entity.layout! }
+
+    /// The slot index of `key`, or a stop that names the entity, the key and the fix.
+    func requireSlot(_ key: String, _ caller: String = #function) -> Int {
+        guard let i = layout.indexByName[key] else {
+            preconditionFailure("\(caller): entity '\(entity.name ?? "?")' has no property '\(key)'. Its properties are: \(layout.properties.map(\.name).sorted().joined(separator: ", ")). Use checkedValue(forKey:) to get a thrown error instead.")
+        }
+        return i
+    }
+
+    /// Loads the object's values if it is a fault.
+    @inline(__always) func fireFaultIfNeeded() {
+        if flags.contains(.fault) { managedObjectContext?.fulfillFault(for: self) }
+    }
+
+    func readStored(_ i: Int) -> StoredValue {
+        fireFaultIfNeeded()
+        return slots[i].storedValue
+    }
+
+    func readToOne(_ i: Int) -> NSManagedObject? {
+        fireFaultIfNeeded()
+        switch slots[i] {
+        case .toOne(let o): return o
+        case .value(.objectID(let id)):
+            guard let o = managedObjectContext?.object(with: id) else { return nil }
+            slots[i] = .toOne(o)
+            return o
+        default: return nil
+        }
+    }
+
+    func readToMany(_ i: Int) -> RelatedObjects {
+        fireFaultIfNeeded()
+        switch slots[i] {
+        case .toMany(let r): return r
+        case .value(.objectIDs(let ids)):
+            guard let context = managedObjectContext else { return RelatedObjects() }
+            let r = RelatedObjects(ids.map { context.object(with: $0) })
+            slots[i] = .toMany(r)
+            return r
+        default: return RelatedObjects()
+        }
+    }
+
+    /// Changes a slot with change tracking and undo.
+    func writeSlot(_ i: Int, _ new: PropertySlot) {
+        fireFaultIfNeeded()
+        let old = slots[i]
+        slots[i] = new
+        managedObjectContext?.objectDidChange(self, slot: i, from: old)
+    }
+
+    /// Puts back a slot's earlier value (undo, redo, primitive setters): tracked, no inverses.
+    func restoreSlot(_ i: Int, _ value: PropertySlot) {
+        writeSlot(i, value)
+    }
+
+    // MARK: Relationship maintenance
+
+    /// Makes `other` usable in a relationship with `self`: same context, inserted if it has none.
+    func adopt(_ other: NSManagedObject, for relationship: NSRelationshipDescription) {
+        guard let context = managedObjectContext else { return }
+        if let theirs = other.managedObjectContext {
+            precondition(theirs === context, "Illegal attempt to establish relationship '\(relationship.name)' between objects in different contexts (source: \(entity.name ?? "?"), destination: \(other.entity.name ?? "?")). Use object(with: objectID) to get the object in this context.")
+        } else {
+            context.insert(other)
+        }
+    }
+
+    func checkDestination(_ other: NSManagedObject, _ r: NSRelationshipDescription) {
+        if let dest = r.destinationEntity {
+            precondition(other.entity.isKindOf(entity: dest), "Relationship '\(entity.name ?? "?").\(r.name)' takes '\(dest.name ?? "?")' objects, not '\(other.entity.name ?? "?")'.")
+        }
+    }
+
+    /// Sets a to-one relationship and keeps the inverse in step.
+    func setToOne(_ r: NSRelationshipDescription, slot i: Int, _ target: NSManagedObject?) {
+        let old = readToOne(i)
+        if old === target { return }
+        if let target { checkDestination(target, r); adopt(target, for: r) }
+        writeSlot(i, target.map { .toOne($0) } ?? .null)
+        guard let inverse = r.inverseRelationship else { return }
+        old?.removeMember(self, from: inverse)
+        target?.addInverseMember(self, to: inverse, forward: r)
+    }
+
+    /// Adds `member` to a to-many relationship and keeps the inverse in step.
+    func addToMany(_ r: NSRelationshipDescription, slot i: Int, _ member: NSManagedObject, at index: Int? = nil) {
+        var related = readToMany(i)
+        checkDestination(member, r)
+        adopt(member, for: r)
+        guard related.insert(member, at: index) else { return }
+        writeSlot(i, .toMany(related))
+        guard let inverse = r.inverseRelationship else { return }
+        member.addInverseMember(self, to: inverse, forward: r)
+    }
+
+    /// Removes `member` from a to-many relationship and keeps the inverse in step.
+    func removeFromToMany(_ r: NSRelationshipDescription, slot i: Int, _ member: NSManagedObject) {
+        var related = readToMany(i)
+        guard related.remove(member) else { return }
+        writeSlot(i, .toMany(related))
+        if let inverse = r.inverseRelationship { member.removeMember(self, from: inverse) }
+    }
+
+    /// The inverse side of a change: `owner` now relates to `self` through `forward`, so `self`'s
+    /// `inverse` must point back at `owner` (and, for a to-one inverse, stop pointing elsewhere).
+    func addInverseMember(_ owner: NSManagedObject, to inverse: NSRelationshipDescription, forward: NSRelationshipDescription) {
+        let j = requireSlot(inverse.name)
+        if inverse.isToMany {
+            var related = readToMany(j)
+            if related.insert(owner) { writeSlot(j, .toMany(related)) }
+            return
+        }
+        let previous = readToOne(j)
+        if previous === owner { return }
+        writeSlot(j, .toOne(owner))
+        previous?.removeMember(self, from: forward)
+    }
+
+    /// Removes `member` from `relationship` of `self` without further inverse work.
+    func removeMember(_ member: NSManagedObject, from relationship: NSRelationshipDescription) {
+        let j = requireSlot(relationship.name)
+        if relationship.isToMany {
+            var related = readToMany(j)
+            if related.remove(member) { writeSlot(j, .toMany(related)) }
+        } else if readToOne(j) === member {
+            writeSlot(j, .null)
+        }
+    }
+
+    /// Replaces the whole membership of a to-many relationship, maintaining inverses.
+    func replaceToMany(_ r: NSRelationshipDescription, slot i: Int, with members: [NSManagedObject]) {
+        let current = readToMany(i)
+        let wanted = RelatedObjects(members)
+        for old in current.objects where !wanted.contains(old) { removeFromToMany(r, slot: i, old) }
+        for new in wanted.objects where !current.contains(new) { addToMany(r, slot: i, new) }
+        if r.isOrdered, readToMany(i).objects.map(ObjectIdentifier.init) != wanted.objects.map(ObjectIdentifier.init) {
+            writeSlot(i, .toMany(wanted))
+        }
+    }
+}

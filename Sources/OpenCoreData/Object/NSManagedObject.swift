@@ -1,0 +1,239 @@
+import Foundation
+
+/// An object whose properties are described by an entity and managed by a context: change
+/// tracking, validation, undo, relationship maintenance and persistence.
+///
+/// Use it directly with key-value coding, or subclass it and declare typed properties with
+/// ``Managed``:
+///
+/// ```swift
+/// final class Employee: NSManagedObject {
+///     @Managed var name: String?
+///     @Managed var salary: Int64
+///     @Managed var department: Department?
+/// }
+///
+/// let e = Employee(context: context)
+/// e.name = "Fiona"
+/// try context.save()
+/// ```
+///
+/// Objects are confined to their context's queue, like Apple's; pass ``objectID`` between threads.
+open class NSManagedObject: NSObject, KeyValueCoding {
+    /// The entity describing this object.
+    public let entity: NSEntityDescription
+    /// The ID of this object's record: temporary until saved.
+    public internal(set) var objectID: NSManagedObjectID
+    /// The context this object lives in; nil once it was deleted and saved, or never inserted.
+    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+
+    /// Current values, one slot per property of the entity (empty while the object is a fault).
+    var slots: [PropertySlot]
+    /// Values as last fetched or saved, for persistent properties (nil for new objects). Used by
+    /// `changedValues()`, `committedValues(forKeys:)`, rollback and optimistic locking.
+    var committed: [StoredValue]?
+    /// Values at the start of the current event, for `changedValuesForCurrentEvent()`; allocated
+    /// only for objects changed in the current event.
+    var eventOriginals: [Int: StoredValue]?
+    /// Cached results of fetched properties, dropped on refresh.
+    var fetchedPropertyCache: [Int: [NSManagedObject]]?
+    var flags = ObjectFlags()
+
+    /// Creates an object of `entity`, inserted into `context` when one is given.
+    ///
+    /// Subclasses that override this initializer must call `super.init(entity:insertInto:)`.
+    public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        if let model = entity.managedObjectModel, !model.isFrozen { model.freeze() }
+        self.entity = entity
+        self.objectID = .temporary(for: entity)
+        let properties = entity.layout?.properties ?? entity.allProperties
+        slots = properties.map { property in
+            if let a = property as? NSAttributeDescription { return .value(a.defaultStoredValue) }
+            if let r = property as? NSRelationshipDescription, r.isToMany { return .toMany(RelatedObjects()) }
+            return .null
+        }
+        super.init()
+        if let context { context.insert(self) }
+    }
+
+    /// Creates an object of the entity whose class is this class, inserted into `context`.
+    public convenience init(context: NSManagedObjectContext) {
+        guard let entity = Self.entity(in: context) else {
+            preconditionFailure("NSManagedObject(context:): no entity in the context's model has managedObjectClassName '\(String(reflecting: Self.self))'. Set the entity's class name to \"Module.\(Self.self)\", or use init(entity:insertInto:).")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// The entity whose class is this class, in `context`'s model.
+    class func entity(in context: NSManagedObjectContext) -> NSEntityDescription? {
+        guard let model = context.managedObjectModel else { return nil }
+        model.freeze()
+        let matches = model.entities.filter { $0.resolvedClass == self }
+        return matches.count == 1 ? matches[0] : matches.first { $0.name == String(describing: self) }
+    }
+
+    /// The entity for this class: the one whose class name names it, in any model a coordinator
+    /// has loaded. Prefer `init(context:)`, which looks in the context's model.
+    open class func entity() -> NSEntityDescription {
+        guard let e = ModelRegistry.entity(for: self) else {
+            preconditionFailure("+entity: no loaded model has an entity whose class is '\(String(reflecting: self))'. Create a coordinator with the model first, or set managedObjectClassName.")
+        }
+        return e
+    }
+
+    /// A fetch request for this class's entity.
+    open class func fetchRequest() -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>()
+        request.entity = ModelRegistry.entity(for: self)
+        request.entityName = request.entity?.name ?? String(describing: self)
+        return request
+    }
+
+    deinit {
+        if let context = managedObjectContext { context.registry.forget(self) }
+    }
+
+    // MARK: Overridable entry points
+    // Swift cannot override methods declared in extensions, so the methods subclasses override
+    // are declared here; their implementations live in the extension files named for them.
+
+    /// The value of the property `key`: attributes as `NSNumber`, `String`, `Date`, ...;
+    /// to-one relationships as the related object; to-many as `Set<NSManagedObject>` (ordered:
+    /// `NSOrderedSet`); fetched properties as `[NSManagedObject]`.
+    ///
+    /// An unknown key stops with a message; use ``checkedValue(forKey:)`` to get an error instead.
+    open func value(forKey key: String) -> Any? { kvcValue(forKey: key) }
+
+    /// Sets the property `key`, with change tracking, undo and inverse maintenance.
+    ///
+    /// A value of the wrong type for an attribute is accepted here and rejected by validation
+    /// at save (Apple's behaviour); a wrong object for a relationship stops with a message.
+    open func setValue(_ value: Any?, forKey key: String) { kvcSetValue(value, forKey: key) }
+
+    /// Per-key custom validation: the Linux form of Apple's `validate<Key>(_:)` methods, which
+    /// Core Data finds by name through the Objective-C runtime. Override it, switch on `key`,
+    /// call `super`, and throw an `NSError` to reject the value (or assign `value` to coerce it):
+    ///
+    /// ```swift
+    /// override func validate(_ key: String, value: inout Any?) throws {
+    ///     try super.validate(key, value: &value)
+    ///     if key == "email", let s = value as? String, !s.contains("@") {
+    ///         throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError,
+    ///                       userInfo: [NSLocalizedDescriptionKey: "An email address needs an @."])
+    ///     }
+    /// }
+    /// ```
+    open func validate(_ key: String, value: inout Any?) throws {}
+
+    /// Validates every property of a new object; override to add inter-property checks (call
+    /// super). Several failures combine into one `NSValidationMultipleErrorsError` with
+    /// `NSDetailedErrorsKey`.
+    open func validateForInsert() throws { try defaultValidateForInsert() }
+
+    /// Validates every property of a changed object; override to add inter-property checks.
+    open func validateForUpdate() throws { try defaultValidateForUpdate() }
+
+    /// Checks the delete rules: a Deny relationship that still has objects fails with
+    /// `NSValidationRelationshipDeniedDeleteError` (1600).
+    open func validateForDelete() throws { try defaultValidateForDelete() }
+
+    // MARK: State
+
+    /// Whether the object's values are not loaded yet; reading any persistent property loads them.
+    public var isFault: Bool { flags.contains(.fault) }
+    public var isInserted: Bool { flags.contains(.inserted) }
+    public var isUpdated: Bool { flags.contains(.updated) }
+    public var isDeleted: Bool { flags.contains(.deleted) }
+    /// Whether the object has unsaved changes of any kind.
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+    /// Whether a persistent property differs from its last saved value.
+    public var hasPersistentChangedValues: Bool { !changedValues().isEmpty }
+
+    /// How many times the record has been saved (optimistic locking); 0 for unsaved objects.
+    var version: Int64 = 0
+
+    // MARK: Lifecycle hooks (override in subclasses; call super)
+
+    /// Called once when the object is first inserted into a context. Set initial values here.
+    open func awakeFromInsert() {}
+    /// Called when the object's values are loaded from a store.
+    open func awakeFromFetch() {}
+    /// Called when the object is reinserted by undo or redo.
+    open func awake(fromSnapshotEvents flags: NSSnapshotEventType) {}
+    /// Called before the object is saved; changes made here are saved too.
+    open func willSave() {}
+    /// Called after the object was saved.
+    open func didSave() {}
+    /// Called when the object is deleted, before delete rules run.
+    open func prepareForDeletion() {}
+    /// Called before the object turns into a fault (refresh, reset, after saving a deletion).
+    open func willTurnIntoFault() {}
+    /// Called after the object turned into a fault.
+    open func didTurnIntoFault() {}
+
+    /// Called before and after a property is read or changed. Kept for source compatibility:
+    /// OpenCoreData tracks changes without key-value observing, so they do nothing.
+    open func willAccessValue(forKey key: String?) {}
+    open func didAccessValue(forKey key: String?) {}
+    open func willChangeValue(forKey key: String) {}
+    open func didChangeValue(forKey key: String) {}
+
+    public override var description: String {
+        let state = isFault ? "<fault>" : "{ " + (entity.layout?.properties ?? []).enumerated().map { i, p in
+            "\(p.name) = \(describeSlot(i))"
+        }.joined(separator: "; ") + " }"
+        return "<\(entity.name ?? "?"): \(objectID.uriRepresentation().absoluteString)> \(state)"
+    }
+
+    private func describeSlot(_ i: Int) -> String {
+        switch slots[i] {
+        case .value(.null): return "nil"
+        case .value(.objectID(let id)): return "<relationship fault: \(id.uriRepresentation().absoluteString)>"
+        case .value(.objectIDs): return "<relationship fault>"
+        case .value(let v): return String(describing: v.publicValue(for: (entity.layout!.properties[i] as? NSAttributeDescription) ?? NSAttributeDescription()) ?? "nil")
+        case .toOne(let o): return o.objectID.uriRepresentation().absoluteString
+        case .toMany(let r): return "(\(r.count) objects)"
+        }
+    }
+}
+
+/// Bits of an object's state, in one word.
+struct ObjectFlags: OptionSet {
+    let rawValue: UInt8
+    static let inserted = ObjectFlags(rawValue: 1)
+    static let updated = ObjectFlags(rawValue: 2)
+    static let deleted = ObjectFlags(rawValue: 4)
+    static let fault = ObjectFlags(rawValue: 8)
+    /// Inserted and then deleted before a save: dropped at the next processPendingChanges.
+    static let awaitingRemoval = ObjectFlags(rawValue: 16)
+}
+
+/// Why an object is being woken from a snapshot.
+public struct NSSnapshotEventType: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let undoInsertion = NSSnapshotEventType(rawValue: 1 << 1)
+    public static let undoDeletion = NSSnapshotEventType(rawValue: 1 << 2)
+    public static let undoUpdate = NSSnapshotEventType(rawValue: 1 << 3)
+    public static let rollback = NSSnapshotEventType(rawValue: 1 << 4)
+    public static let refresh = NSSnapshotEventType(rawValue: 1 << 5)
+    public static let mergePolicy = NSSnapshotEventType(rawValue: 1 << 6)
+}
+
+/// Remembers which entities models have bound to classes, for `+entity()` and `+fetchRequest()`.
+enum ModelRegistry {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var entitiesByClass: [ObjectIdentifier: NSEntityDescription] = [:]  // guarded by `lock`
+
+    static func register(_ model: NSManagedObjectModel) {
+        lock.lock(); defer { lock.unlock() }
+        for e in model.entities where e.resolvedClass != NSManagedObject.self {
+            entitiesByClass[ObjectIdentifier(e.resolvedClass)] = e
+        }
+    }
+
+    static func entity(for type: NSManagedObject.Type) -> NSEntityDescription? {
+        lock.lock(); defer { lock.unlock() }
+        return entitiesByClass[ObjectIdentifier(type)]
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A compact, thread-safe identifier for a managed object's record.
+///
+/// An object inserted in a context has a temporary ID until it is saved (or
+/// `obtainPermanentIDs(for:)` is called); the permanent ID names the record in its store and can
+/// be passed between contexts and threads:
+///
+/// ```swift
+/// let id = employee.objectID                      // Sendable
+/// background.perform { let e = background.object(with: id) }
+/// ```
+public final class NSManagedObjectID: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable after init (the store reference is
+    // weak and only read).
+
+    /// The entity of the identified object.
+    public let entity: NSEntityDescription
+    /// The identity key: store, root entity and primary key (temporary IDs use store token 0).
+    let key: ObjectKey
+    private let storeReference: WeakStoreReference
+
+    /// The store that holds the record; nil for temporary IDs.
+    public var persistentStore: NSPersistentStore? { storeReference.store }
+
+    /// Whether this ID is temporary: the object has not been saved yet.
+    public var isTemporaryID: Bool { key.storeToken == 0 }
+
+    init(entity: NSEntityDescription, store: NSPersistentStore?, primaryKey: Int64) {
+        self.entity = entity
+        self.storeReference = WeakStoreReference(store)
+        self.key = ObjectKey(storeToken: store?.token ?? 0, rootEntity: Int32(entity.rootEntity.entityNumber), primaryKey: primaryKey)
+    }
+
+    /// A new temporary ID, unique in this process.
+    static func temporary(for entity: NSEntityDescription) -> NSManagedObjectID {
+        NSManagedObjectID(entity: entity, store: nil, primaryKey: TemporaryIDCounter.next())
+    }
+
+    /// The record's primary key in its store (the `p<key>` of the URI).
+    var primaryKey: Int64 { key.primaryKey }
+
+    /// The ID as a URI: `x-coredata://<store UUID>/<Entity>/p<key>`, or for a temporary ID
+    /// `x-coredata:///<Entity>/t<UUID>`.
+    public func uriRepresentation() -> URL {
+        let entityName = entity.name ?? "?"
+        if isTemporaryID {
+            return URL(string: "x-coredata:///\(entityName)/t\(TemporaryIDCounter.processUUID)\(key.primaryKey)")!
+        }
+        let storeID = persistentStore?.identifier ?? ""
+        return URL(string: "x-coredata://\(storeID)/\(entityName)/p\(key.primaryKey)")!
+    }
+
+    public override var hash: Int { key.hashValue }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSManagedObjectID else { return false }
+        return key == other.key
+    }
+
+    public override var description: String {
+        "<NSManagedObjectID \(uriRepresentation().absoluteString)>"
+    }
+}
+
+/// The small hashable key the identity maps use instead of the ID object.
+struct ObjectKey: Hashable, Sendable {
+    var storeToken: Int32
+    var rootEntity: Int32
+    var primaryKey: Int64
+}
+
+final class WeakStoreReference: @unchecked Sendable {
+    // Written once in init, then only read.
+    private(set) weak var store: NSPersistentStore?
+    init(_ store: NSPersistentStore?) { self.store = store }
+}
+
+/// Hands out temporary keys. Temporary IDs must be unique across all contexts of the process.
+enum TemporaryIDCounter {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var last: Int64 = 0  // guarded by `lock`
+    static let processUUID = UUID().uuidString
+
+    static func next() -> Int64 {
+        lock.lock(); defer { lock.unlock() }
+        last += 1
+        return last
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The in-memory store (`NSInMemoryStoreType`): records live in a dictionary for the store's
+/// lifetime. Fast and handy for tests; nothing survives the process.
+///
+/// It returns every row of an entity and lets the context evaluate predicates and sort
+/// descriptors on the objects, which is exactly the in-memory evaluator's semantics.
+final class InMemoryStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
+    // @unchecked Sendable: `rows` and `lastPrimaryKey` are guarded by `dataLock`.
+    private let dataLock = NSLock()
+    private var rows: [ObjectKey: StoreRow] = [:]
+    private var lastPrimaryKey: [Int32: Int64] = [:]
+
+    override var type: String { NSInMemoryStoreType }
+
+    var evaluatesFetchPlans: Bool { false }
+
+    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
+        dataLock.lock(); defer { dataLock.unlock() }
+        return rows.values.filter { plan.includes($0.objectID.entity) }.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
+    }
+
+    func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        dataLock.lock(); defer { dataLock.unlock() }
+        return rows[objectID.key]
+    }
+
+    func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        dataLock.lock(); defer { dataLock.unlock() }
+        let root = Int32(entity.rootEntity.entityNumber)
+        let first = (lastPrimaryKey[root] ?? 0) + 1
+        lastPrimaryKey[root] = first + Int64(count) - 1
+        return (0..<Int64(count)).map { first + $0 }
+    }
+
+    func save(_ changes: StoreChanges) throws {
+        dataLock.lock(); defer { dataLock.unlock() }
+        // Check everything before changing anything, so a refused save leaves no trace.
+        for row in changes.updated + changes.deleted {
+            if let current = rows[row.objectID.key], current.version != (changes.deleted.contains { $0.objectID == row.objectID } ? row.version : row.version - 1) {
+                throw CoreDataError.make(NSManagedObjectMergeError, "Optimistic locking failure: '\(row.objectID.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) was changed by another context since it was fetched (version \(current.version)). Refresh it and save again, or set a merge policy.")
+            }
+        }
+        for row in changes.inserted { rows[row.objectID.key] = row }
+        for row in changes.updated where rows[row.objectID.key] != nil { rows[row.objectID.key] = row }
+        for row in changes.deleted { rows[row.objectID.key] = nil }
+    }
+}
