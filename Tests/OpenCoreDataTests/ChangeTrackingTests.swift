@@ -1,0 +1,151 @@
+import OpenCoreData
+import XCTest
+
+/// Change state, change dictionaries, lifecycle hooks and the objects-did-change notification.
+final class ChangeTrackingTests: XCTestCase {
+    private func hookedStack() -> TestStack { TestStack(model: CompanyModel.withHooks()) }
+
+    func testInsertUpdateDeleteStateAcrossSaves() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let c = stack.context
+            let e = stack.employee("Fiona")
+            XCTAssertTrue(e.isInserted); XCTAssertTrue(e.hasChanges); XCTAssertTrue(e.objectID.isTemporaryID)
+            XCTAssertEqual(c.insertedObjects, [e])
+            try c.save()
+            XCTAssertFalse(e.isInserted); XCTAssertFalse(e.hasChanges); XCTAssertFalse(e.objectID.isTemporaryID)
+            XCTAssertFalse(c.hasChanges)
+
+            e.salary = 2000
+            XCTAssertTrue(e.isUpdated); XCTAssertEqual(c.updatedObjects, [e])
+            XCTAssertEqual(e.changedValues()["salary"] as? Int, 2000)
+            XCTAssertEqual(e.committedValues(forKeys: ["salary"])["salary"] as? Int, 1000)
+            XCTAssertTrue(e.hasPersistentChangedValues)
+            try c.save()
+            XCTAssertEqual(e.committedValues(forKeys: nil)["salary"] as? Int, 2000)
+            XCTAssertTrue(e.changedValues().isEmpty)
+
+            c.delete(e)
+            XCTAssertTrue(e.isDeleted); XCTAssertEqual(c.deletedObjects, [e]); XCTAssertEqual(c.updatedObjects, [])
+            try c.save()
+            XCTAssertNil(e.managedObjectContext)
+            XCTAssertEqual(try c.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 0)
+        }
+    }
+
+    func testTransientChangesAreTrackedButNotPersistentChanges() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("T")
+            try stack.context.save()
+            e.isSelected = true
+            XCTAssertTrue(e.hasChanges)
+            XCTAssertFalse(e.hasPersistentChangedValues, "transient properties are not persistent changes")
+            XCTAssertNil(e.changedValues()["isSelected"])
+        }
+    }
+
+    func testChangedValuesForCurrentEventReturnsOldValuesUntilProcessPendingChanges() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("Old")
+            try stack.context.save()
+            e.firstName = "New"
+            e.firstName = "Newer"
+            XCTAssertEqual(e.changedValuesForCurrentEvent()["firstName"] as? String, "Old")
+            stack.context.processPendingChanges()
+            XCTAssertTrue(e.changedValuesForCurrentEvent().isEmpty)
+            XCTAssertEqual(e.changedValues()["firstName"] as? String, "Newer")
+        }
+    }
+
+    func testObjectsDidChangeNotificationCarriesTheEventsObjects() throws {
+        let stack = TestStack()
+        let box = NotificationBox()
+        let token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: stack.context, queue: nil) { note in
+            box.append(note.userInfo ?? [:])
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        try stack.context.performAndWait {
+            let a = stack.employee("A"), b = stack.employee("B")
+            try stack.context.save()
+            box.removeAll()
+            a.salary = 5
+            stack.context.delete(b)
+            let c = stack.employee("C")
+            stack.context.processPendingChanges()
+            XCTAssertEqual(box.infos.count, 1)
+            let info = box.infos[0]
+            XCTAssertEqual(info[NSInsertedObjectsKey] as? Set<NSManagedObject>, [c])
+            XCTAssertEqual(info[NSUpdatedObjectsKey] as? Set<NSManagedObject>, [a])
+            XCTAssertEqual(info[NSDeletedObjectsKey] as? Set<NSManagedObject>, [b])
+        }
+    }
+
+    func testWillSaveAndDidSaveNotificationsAndHooks() throws {
+        let stack = hookedStack()
+        let box = NotificationBox()
+        let t1 = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextWillSave, object: stack.context, queue: nil) { _ in box.append(["will": true]) }
+        let t2 = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: stack.context, queue: nil) { note in box.append(note.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(t1); NotificationCenter.default.removeObserver(t2) }
+        try stack.context.performAndWait {
+            let hooked = HookedObject.make(in: stack.context)
+            try stack.context.save()
+            XCTAssertEqual(box.infos.count, 2)
+            XCTAssertNotNil(box.infos[0]["will"])
+            XCTAssertEqual((box.infos[1][NSInsertedObjectsKey] as? Set<NSManagedObject>)?.count, 1)
+            XCTAssertEqual(hooked.events, ["awakeFromInsert", "willSave", "didSave"])
+            stack.context.delete(hooked)
+            try stack.context.save()
+            XCTAssertEqual(hooked.events.suffix(5), ["prepareForDeletion", "willSave", "didSave", "willTurnIntoFault", "didTurnIntoFault"])
+        }
+    }
+
+    func testAwakeFromFetchRunsWhenAnotherContextLoadsTheObject() throws {
+        let stack = hookedStack()
+        try stack.context.performAndWait {
+            _ = HookedObject.make(in: stack.context)
+            try stack.context.save()
+        }
+        let other = stack.newContext()
+        try other.performAndWait {
+            let fetched = try other.fetch(NSFetchRequest<HookedObject>(entityName: "Hooked"))
+            XCTAssertEqual(fetched.first?.events, ["awakeFromFetch"])
+        }
+    }
+}
+
+final class HookedObject: NSManagedObject {
+    var events: [String] = []
+    override func awakeFromInsert() { events.append("awakeFromInsert") }
+    override func awakeFromFetch() { events.append("awakeFromFetch") }
+    override func willSave() { events.append("willSave") }
+    override func didSave() { events.append("didSave") }
+    override func prepareForDeletion() { events.append("prepareForDeletion") }
+    override func willTurnIntoFault() { events.append("willTurnIntoFault") }
+    override func didTurnIntoFault() { events.append("didTurnIntoFault") }
+
+    static func make(in context: NSManagedObjectContext) -> HookedObject {
+        NSEntityDescription.insertNewObject(forEntityName: "Hooked", into: context) as! HookedObject
+    }
+}
+
+extension CompanyModel {
+    /// The company model plus a "Hooked" entity whose class records lifecycle calls.
+    static func withHooks() -> NSManagedObjectModel {
+        let model = make()
+        let hooked = NSEntityDescription(name: "Hooked", className: "OpenCoreDataTests.HookedObject",
+                                         properties: [NSAttributeDescription(name: "n", type: .integer64AttributeType)])
+        model.entities += [hooked]
+        return model
+    }
+}
+
+/// Collects notification userInfos from any thread.
+final class NotificationBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [[AnyHashable: Any]] = []
+    func append(_ info: [AnyHashable: Any]) { lock.lock(); storage.append(info); lock.unlock() }
+    func removeAll() { lock.lock(); storage.removeAll(); lock.unlock() }
+    var infos: [[AnyHashable: Any]] { lock.lock(); defer { lock.unlock() }; return storage }
+}

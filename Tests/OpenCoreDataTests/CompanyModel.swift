@@ -1,0 +1,166 @@
+import OpenCoreData
+import XCTest
+
+// The seeds' Employee/Department model, built in code, with typed subclasses. Shared by the
+// behaviour tests; each test builds a fresh stack.
+
+final class Employee: NSManagedObject {
+    @Managed var firstName: String?
+    @Managed var lastName: String?
+    @Managed var salary: Int64
+    @Managed var email: String?
+    @Managed var startDate: Date?
+    @Managed var isSelected: Bool          // transient
+    @Managed var department: Department?
+    @Managed var manager: Employee?
+    @Managed var directReports: Set<Employee>
+    @Managed var projects: Set<Project>
+    @Managed var badge: Badge?
+
+    nonisolated(unsafe) static var awakeFromInsertCount = 0
+    override func awakeFromInsert() {
+        super.awakeFromInsert()
+        Employee.awakeFromInsertCount += 1
+        startDate = Date(timeIntervalSinceReferenceDate: 0)
+    }
+}
+
+final class Department: NSManagedObject {
+    @Managed var name: String?
+    @Managed var budget: Double
+    @Managed var employees: Set<Employee>
+}
+
+final class Project: NSManagedObject {
+    @Managed var title: String?
+    @Managed var members: Set<Employee>
+    @Managed var milestones: [Milestone]
+}
+
+final class Milestone: NSManagedObject {
+    @Managed var title: String?
+    @Managed var project: Project?
+}
+
+final class Badge: NSManagedObject {
+    @Managed var code: String?
+    @Managed var owner: Employee?
+}
+
+enum CompanyModel {
+    /// A new model: Department ⇄ Employee (one-to-many), Employee manager ⇄ directReports
+    /// (reflexive), Employee ⇄ Project (many-to-many), Project ⇄ Milestone (ordered), Employee ⇄
+    /// Badge (one-to-one), Manager inherits from Employee.
+    static func make(departmentEmployeesRule: NSDeleteRule = .nullifyDeleteRule) -> NSManagedObjectModel {
+        func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true, transient: Bool = false, defaultValue: Any? = nil) -> NSAttributeDescription {
+            let a = NSAttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue)
+            a.isTransient = transient
+            return a
+        }
+        func relationship(_ name: String, toMany: Bool, rule: NSDeleteRule = .nullifyDeleteRule, ordered: Bool = false) -> NSRelationshipDescription {
+            let r = NSRelationshipDescription()
+            r.name = name
+            r.maxCount = toMany ? 0 : 1
+            r.deleteRule = rule
+            r.isOrdered = ordered
+            return r
+        }
+        let employee = NSEntityDescription(name: "Employee", className: "OpenCoreDataTests.Employee")
+        let manager = NSEntityDescription(name: "Manager", className: "OpenCoreDataTests.Employee")
+        let department = NSEntityDescription(name: "Department", className: "OpenCoreDataTests.Department")
+        let project = NSEntityDescription(name: "Project", className: "OpenCoreDataTests.Project")
+        let milestone = NSEntityDescription(name: "Milestone", className: "OpenCoreDataTests.Milestone")
+        let badge = NSEntityDescription(name: "Badge", className: "OpenCoreDataTests.Badge")
+
+        let salary = attribute("salary", .integer64AttributeType, optional: false, defaultValue: 0)
+        salary.setValidationPredicates([NSPredicate(format: "SELF >= 0"), NSPredicate(format: "SELF <= 1000000")],
+                                       withValidationWarnings: ["salary can't be negative", "salary is too large"])
+        let firstName = attribute("firstName", .stringAttributeType, optional: false)
+        firstName.setValidationPredicates([NSPredicate(format: "length >= 1"), NSPredicate(format: "length <= 20")],
+                                          withValidationWarnings: ["first name is empty", "first name is too long"])
+        let email = attribute("email", .stringAttributeType)
+        email.setValidationPredicates([NSPredicate(format: "SELF MATCHES %@", "[^@ ]+@[^@ ]+")], withValidationWarnings: ["not an email address"])
+
+        let employeeDepartment = relationship("department", toMany: false)
+        let departmentEmployees = relationship("employees", toMany: true, rule: departmentEmployeesRule)
+        let employeeManager = relationship("manager", toMany: false)
+        let directReports = relationship("directReports", toMany: true)
+        let employeeProjects = relationship("projects", toMany: true)
+        let projectMembers = relationship("members", toMany: true)
+        let projectMilestones = relationship("milestones", toMany: true, rule: .cascadeDeleteRule, ordered: true)
+        let milestoneProject = relationship("project", toMany: false)
+        let employeeBadge = relationship("badge", toMany: false, rule: .cascadeDeleteRule)
+        let badgeOwner = relationship("owner", toMany: false)
+
+        employeeDepartment.destinationEntity = department; employeeDepartment.inverseRelationship = departmentEmployees
+        departmentEmployees.destinationEntity = employee; departmentEmployees.inverseRelationship = employeeDepartment
+        employeeManager.destinationEntity = employee; employeeManager.inverseRelationship = directReports
+        directReports.destinationEntity = employee; directReports.inverseRelationship = employeeManager
+        employeeProjects.destinationEntity = project; employeeProjects.inverseRelationship = projectMembers
+        projectMembers.destinationEntity = employee; projectMembers.inverseRelationship = employeeProjects
+        projectMilestones.destinationEntity = milestone; projectMilestones.inverseRelationship = milestoneProject
+        milestoneProject.destinationEntity = project; milestoneProject.inverseRelationship = projectMilestones
+        employeeBadge.destinationEntity = badge; employeeBadge.inverseRelationship = badgeOwner
+        badgeOwner.destinationEntity = employee; badgeOwner.inverseRelationship = employeeBadge
+
+        employee.properties = [firstName, attribute("lastName", .stringAttributeType), salary, email,
+                               attribute("startDate", .dateAttributeType),
+                               attribute("isSelected", .booleanAttributeType, transient: true, defaultValue: false),
+                               employeeDepartment, employeeManager, directReports, employeeProjects, employeeBadge]
+        manager.properties = [attribute("bonus", .integer32AttributeType, defaultValue: 0)]
+        employee.subentities = [manager]
+        department.properties = [attribute("name", .stringAttributeType, optional: false),
+                                 attribute("budget", .doubleAttributeType, defaultValue: 0.0), departmentEmployees]
+        project.properties = [attribute("title", .stringAttributeType), projectMembers, projectMilestones]
+        milestone.properties = [attribute("title", .stringAttributeType), milestoneProject]
+        badge.properties = [attribute("code", .stringAttributeType), badgeOwner]
+
+        let model = NSManagedObjectModel()
+        model.entities = [employee, manager, department, project, milestone, badge]
+        return model
+    }
+}
+
+/// A fresh in-memory stack.
+struct TestStack {
+    let model: NSManagedObjectModel
+    let coordinator: NSPersistentStoreCoordinator
+    let context: NSManagedObjectContext
+
+    init(model: NSManagedObjectModel = CompanyModel.make(), undo: Bool = false) {
+        self.model = model
+        coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try! coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
+        context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        if undo { context.undoManager = UndoManager() }
+    }
+
+    func newContext() -> NSManagedObjectContext {
+        let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        c.persistentStoreCoordinator = coordinator
+        return c
+    }
+
+    func employee(_ first: String, salary: Int64 = 1000, in context: NSManagedObjectContext? = nil) -> Employee {
+        let e = Employee(context: context ?? self.context)
+        e.firstName = first
+        e.salary = salary
+        return e
+    }
+
+    func department(_ name: String, in context: NSManagedObjectContext? = nil) -> Department {
+        let d = Department(context: context ?? self.context)
+        d.name = name
+        return d
+    }
+}
+
+/// The validation error codes inside an error (its own, or its NSDetailedErrorsKey list).
+func validationCodes(_ error: Error) -> [Int] {
+    let e = error as NSError
+    if e.code == NSValidationMultipleErrorsError, let details = e.userInfo[NSDetailedErrorsKey] as? [NSError] {
+        return details.map(\.code).sorted()
+    }
+    return [e.code]
+}

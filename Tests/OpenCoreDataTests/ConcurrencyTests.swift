@@ -1,0 +1,58 @@
+import OpenCoreData
+import XCTest
+
+/// Queue confinement: private-queue contexts working at once on one coordinator. Run under
+/// Thread Sanitizer with `swift test --sanitize=thread --filter ConcurrencyTests`.
+final class ConcurrencyTests: XCTestCase {
+    func testSeveralPrivateQueueContextsSaveConcurrently() throws {
+        let stack = TestStack()
+        let workers = 4, perWorker = 50
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let context = stack.newContext()
+            context.performAndWait {
+                for i in 0..<perWorker {
+                    let e = stack.employee("W\(worker)-\(i)", salary: Int64(i), in: context)
+                    e.lastName = "worker \(worker)"
+                    if i % 10 == 9 { try! context.save() }
+                }
+                try! context.save()
+                let request = NSFetchRequest<Employee>(entityName: "Employee")
+                request.predicate = NSPredicate(format: "lastName == %@", "worker \(worker)")
+                XCTAssertEqual(try! context.count(for: request), perWorker)
+            }
+        }
+        let total = try stack.context.performAndWait { try stack.context.count(for: NSFetchRequest<Employee>(entityName: "Employee")) }
+        XCTAssertEqual(total, workers * perWorker)
+    }
+
+    func testObjectIDsCrossQueuesAndPerformRunsOnTheContextQueue() async throws {
+        let stack = TestStack()
+        let id = try await stack.context.perform {
+            let e = stack.employee("Async", salary: 9)
+            try stack.context.save()
+            return e.objectID
+        }
+        let other = stack.newContext()
+        let salary = await other.perform { (other.object(with: id) as! Employee).salary }
+        XCTAssertEqual(salary, 9)
+        let done = expectation(description: "perform")
+        enqueue(on: other) {
+            XCTAssertEqual((other.object(with: id) as! Employee).firstName, "Async")
+            done.fulfill()
+        }
+        await fulfillment(of: [done], timeout: 5)
+    }
+
+    /// The callback form of perform; in an async function Swift would pick the async overload.
+    private func enqueue(on context: NSManagedObjectContext, _ block: @escaping @Sendable () -> Void) {
+        context.perform(block)
+    }
+
+    func testPerformAndWaitIsReentrant() {
+        let stack = TestStack()
+        let result = stack.context.performAndWait {
+            stack.context.performAndWait { 42 }
+        }
+        XCTAssertEqual(result, 42)
+    }
+}

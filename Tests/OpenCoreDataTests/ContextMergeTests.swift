@@ -1,0 +1,89 @@
+import OpenCoreData
+import XCTest
+
+/// Several contexts on one coordinator: saves become visible, did-save notifications merge.
+final class ContextMergeTests: XCTestCase {
+    func testSavedObjectsAreVisibleToAnotherContext() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let d = stack.department("Shared")
+            stack.employee("One").department = d
+            try stack.context.save()
+        }
+        let other = stack.newContext()
+        try other.performAndWait {
+            let d = try other.fetch(NSFetchRequest<Department>(entityName: "Department"))[0]
+            XCTAssertEqual(d.name, "Shared")
+            XCTAssertEqual(d.employees.map(\.firstName), ["One"])
+        }
+    }
+
+    func testMergeChangesFromContextDidSave() throws {
+        let stack = TestStack()
+        let other = stack.newContext()
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("Before", salary: 1)
+            try stack.context.save()
+            return e.objectID
+        }
+        let mine = other.performAndWait { other.object(with: id) as! Employee }
+        other.performAndWait { XCTAssertEqual(mine.firstName, "Before") }
+
+        let box = NotificationBox()
+        let token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: stack.context, queue: nil) { note in
+            box.append(note.userInfo ?? [:])
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        try stack.context.performAndWait {
+            let e = stack.context.object(with: id) as! Employee
+            e.firstName = "After"
+            try stack.context.save()
+        }
+        let note = Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: box.infos[0])
+        other.performAndWait {
+            other.mergeChanges(fromContextDidSave: note)
+            XCTAssertEqual(mine.firstName, "After", "updated objects are refreshed")
+        }
+        try stack.context.performAndWait {
+            stack.context.delete(stack.context.object(with: id))
+            try stack.context.save()
+        }
+        let deleteNote = Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: box.infos[1])
+        other.performAndWait {
+            other.mergeChanges(fromContextDidSave: deleteNote)
+            XCTAssertNil(other.registeredObject(for: id), "deleted objects leave the other context")
+        }
+    }
+
+    func testRefreshWithoutMergeDiscardsChangesAndTurnsIntoFault() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("Saved")
+            try stack.context.save()
+            e.firstName = "Unsaved"
+            stack.context.refresh(e, mergeChanges: false)
+            XCTAssertTrue(e.isFault)
+            XCTAssertFalse(stack.context.hasChanges)
+            XCTAssertEqual(e.firstName, "Saved")
+        }
+    }
+
+    func testOptimisticLockingRejectsAStaleSave() throws {
+        let stack = TestStack()
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("V1")
+            try stack.context.save()
+            return e.objectID
+        }
+        let other = stack.newContext()
+        try other.performAndWait {
+            let stale = try other.existingObject(with: id) as! Employee
+            try stack.context.performAndWait {
+                (stack.context.object(with: id) as! Employee).firstName = "V2"
+                try stack.context.save()
+            }
+            stale.firstName = "Conflicting"
+            XCTAssertThrowsError(try other.save()) { XCTAssertEqual(($0 as NSError).code, NSManagedObjectMergeError) }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import OpenCoreData
+import XCTest
+
+/// Fetch requests against the in-memory store: predicates, sorting, limits, result types,
+/// pending changes, subentities.
+final class FetchRequestTests: XCTestCase {
+    private func seeded() throws -> TestStack {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let sales = stack.department("Sales"), ops = stack.department("Ops")
+            for (name, salary, dept) in [("Ann", 300, sales), ("Bob", 100, sales), ("Cid", 200, ops), ("Dee", 400, ops)] {
+                stack.employee(name, salary: Int64(salary)).department = dept
+            }
+            try stack.context.save()
+        }
+        return stack
+    }
+
+    func testPredicateAndSortDescriptors() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.predicate = NSPredicate(format: "salary >= %d", 200)
+            request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: false)]
+            XCTAssertEqual(try stack.context.fetch(request).map(\.firstName), ["Dee", "Ann", "Cid"])
+
+            request.predicate = NSPredicate(format: "department.name == %@", "Sales")
+            request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+            XCTAssertEqual(try stack.context.fetch(request).map(\.firstName), ["Ann", "Bob"])
+        }
+    }
+
+    func testLimitOffsetAndCount() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: true)]
+            request.fetchOffset = 1
+            request.fetchLimit = 2
+            XCTAssertEqual(try stack.context.fetch(request).map(\.salary), [200, 300])
+            XCTAssertEqual(try stack.context.count(for: request), 2)
+            XCTAssertEqual(try stack.context.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 4)
+        }
+    }
+
+    func testResultTypes() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let ids = NSFetchRequest<NSManagedObjectID>(entityName: "Department")
+            ids.resultType = .managedObjectIDResultType
+            XCTAssertEqual(try stack.context.fetch(ids).count, 2)
+
+            let dicts = NSFetchRequest<[String: Any]>(entityName: "Department")
+            dicts.resultType = .dictionaryResultType
+            dicts.propertiesToFetch = ["name"]
+            dicts.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            XCTAssertEqual(try stack.context.fetch(dicts).map { $0["name"] as? String }, ["Ops", "Sales"])
+
+            let count = NSFetchRequest<NSNumber>(entityName: "Employee")
+            count.resultType = .countResultType
+            XCTAssertEqual(try stack.context.fetch(count).first?.intValue, 4)
+        }
+    }
+
+    func testPendingChangesAreIncludedByDefault() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.predicate = NSPredicate(format: "salary > 250")
+            request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+            let bob = try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Employee")).first { $0.firstName == "Bob" }!
+            bob.salary = 999                               // now matches
+            let dee = try stack.context.fetch(request).first { $0.firstName == "Dee" }!
+            stack.context.delete(dee)                      // deleted: left out
+            _ = stack.employee("Eve", salary: 500)          // inserted: included
+            XCTAssertEqual(try stack.context.fetch(request).map(\.firstName), ["Ann", "Bob", "Eve"])
+
+            request.includesPendingChanges = false
+            XCTAssertFalse(try stack.context.fetch(request).map(\.firstName).contains("Eve"))
+        }
+    }
+
+    func testSubentitiesAreIncludedUnlessTurnedOff() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let boss = NSEntityDescription.insertNewObject(forEntityName: "Manager", into: stack.context)
+            boss.setValue("Max", forKey: "firstName")
+            boss.setValue(5, forKey: "bonus")
+            try stack.context.save()
+            let all = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+            XCTAssertEqual(try stack.context.count(for: all), 5)
+            all.includesSubentities = false
+            XCTAssertEqual(try stack.context.count(for: all), 4)
+            XCTAssertEqual(try stack.context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Manager")), 1)
+            XCTAssertTrue(boss.entity.isKindOf(entity: stack.model.entitiesByName["Employee"]!))
+            XCTAssertEqual(boss.value(forKey: "bonus") as? Int, 5)
+        }
+    }
+
+    func testUnknownEntityAndWrongResultClassThrow() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            XCTAssertThrowsError(try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Nope")))
+            XCTAssertThrowsError(try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Department")))
+        }
+    }
+
+    func testFetchRequestTemplatesSubstituteVariables() throws {
+        let model = CompanyModel.make()
+        let template = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        template.predicate = NSPredicate(format: "salary > $MIN")
+        model.setFetchRequestTemplate(template, forName: "RichEmployees")
+        let stack = TestStack(model: model)
+        try stack.context.performAndWait {
+            _ = stack.employee("A", salary: 10); _ = stack.employee("B", salary: 1000)
+            try stack.context.save()
+            let request = stack.model.fetchRequestFromTemplate(withName: "RichEmployees", substitutionVariables: ["MIN": 500])!
+            XCTAssertEqual(try stack.context.fetch(request).map { $0.value(forKey: "firstName") as? String }, ["B"])
+        }
+    }
+
+    func testFetchedPropertyUsesFetchSource() throws {
+        let model = CompanyModel.make()
+        let colleagues = NSFetchedPropertyDescription()
+        colleagues.name = "sameSalary"
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        request.predicate = NSPredicate(format: "salary == $FETCH_SOURCE.salary AND SELF != $FETCH_SOURCE")
+        colleagues.fetchRequest = request
+        model.entitiesByName["Employee"]!.properties.append(colleagues)
+        let stack = TestStack(model: model)
+        try stack.context.performAndWait {
+            let a = stack.employee("A", salary: 5), b = stack.employee("B", salary: 5)
+            _ = stack.employee("C", salary: 6)
+            try stack.context.save()
+            XCTAssertEqual(a.value(forKey: "sameSalary") as? [NSManagedObject], [b])
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import OpenCoreData
+import XCTest
+
+/// Key-value coding on managed objects ("Using Managed Objects": accessors and KVC).
+final class KeyValueCodingTests: XCTestCase {
+    func testValueForKeyReturnsFoundationTypes() {
+        let stack = TestStack()
+        stack.context.performAndWait {
+            let e = stack.employee("Fiona", salary: 5000)
+            XCTAssertEqual(e.value(forKey: "firstName") as? String, "Fiona")
+            XCTAssertEqual(e.value(forKey: "salary") as? Int, 5000)
+            XCTAssertEqual(e.value(forKey: "salary") as? Int64, 5000)
+            XCTAssertEqual(e.value(forKey: "salary") as? Double, 5000)
+            XCTAssertNil(e.value(forKey: "lastName"))
+            XCTAssertEqual(e.value(forKey: "isSelected") as? Bool, false)
+            e.setValue(NSNumber(value: 42), forKey: "salary")
+            XCTAssertEqual(e.salary, 42)
+            e.setValue(nil, forKey: "firstName")
+            XCTAssertNil(e.firstName)
+        }
+    }
+
+    func testUnknownKeyThrowsFromCheckedValue() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("Fiona")
+            XCTAssertThrowsError(try e.checkedValue(forKey: "salry")) { error in
+                XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+                XCTAssertTrue((error as NSError).localizedDescription.contains("salry"))
+            }
+            XCTAssertThrowsError(try { var v: Any? = 1; try e.validateValue(&v, forKey: "nope") }())
+        }
+    }
+
+    func testKeyPathsThroughRelationshipsAndCollectionOperators() {
+        let stack = TestStack()
+        stack.context.performAndWait {
+            let d = stack.department("Sales")
+            for (name, salary) in [("A", 100), ("B", 200), ("C", 600), ("D", 200)] {
+                stack.employee(name, salary: Int64(salary)).department = d
+            }
+            let any = d.employees.first!
+            XCTAssertEqual(any.value(forKeyPath: "department.name") as? String, "Sales")
+            XCTAssertEqual((d.value(forKeyPath: "employees.@count") as? NSNumber)?.intValue, 4)
+            XCTAssertEqual((d.value(forKeyPath: "employees.@sum.salary") as? NSNumber)?.intValue, 1100)
+            XCTAssertEqual((d.value(forKeyPath: "employees.@avg.salary") as? NSNumber)?.doubleValue, 275)
+            XCTAssertEqual((d.value(forKeyPath: "employees.@max.salary") as? NSNumber)?.intValue, 600)
+            XCTAssertEqual((d.value(forKeyPath: "employees.@min.salary") as? NSNumber)?.intValue, 100)
+            let distinct = d.value(forKeyPath: "employees.@distinctUnionOfObjects.salary") as? [Any]
+            XCTAssertEqual(distinct?.count, 3)
+
+            any.setValue("Marketing", forKeyPath: "department.name")
+            XCTAssertEqual(d.name, "Marketing")
+            d.setValue(Int64(7), forKeyPath: "employees.salary")
+            XCTAssertTrue(d.employees.allSatisfy { $0.salary == 7 })
+        }
+    }
+
+    func testPrimitiveAccessorsDoNotMaintainInverses() {
+        let stack = TestStack()
+        stack.context.performAndWait {
+            let d = stack.department("D"), e = stack.employee("E")
+            e.setPrimitiveValue(d, forKey: "department")
+            XCTAssertTrue(e.primitiveValue(forKey: "department") as? Department === d)
+            XCTAssertEqual(d.employees, [], "primitive setters leave the inverse alone")
+            e.setPrimitiveValue("Zed", forKey: "firstName")
+            XCTAssertEqual(e.primitiveValue(forKey: "firstName") as? String, "Zed")
+        }
+    }
+
+    func testManagedPropertyWrapperReadsAndWritesTypedStorage() {
+        let stack = TestStack()
+        stack.context.performAndWait {
+            let e = stack.employee("Typed", salary: 12)
+            e.salary += 30
+            XCTAssertEqual(e.salary, 42)
+            XCTAssertEqual(e.value(forKey: "salary") as? Int, 42, "the wrapper and KVC share one storage")
+            e.email = "a@b.c"
+            XCTAssertEqual(e.value(forKey: "email") as? String, "a@b.c")
+            e.email = nil
+            XCTAssertNil(e.email)
+            XCTAssertEqual(e.startDate, Date(timeIntervalSinceReferenceDate: 0), "set in awakeFromInsert")
+        }
+    }
+
+    func testWrongTypeIsAcceptedAndRejectedAtSave() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("Wrong")
+            e.setValue("not a number", forKey: "salary")   // Apple accepts this and fails at save
+            XCTAssertEqual(e.value(forKey: "salary") as? String, "not a number")
+            XCTAssertThrowsError(try stack.context.save()) { error in
+                XCTAssertEqual((error as NSError).code, NSManagedObjectValidationError)
+                XCTAssertEqual((error as NSError).userInfo[NSValidationKeyErrorKey] as? String, "salary")
+            }
+        }
+    }
+}

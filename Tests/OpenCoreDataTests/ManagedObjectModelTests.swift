@@ -1,0 +1,107 @@
+import OpenCoreData
+import XCTest
+
+/// Entities, properties, inheritance, configurations, version hashes, and model problems.
+final class ManagedObjectModelTests: XCTestCase {
+    func testEntitiesPropertiesAndInheritance() {
+        let model = CompanyModel.make()
+        let employee = model.entitiesByName["Employee"]!, manager = model.entitiesByName["Manager"]!
+        XCTAssertTrue(manager.superentity === employee)
+        XCTAssertEqual(employee.subentities, [manager])
+        XCTAssertNotNil(manager.propertiesByName["firstName"], "subentities inherit properties")
+        XCTAssertNotNil(manager.attributesByName["bonus"])
+        XCTAssertNil(employee.attributesByName["bonus"])
+        XCTAssertEqual(employee.relationshipsByName["department"]?.destinationEntity?.name, "Department")
+        XCTAssertEqual(employee.relationshipsByName["department"]?.inverseRelationship?.name, "employees")
+        XCTAssertTrue(employee.relationshipsByName["directReports"]!.isToMany)
+        XCTAssertFalse(employee.relationshipsByName["manager"]!.isToMany)
+        XCTAssertTrue(manager.isKindOf(entity: employee))
+        XCTAssertFalse(employee.isKindOf(entity: manager))
+        XCTAssertEqual(employee.relationships(forDestination: model.entitiesByName["Department"]!).map(\.name), ["department"])
+        XCTAssertEqual(model.entitiesByName["Department"]!.attributesByName["budget"]?.attributeValueClassName, "NSNumber")
+    }
+
+    func testVersionHashesAreDeterministicAndSensitive() {
+        let a = CompanyModel.make(), b = CompanyModel.make()
+        XCTAssertEqual(a.entityVersionHashesByName, b.entityVersionHashesByName)
+        XCTAssertEqual(a.entityVersionHashesByName["Employee"]?.count, 32)
+        b.entitiesByName["Employee"]!.attributesByName["lastName"]!.isOptional = false
+        XCTAssertNotEqual(a.entityVersionHashesByName["Employee"], b.entityVersionHashesByName["Employee"])
+        XCTAssertEqual(a.entityVersionHashesByName["Department"], b.entityVersionHashesByName["Department"])
+        let c = CompanyModel.make()
+        c.entitiesByName["Department"]!.versionHashModifier = "v2"
+        XCTAssertNotEqual(a.entityVersionHashesByName["Department"], c.entityVersionHashesByName["Department"])
+    }
+
+    func testConfigurationsPlaceEntities() {
+        let model = CompanyModel.make()
+        model.setEntities([model.entitiesByName["Department"]!], forConfigurationName: "Org")
+        XCTAssertEqual(model.configurations, ["Org"])
+        XCTAssertEqual(model.entities(forConfigurationName: "Org")?.map(\.name), ["Department"])
+        XCTAssertEqual(model.entities(forConfigurationName: nil)?.count, 6)
+        XCTAssertNil(model.entities(forConfigurationName: "Missing"))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        XCTAssertThrowsError(try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: "Missing", at: nil))
+        XCTAssertNoThrow(try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: "Org", at: nil))
+    }
+
+    func testInsertNewObjectResolvesTheSubclass() {
+        let stack = TestStack()
+        stack.context.performAndWait {
+            let object = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: stack.context)
+            XCTAssertTrue(object is Employee)
+            XCTAssertEqual(NSEntityDescription.entity(forEntityName: "Department", in: stack.context)?.name, "Department")
+            XCTAssertTrue(Employee.entity().name == "Employee" || Employee.entity().name == "Manager")
+        }
+    }
+
+    func testModelIsFrozenOnceACoordinatorUsesItAndCopiesAreMutable() {
+        let model = CompanyModel.make()
+        _ = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let copy = model.copy() as! NSManagedObjectModel
+        copy.entitiesByName["Department"]!.versionHashModifier = "changed"  // allowed on the copy
+        XCTAssertEqual(copy.entities.count, model.entities.count)
+        XCTAssertTrue(copy.entitiesByName["Employee"]!.relationshipsByName["department"]!.destinationEntity === copy.entitiesByName["Department"])
+        XCTAssertTrue(copy.entitiesByName["Manager"]!.superentity === copy.entitiesByName["Employee"])
+    }
+
+    func testBrokenModelsAreReportedWhenTheStoreIsAdded() {
+        func problems(_ build: (NSManagedObjectModel) -> Void) -> NSError? {
+            let model = CompanyModel.make()
+            build(model)
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            do { try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil); return nil }
+            catch { return error as NSError }
+        }
+        let missingDestination = problems { $0.entitiesByName["Employee"]!.relationshipsByName["badge"]!.destinationEntity = nil }
+        XCTAssertEqual(missingDestination?.code, NSCoreDataError)
+        XCTAssertTrue(missingDestination?.localizedDescription.contains("Employee.badge") ?? false)
+
+        let brokenInverse = problems { $0.entitiesByName["Employee"]!.relationshipsByName["department"]!.inverseRelationship = $0.entitiesByName["Project"]!.relationshipsByName["members"] }
+        XCTAssertTrue(brokenInverse?.localizedDescription.contains("inverse") ?? false)
+
+        let unknownClass = problems { $0.entitiesByName["Badge"]!.managedObjectClassName = "NoSuchModule.NoSuchClass" }
+        XCTAssertTrue(unknownClass?.localizedDescription.contains("NoSuchModule.NoSuchClass") ?? false)
+
+        XCTAssertNil(problems { _ in }, "the intact model has no problems")
+    }
+
+    func testUnknownStoreTypeThrows134000() {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CompanyModel.make())
+        XCTAssertThrowsError(try coordinator.addPersistentStore(ofType: "Nope", configurationName: nil, at: nil)) {
+            XCTAssertEqual(($0 as NSError).code, NSPersistentStoreInvalidTypeError)
+        }
+    }
+
+    func testCoordinatorStoreManagement() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CompanyModel.make())
+        let store = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        XCTAssertEqual(store.type, NSInMemoryStoreType)
+        XCTAssertNotNil(store.metadata[NSStoreUUIDKey])
+        XCTAssertEqual(store.identifier, store.metadata[NSStoreUUIDKey] as? String)
+        XCTAssertNotNil(NSPersistentStoreCoordinator.registeredStoreTypes[NSInMemoryStoreType])
+        try coordinator.remove(store)
+        XCTAssertTrue(coordinator.persistentStores.isEmpty)
+        XCTAssertThrowsError(try coordinator.remove(store))
+    }
+}

@@ -1,0 +1,144 @@
+import OpenCoreData
+import XCTest
+
+/// Property-level and inter-property validation, run at save ("Object Validation").
+final class ValidationTests: XCTestCase {
+    func testMissingMandatoryProperty() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = Employee(context: stack.context)     // firstName is required
+            XCTAssertThrowsError(try stack.context.save()) { error in
+                let e2 = error as NSError
+                XCTAssertEqual(e2.domain, NSCocoaErrorDomain)
+                XCTAssertEqual(e2.code, NSValidationMissingMandatoryPropertyError)
+                XCTAssertEqual(e2.userInfo[NSValidationKeyErrorKey] as? String, "firstName")
+                XCTAssertTrue(e2.userInfo[NSValidationObjectErrorKey] as? NSManagedObject === e)
+            }
+        }
+    }
+
+    func testValidationPredicatesMapToApplesCodes() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("Ok")
+            var value: Any? = Int64(-1)
+            XCTAssertThrowsError(try e.validateValue(&value, forKey: "salary")) { XCTAssertEqual(($0 as NSError).code, NSValidationNumberTooSmallError) }
+            value = Int64(2_000_000)
+            XCTAssertThrowsError(try e.validateValue(&value, forKey: "salary")) { error in
+                XCTAssertEqual((error as NSError).code, NSValidationNumberTooLargeError)
+                XCTAssertEqual((error as NSError).localizedDescription, "salary is too large")
+                XCTAssertEqual(((error as NSError).userInfo[NSValidationValueErrorKey] as? Int64), 2_000_000)
+            }
+            value = Int64(500)
+            XCTAssertNoThrow(try e.validateValue(&value, forKey: "salary"))
+            value = ""
+            XCTAssertThrowsError(try e.validateValue(&value, forKey: "firstName")) { XCTAssertEqual(($0 as NSError).code, NSValidationStringTooShortError) }
+            value = String(repeating: "x", count: 21)
+            XCTAssertThrowsError(try e.validateValue(&value, forKey: "firstName")) { XCTAssertEqual(($0 as NSError).code, NSValidationStringTooLongError) }
+            value = "no-at-sign"
+            XCTAssertThrowsError(try e.validateValue(&value, forKey: "email")) { XCTAssertEqual(($0 as NSError).code, NSValidationStringPatternMatchingError) }
+            value = "a@b.c"
+            XCTAssertNoThrow(try e.validateValue(&value, forKey: "email"))
+            value = nil
+            XCTAssertNoThrow(try e.validateValue(&value, forKey: "email"), "optional attributes accept nil")
+        }
+    }
+
+    func testSeveralFailuresCombineIntoMultipleErrors() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("", salary: -5)
+            e.email = "bad"
+            XCTAssertThrowsError(try stack.context.save()) { error in
+                XCTAssertEqual((error as NSError).code, NSValidationMultipleErrorsError)
+                XCTAssertEqual(validationCodes(error), [NSValidationNumberTooSmallError, NSValidationStringTooShortError, NSValidationStringPatternMatchingError].sorted())
+                for detail in (error as NSError).userInfo[NSDetailedErrorsKey] as! [NSError] {
+                    XCTAssertNotNil(detail.userInfo[NSValidationKeyErrorKey])
+                    XCTAssertNotNil(detail.userInfo[NSValidationObjectErrorKey])
+                }
+            }
+        }
+    }
+
+    func testFailedSaveLeavesStoreAndContextUnchanged() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let good = stack.employee("Good")
+            let bad = stack.employee("Bad", salary: -1)
+            XCTAssertThrowsError(try stack.context.save())
+            XCTAssertTrue(good.isInserted && bad.isInserted, "changes are still pending")
+            XCTAssertTrue(good.objectID.isTemporaryID)
+            let other = stack.newContext()
+            try other.performAndWait {
+                XCTAssertEqual(try other.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 0, "nothing was half-saved")
+            }
+            bad.salary = 1
+            try stack.context.save()
+            try other.performAndWait {
+                XCTAssertEqual(try other.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 2)
+            }
+        }
+    }
+
+    func testRelationshipCounts() throws {
+        let model = CompanyModel.make()
+        let employees = model.entitiesByName["Department"]!.relationshipsByName["employees"]!
+        employees.minCount = 1
+        employees.maxCount = 2
+        employees.isOptional = false
+        let stack = TestStack(model: model)
+        try stack.context.performAndWait {
+            let d = stack.department("D")
+            XCTAssertThrowsError(try stack.context.save()) { XCTAssertTrue(validationCodes($0).contains(NSValidationRelationshipLacksMinimumCountError) || validationCodes($0).contains(NSValidationMissingMandatoryPropertyError)) }
+            d.employees = [stack.employee("A"), stack.employee("B"), stack.employee("C")]
+            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(validationCodes($0), [NSValidationRelationshipExceedsMaximumCountError]) }
+            d.employees.removeFirst()
+            XCTAssertNoThrow(try stack.context.save())
+        }
+    }
+
+    func testCustomPerKeyAndInterPropertyValidation() throws {
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Booking", className: "OpenCoreDataTests.Booking", properties: [
+            NSAttributeDescription(name: "start", type: .integer64AttributeType, defaultValue: 0),
+            NSAttributeDescription(name: "end", type: .integer64AttributeType, defaultValue: 0),
+            NSAttributeDescription(name: "code", type: .stringAttributeType),
+        ])]
+        let stack = TestStack(model: model)
+        try stack.context.performAndWait {
+            let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
+            var code: Any? = "lowercase"
+            XCTAssertThrowsError(try b.validateValue(&code, forKey: "code")) { XCTAssertEqual(($0 as NSError).code, 42_001) }
+            b.setValue("ABC", forKey: "code")
+            b.setValue(10, forKey: "start")
+            b.setValue(5, forKey: "end")
+            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(($0 as NSError).code, 42_002) }
+            b.setValue(20, forKey: "end")
+            XCTAssertNoThrow(try stack.context.save())
+        }
+    }
+
+    func testWrongTypeForAttributeFailsValidationInsteadOfTrapping() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let d = stack.department("D")
+            d.setValue(Date(), forKey: "name")
+            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(($0 as NSError).code, NSManagedObjectValidationError) }
+        }
+    }
+}
+
+/// Custom validation: `code` must be upper-case (per key), and end ≥ start (inter-property).
+final class Booking: NSManagedObject {
+    override func validate(_ key: String, value: inout Any?) throws {
+        try super.validate(key, value: &value)
+        if key == "code", let s = value as? String, s != s.uppercased() {
+            throw NSError(domain: NSCocoaErrorDomain, code: 42_001, userInfo: [NSLocalizedDescriptionKey: "code must be upper-case"])
+        }
+    }
+    override func validateForInsert() throws {
+        try super.validateForInsert()
+        let start = value(forKey: "start") as? Int ?? 0, end = value(forKey: "end") as? Int ?? 0
+        if end < start { throw NSError(domain: NSCocoaErrorDomain, code: 42_002, userInfo: [NSLocalizedDescriptionKey: "end before start"]) }
+    }
+}
