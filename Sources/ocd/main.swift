@@ -1,0 +1,26 @@
+import OpenCoreData
+
+// ocd: OpenCoreData's command-line tool.
+
+let usage = """
+usage: ocd <command>
+
+commands:
+  demo    a guided tour: model, insert, relate, validate, undo, save, fetch, delete
+"""
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "demo":
+    do {
+        try Demo.run()
+    } catch {
+        print("ocd demo failed: \(error)")
+        exit(1)
+    }
+case "help", "-h", "--help", nil:
+    print(usage)
+default:
+    print("ocd: unknown command '\(arguments.first!)'\n\n\(usage)")
+    exit(2)
+}
