@@ -17,10 +17,8 @@ final class Employee: NSManagedObject {
     @Managed var projects: Set<Project>
     @Managed var badge: Badge?
 
-    nonisolated(unsafe) static var awakeFromInsertCount = 0
     override func awakeFromInsert() {
         super.awakeFromInsert()
-        Employee.awakeFromInsertCount += 1
         startDate = Date(timeIntervalSinceReferenceDate: 0)
     }
 }
