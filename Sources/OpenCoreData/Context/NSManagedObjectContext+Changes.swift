@@ -18,6 +18,7 @@ extension NSManagedObjectContext {
 
     /// Inserts a new object; it is saved by the next `save()`.
     public func insert(_ object: NSManagedObject) {
+        assertOnQueue()
         if let other = object.managedObjectContext, other !== self {
             preconditionFailure("insert(_:): this \(object.entity.name ?? "?") object belongs to another context. Create it in this context, or fetch it here with object(with: objectID).")
         }
@@ -50,6 +51,7 @@ extension NSManagedObjectContext {
     /// Marks an object deleted. Its delete rules run at the next `processPendingChanges()`
     /// (at the latest when saving); the record is removed from the store by `save()`.
     public func delete(_ object: NSManagedObject) {
+        assertOnQueue()
         guard object.managedObjectContext === self else {
             preconditionFailure("delete(_:): this \(object.entity.name ?? "?") object is not registered in this context (it belongs to \(object.managedObjectContext == nil ? "no context" : "another context")). Delete it through its own context, or get it here with object(with: objectID).")
         }
@@ -88,6 +90,7 @@ extension NSManagedObjectContext {
 
     /// Called by an object after one of its slots changed.
     func objectDidChange(_ object: NSManagedObject, slot i: Int, from old: PropertySlot) {
+        assertOnQueue()
         if object.eventOriginals == nil {
             object.eventOriginals = [:]
             eventChangedObjects.append(object)
@@ -106,6 +109,7 @@ extension NSManagedObjectContext {
     /// Ends the current event: runs delete rules for objects deleted since the last call, posts
     /// `NSManagedObjectContextObjectsDidChange`, and closes the undo group of the event.
     public func processPendingChanges() {
+        assertOnQueue()
         guard !isProcessingPendingChanges else { return }
         isProcessingPendingChanges = true
         defer { isProcessingPendingChanges = false }

@@ -13,13 +13,15 @@ extension NSManagedObjectContext {
     /// let sales = try context.fetch(request)
     /// ```
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        assertOnQueue()
         let (entity, objects) = try fetchObjects(request)
         return try shape(objects, of: entity, for: request)
     }
 
     /// The number of objects `fetch(_:)` would return, without returning them.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
-        try fetchObjects(request).objects.count
+        assertOnQueue()
+        return try fetchObjects(request).objects.count
     }
 
     /// Resolves the request's entity and returns the matching objects in order.
@@ -123,6 +125,7 @@ extension NSManagedObjectContext {
     /// The object for `objectID`: the registered one, or a fault that loads on first use. Does
     /// not touch the store.
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        assertOnQueue()
         if let registered = registry.object(for: objectID.key) { return registered }
         let object = makeObject(for: objectID)
         object.slots = []
@@ -132,6 +135,7 @@ extension NSManagedObjectContext {
 
     /// The object for `objectID`, loaded; throws if the store has no such record.
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        assertOnQueue()
         if let registered = registry.object(for: objectID.key), !registered.isFault { return registered }
         guard let coordinator = persistentStoreCoordinator, !objectID.isTemporaryID,
               let row = try coordinator.row(for: objectID) else {
@@ -166,6 +170,7 @@ extension NSManagedObjectContext {
     /// objects it referenced. `true` loads the store's newest values, re-applies this context's
     /// unsaved changes on top, and puts transient values back after `awakeFromFetch()`.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
+        assertOnQueue()
         guard object.managedObjectContext === self, !object.isFault, !object.isInserted else { return }
         let row = try? persistentStoreCoordinator?.row(for: object.objectID)
         if !flag || row == nil {
@@ -201,6 +206,7 @@ extension NSManagedObjectContext {
     /// context: changed objects are refreshed with their new values, deleted ones are removed,
     /// inserted ones become available to fetches.
     public func mergeChanges(fromContextDidSave notification: Notification) {
+        assertOnQueue()
         let info = notification.userInfo ?? [:]
         func ids(_ idKey: String, _ objectKey: String) -> [NSManagedObjectID] {
             if let ids = info[idKey] as? Set<NSManagedObjectID> { return Array(ids) }

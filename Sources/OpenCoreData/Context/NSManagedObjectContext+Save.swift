@@ -9,6 +9,7 @@ extension NSManagedObjectContext {
     /// `DidSave`. If anything fails, the error is thrown and both the stores and this context stay
     /// as they were: the changes are still pending and can be fixed and saved again.
     public func save() throws {
+        assertOnQueue()
         processPendingChanges()
         guard hasChanges else { return }
         guard let coordinator = persistentStoreCoordinator else {
@@ -104,6 +105,7 @@ extension NSManagedObjectContext {
     /// Discards every unsaved change: new objects leave the context, changed and deleted ones
     /// get their last saved values back, and the undo stack is cleared.
     public func rollback() {
+        assertOnQueue()
         processPendingChanges()
         for object in inserted {
             object.flags.remove(.inserted)
@@ -123,6 +125,7 @@ extension NSManagedObjectContext {
 
     /// Forgets every object: they all become invalid, changes are discarded, undo is cleared.
     public func reset() {
+        assertOnQueue()
         for object in registry.allObjects {
             object.managedObjectContext = nil
             object.flags = []
@@ -140,6 +143,7 @@ extension NSManagedObjectContext {
     /// Gives `objects` permanent IDs now, before they are saved (for example to pass their IDs to
     /// another context).
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
+        assertOnQueue()
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "obtainPermanentIDs: this context has no persistent store coordinator.")
         }

@@ -99,6 +99,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Stops with a message when called off the context's queue — in debug builds only, like
+    /// Apple's `-com.apple.CoreData.ConcurrencyDebug 1`, but always on, since a data race on a
+    /// context corrupts its object graph silently.
+    @inline(__always) func assertOnQueue(_ function: StaticString = #function) {
+        #if DEBUG
+        if !isOnQueue {
+            preconditionFailure("\(function): this \(concurrencyType == .mainQueueConcurrencyType ? "main-queue" : "private-queue") context\(name.map { " '\($0)'" } ?? "") was used off its queue. Wrap the call in context.perform { } or context.performAndWait { }\(concurrencyType == .mainQueueConcurrencyType ? ", or call it on the main thread" : "").")
+        }
+        #endif
+    }
+
     /// Runs `block` on the context's queue and waits for it. Reentrant: called on the queue
     /// already, it runs inline.
     open func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
