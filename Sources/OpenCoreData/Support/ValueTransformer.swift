@@ -1,0 +1,98 @@
+import Foundation
+
+/// A named, registered conversion between values — Foundation's `ValueTransformer`, which Linux
+/// Foundation lacks. Transformable attributes use one to turn their values into data for a store.
+///
+/// ```swift
+/// final class CSVTransformer: ValueTransformer {
+///     override class func allowsReverseTransformation() -> Bool { true }
+///     override func transformedValue(_ value: Any?) -> Any? {
+///         (value as? [String]).map { Data($0.joined(separator: ",").utf8) }
+///     }
+///     override func reverseTransformedValue(_ value: Any?) -> Any? {
+///         (value as? Data).map { String(decoding: $0, as: UTF8.self).components(separatedBy: ",") }
+///     }
+/// }
+/// ValueTransformer.setValueTransformer(CSVTransformer(), forName: NSValueTransformerName("CSV"))
+/// attribute.valueTransformerName = "CSV"
+/// ```
+open class ValueTransformer: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: transformers are registered once and then used from any thread,
+    // as on Apple platforms; subclasses must be stateless or lock their state.
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var registry: [NSValueTransformerName: ValueTransformer] = [  // guarded by `lock`
+        .secureUnarchiveFromDataTransformerName: NSSecureUnarchiveFromDataTransformer(),
+    ]
+
+    /// Registers `transformer` under `name` (nil removes the registration).
+    open class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
+        lock.lock(); defer { lock.unlock() }
+        registry[name] = transformer
+    }
+
+    /// The transformer registered under `name` — Apple's `ValueTransformer(forName:)`. A Swift
+    /// initializer cannot return an existing instance, so this is a class method.
+    public class func registered(_ name: NSValueTransformerName) -> ValueTransformer? {
+        lock.lock(); defer { lock.unlock() }
+        return registry[name]
+    }
+
+    /// The names of the registered transformers.
+    open class func valueTransformerNames() -> [NSValueTransformerName] {
+        lock.lock(); defer { lock.unlock() }
+        return Array(registry.keys)
+    }
+
+    open class func allowsReverseTransformation() -> Bool { false }
+    open class func transformedValueClass() -> AnyClass { NSObject.self }
+
+    /// Converts a value; the default returns it unchanged.
+    open func transformedValue(_ value: Any?) -> Any? { value }
+
+    /// Converts back; the default returns the value unchanged when reverse transformation is allowed.
+    open func reverseTransformedValue(_ value: Any?) -> Any? {
+        type(of: self).allowsReverseTransformation() ? value : nil
+    }
+
+    public override init() { super.init() }
+}
+
+/// The name of a registered value transformer.
+public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public static let secureUnarchiveFromDataTransformerName = NSValueTransformerName("NSSecureUnarchiveFromData")
+    public static let keyedUnarchiveFromDataTransformerName = NSValueTransformerName("NSKeyedUnarchiveFromData")
+    public static let unarchiveFromDataTransformerName = NSValueTransformerName("NSUnarchiveFromData")
+    public static let isNilTransformerName = NSValueTransformerName("NSIsNil")
+    public static let isNotNilTransformerName = NSValueTransformerName("NSIsNotNil")
+    public static let negateBooleanTransformerName = NSValueTransformerName("NSNegateBoolean")
+}
+
+/// The default transformer of transformable attributes: values to keyed-archive data and back,
+/// decoding only the classes `allowedTopLevelClasses` lists (secure coding).
+open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Sendable {
+    /// The classes that may be decoded. Subclass and override to allow your own.
+    open class var allowedTopLevelClasses: [AnyClass] {
+        [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self, NSData.self, NSURL.self, NSUUID.self, NSNull.self]
+    }
+
+    open override class func allowsReverseTransformation() -> Bool { true }
+    open override class func transformedValueClass() -> AnyClass { NSData.self }
+
+    /// Archives `value` (it must support secure coding); nil for values that can't be archived.
+    open override func transformedValue(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
+    }
+
+    /// Unarchives data, allowing only ``allowedTopLevelClasses``.
+    open override func reverseTransformedValue(_ value: Any?) -> Any? {
+        guard let data = value as? Data else { return nil }
+        return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: type(of: self).allowedTopLevelClasses, from: data)
+    }
+}

@@ -1,0 +1,44 @@
+import OpenCoreData
+import XCTest
+
+/// Transformable attributes and value transformers.
+final class TransformableAttributeTests: XCTestCase {
+    final class UppercaseTransformer: ValueTransformer, @unchecked Sendable {
+        override class func allowsReverseTransformation() -> Bool { true }
+        override func transformedValue(_ value: Any?) -> Any? { (value as? String).map { Data($0.uppercased().utf8) } }
+        override func reverseTransformedValue(_ value: Any?) -> Any? { (value as? Data).map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    func testRegistryAndDefaultSecureTransformer() throws {
+        let name = NSValueTransformerName("OCDUppercase")
+        ValueTransformer.setValueTransformer(UppercaseTransformer(), forName: name)
+        let t = try XCTUnwrap(ValueTransformer.registered(name))
+        XCTAssertEqual(t.reverseTransformedValue(t.transformedValue("abc")) as? String, "ABC")
+        XCTAssertTrue(ValueTransformer.valueTransformerNames().contains(name))
+        ValueTransformer.setValueTransformer(nil, forName: name)
+        XCTAssertNil(ValueTransformer.registered(name))
+
+        let secure = try XCTUnwrap(ValueTransformer.registered(.secureUnarchiveFromDataTransformerName))
+        let data = secure.transformedValue(["a", "b"] as NSArray)
+        XCTAssertTrue(data is Data)
+        XCTAssertEqual(secure.reverseTransformedValue(data) as? [String], ["a", "b"])
+    }
+
+    func testTransformableValuesRoundTripThroughTheStore() throws {
+        let tags = NSAttributeDescription(name: "tags", type: .transformableAttributeType)
+        tags.valueTransformerName = NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Note", properties: [tags])]
+        let stack = TestStack(model: model)
+        try stack.context.performAndWait {
+            let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: stack.context)
+            note.setValue(["red", "blue"], forKey: "tags")
+            try stack.context.save()
+        }
+        let other = stack.newContext()
+        try other.performAndWait {
+            let note = try other.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))[0]
+            XCTAssertEqual(note.value(forKey: "tags") as? [String], ["red", "blue"])
+        }
+    }
+}
