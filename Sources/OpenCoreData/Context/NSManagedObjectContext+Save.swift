@@ -21,33 +21,64 @@ extension NSManagedObjectContext {
 
         try validatePendingChanges()
 
-        let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
-        // Permanent IDs first (references between new objects must be stored by permanent ID),
-        // undone if the store then refuses the save.
-        let temporaryIDs = insertedNow.map(\.objectID)
-        let permanentIDs = try coordinator.permanentIDs(for: insertedNow.filter { $0.objectID.isTemporaryID })
-        var permanentIterator = permanentIDs.makeIterator()
-        for object in insertedNow where object.objectID.isTemporaryID {
-            let old = object.objectID.key
-            object.objectID = permanentIterator.next()!
-            registry.rekey(object, from: old)
-        }
-
-        let changes = StoreChanges(
-            inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1) },
-            updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1) },
-            deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version) })
-        do {
-            try coordinator.save(changes)
-        } catch {
-            for (object, id) in zip(insertedNow, temporaryIDs) where object.objectID != id {
+        // Conflict check, resolution and write happen under the coordinator's lock, so no other
+        // context of this coordinator can save in between.
+        let (insertedNow, updatedNow, deletedNow) = try coordinator.locked {
+            try resolveOptimisticLockingConflicts(with: coordinator)
+            let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
+            // Permanent IDs first (references between new objects must be stored by permanent
+            // ID), undone if the store then refuses the save.
+            let temporaryIDs = insertedNow.map(\.objectID)
+            let permanentIDs = try coordinator.permanentIDs(for: insertedNow.filter { $0.objectID.isTemporaryID })
+            var permanentIterator = permanentIDs.makeIterator()
+            for object in insertedNow where object.objectID.isTemporaryID {
                 let old = object.objectID.key
-                object.objectID = id
+                object.objectID = permanentIterator.next()!
                 registry.rekey(object, from: old)
             }
-            throw error
+            let changes = StoreChanges(
+                inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1) },
+                updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1) },
+                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version) })
+            do {
+                try coordinator.save(changes)
+            } catch {
+                for (object, id) in zip(insertedNow, temporaryIDs) where object.objectID != id {
+                    let old = object.objectID.key
+                    object.objectID = id
+                    registry.rekey(object, from: old)
+                }
+                throw error
+            }
+            return (insertedNow, updatedNow, deletedNow)
         }
-        didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow, temporaryIDs: temporaryIDs)
+        didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
+    }
+
+    /// Compares each changed object's version with its store's and lets the merge policy resolve
+    /// the differences (seed 003, "Optimistic Locking"). A record deleted in the store while this
+    /// context deleted it too is not a conflict.
+    private func resolveOptimisticLockingConflicts(with coordinator: NSPersistentStoreCoordinator) throws {
+        var conflicts: [NSMergeConflict] = []
+        for object in updated.union(deleted) where !object.objectID.isTemporaryID {
+            let row = try coordinator.row(for: object.objectID)
+            if row == nil && object.isDeleted { continue }
+            if row?.version != object.version { conflicts.append(NSMergeConflict(object: object, persistedRow: row)) }
+        }
+        guard !conflicts.isEmpty else { return }
+        let policy = (mergePolicy as? NSMergePolicy) ?? .error
+        try policy.resolve(optimisticLockingConflicts: conflicts)
+    }
+
+    /// The store no longer has `object`'s record: the object counts as deleted here too, so the
+    /// save goes on without it.
+    func adoptStoreDeletion(of object: NSManagedObject) {
+        updated.remove(object)
+        object.flags.remove(.updated)
+        if !object.isDeleted {
+            object.flags.insert(.deleted)
+            deleted.insert(object)
+        }
     }
 
     /// Validation of every pending change, combined into one error.
@@ -68,7 +99,7 @@ extension NSManagedObjectContext {
         if let error = NSManagedObject.combine(errors) { throw error }
     }
 
-    private func didSave(inserted insertedNow: [NSManagedObject], updated updatedNow: [NSManagedObject], deleted deletedNow: [NSManagedObject], temporaryIDs: [NSManagedObjectID]) {
+    private func didSave(inserted insertedNow: [NSManagedObject], updated updatedNow: [NSManagedObject], deleted deletedNow: [NSManagedObject]) {
         for object in insertedNow {
             object.flags.remove(.inserted)
             object.committed = object.snapshot()

@@ -20,9 +20,82 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Resolves optimistic-locking conflicts found at save. Override to decide yourself, and
+    /// call `super` to apply this policy's rule to what remains:
+    ///
+    /// ```swift
+    /// final class LoggingPolicy: NSMergePolicy {
+    ///     init() { super.init(merge: .mergeByPropertyObjectTrumpMergePolicyType) }
+    ///     override func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+    ///         print("resolving \(list.count) conflicts")
+    ///         try super.resolve(optimisticLockingConflicts: list)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - `.error`: throws `NSManagedObjectMergeError` (133020) with `userInfo["conflictList"]`.
+    /// - `.mergeByPropertyStoreTrump`: per property, the store's change wins; unconflicting
+    ///   changes of this context are kept.
+    /// - `.mergeByPropertyObjectTrump`: per property, this context's change wins; the store's
+    ///   changes to other properties are kept.
+    /// - `.overwrite`: this context's whole state is written over the store's.
+    /// - `.rollback`: this context's changes to conflicting objects are discarded for the store's.
+    open func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+        guard mergeType != .errorMergePolicyType else {
+            let names = list.map { "\($0.sourceObject.entity.name ?? "?") \($0.sourceObject.objectID.uriRepresentation().absoluteString)" }
+            throw CoreDataError.make(NSManagedObjectMergeError,
+                "Could not merge changes: \(list.count) object(s) changed in the store since this context read them (\(names.joined(separator: ", "))). Refresh them, or set the context's mergePolicy.",
+                ["conflictList": list])
+        }
+        for conflict in list { apply(conflict) }
+    }
+
+    /// Apple's constraint-conflict hook; constraint checks arrive with the SQLite store.
+    open func resolve(constraintConflicts list: [Any]) throws {}
+
+    /// Apple's combined entry point.
+    open func resolve(mergeConflicts list: [Any]) throws {
+        try resolve(optimisticLockingConflicts: list.compactMap { $0 as? NSMergeConflict })
+    }
+
+    private func apply(_ conflict: NSMergeConflict) {
+        let object = conflict.sourceObject
+        guard let row = conflict.persistedRow else {
+            // The record is gone from the store: nothing left to update. The object is treated as
+            // deleted, so the save goes on without it (docs/DEVIATIONS.md).
+            object.managedObjectContext?.adoptStoreDeletion(of: object)
+            return
+        }
+        let cached = object.committed ?? row.values
+        for i in object.layout.persistentIndexes where i < row.values.count {
+            let stored = row.values[i]
+            let storeChanged = !stored.isSame(as: cached[i])
+            let objectChanged = !object.slots[i].storedValue.isSame(as: cached[i])
+            switch mergeType {
+            case .mergeByPropertyStoreTrumpMergePolicyType:
+                if storeChanged { object.slots[i] = .value(stored) }
+            case .mergeByPropertyObjectTrumpMergePolicyType:
+                if !objectChanged { object.slots[i] = .value(stored) }
+            case .rollbackMergePolicyType:
+                object.slots[i] = .value(stored)
+            case .overwriteMergePolicyType, .errorMergePolicyType:
+                break
+            }
+        }
+        object.committed = row.values
+        object.version = row.version
+    }
+
     public static let error = NSMergePolicy(merge: .errorMergePolicyType)
     public static let mergeByPropertyStoreTrump = NSMergePolicy(merge: .mergeByPropertyStoreTrumpMergePolicyType)
     public static let mergeByPropertyObjectTrump = NSMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
     public static let overwrite = NSMergePolicy(merge: .overwriteMergePolicyType)
     public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
 }
+
+// Apple's global names for the shared policies.
+nonisolated(unsafe) public let NSErrorMergePolicy: Any = NSMergePolicy.error
+nonisolated(unsafe) public let NSMergeByPropertyStoreTrumpMergePolicy: Any = NSMergePolicy.mergeByPropertyStoreTrump
+nonisolated(unsafe) public let NSMergeByPropertyObjectTrumpMergePolicy: Any = NSMergePolicy.mergeByPropertyObjectTrump
+nonisolated(unsafe) public let NSOverwriteMergePolicy: Any = NSMergePolicy.overwrite
+nonisolated(unsafe) public let NSRollbackMergePolicy: Any = NSMergePolicy.rollback
