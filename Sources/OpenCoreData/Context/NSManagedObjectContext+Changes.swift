@@ -18,6 +18,12 @@ extension NSManagedObjectContext {
 
     /// Inserts a new object; it is saved by the next `save()`.
     public func insert(_ object: NSManagedObject) {
+        insert(object, awake: true)
+    }
+
+    /// Inserts `object`; `awake: false` skips `awakeFromInsert` for objects that were already
+    /// created elsewhere (a child context's save).
+    func insert(_ object: NSManagedObject, awake: Bool) {
         assertOnQueue()
         if let other = object.managedObjectContext, other !== self {
             preconditionFailure("insert(_:): this \(object.entity.name ?? "?") object belongs to another context. Create it in this context, or fetch it here with object(with: objectID).")
@@ -31,7 +37,7 @@ extension NSManagedObjectContext {
         inserted.insert(object)
         eventInserted.insert(object)
         undoManager?.registerUndo(withTarget: self) { context in context.undoInsertion(of: object) }
-        if isNew { object.awakeFromInsert() }
+        if isNew && awake { object.awakeFromInsert() }
     }
 
     /// Undo of an insertion: the object leaves the context again.

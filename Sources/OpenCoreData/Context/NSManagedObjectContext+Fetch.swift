@@ -38,8 +38,10 @@ extension NSManagedObjectContext {
                              includesSubentities: request.includesSubentities,
                              fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores)
         let pendingMayMatter = request.includesPendingChanges && hasChanges
-        let storeEvaluates = coordinator.storesEvaluate(plan)
-        let rows = try coordinator.fetchRows(storeEvaluates && !pendingMayMatter ? plan : plan.withoutLimits)
+        // A child context evaluates predicates itself: its parent hands over every row of the
+        // entity as the parent sees it, unsaved changes included.
+        let storeEvaluates = parent == nil && coordinator.storesEvaluate(plan)
+        let rows = try sourceRows(storeEvaluates && !pendingMayMatter ? plan : plan.withoutLimits)
         var objects = rows.map { materialize($0) }
         if storeEvaluates && !pendingMayMatter { return (entity, objects) }
 
@@ -137,8 +139,7 @@ extension NSManagedObjectContext {
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         assertOnQueue()
         if let registered = registry.object(for: objectID.key), !registered.isFault { return registered }
-        guard let coordinator = persistentStoreCoordinator, !objectID.isTemporaryID,
-              let row = try coordinator.row(for: objectID) else {
+        guard let row = try sourceRow(for: objectID) else {
             throw CoreDataError.make(NSManagedObjectReferentialIntegrityError, "existingObject(with:): no record with ID \(objectID.uriRepresentation().absoluteString) exists in the store (it may have been deleted, or never saved).")
         }
         return materialize(row)
@@ -151,7 +152,7 @@ extension NSManagedObjectContext {
 
     /// Loads a fault's values from its store.
     func fulfillFault(for object: NSManagedObject) {
-        let row = try? persistentStoreCoordinator?.row(for: object.objectID)
+        let row = try? sourceRow(for: object.objectID)
         guard let row else {
             // Apple raises "could not fulfill a fault" here. A property getter cannot throw, so the
             // object keeps default values and is marked inaccessible (docs/DEVIATIONS.md).
@@ -172,7 +173,7 @@ extension NSManagedObjectContext {
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         assertOnQueue()
         guard object.managedObjectContext === self, !object.isFault, !object.isInserted else { return }
-        let row = try? persistentStoreCoordinator?.row(for: object.objectID)
+        let row = try? sourceRow(for: object.objectID)
         if !flag || row == nil {
             object.willTurnIntoFault()
             object.slots = []

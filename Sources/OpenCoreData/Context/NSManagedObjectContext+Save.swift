@@ -20,6 +20,10 @@ extension NSManagedObjectContext {
         processPendingChanges()
 
         try validatePendingChanges()
+        if let parent {
+            try saveToParent(parent)
+            return
+        }
 
         // Conflict check, resolution and write happen under the coordinator's lock, so no other
         // context of this coordinator can save in between.
@@ -99,16 +103,18 @@ extension NSManagedObjectContext {
         if let error = NSManagedObject.combine(errors) { throw error }
     }
 
-    private func didSave(inserted insertedNow: [NSManagedObject], updated updatedNow: [NSManagedObject], deleted deletedNow: [NSManagedObject]) {
+    /// Commits the saved state. `toStore` is false for a child's save into its parent: nothing
+    /// reached a store, so record versions stay as they were.
+    func didSave(inserted insertedNow: [NSManagedObject], updated updatedNow: [NSManagedObject], deleted deletedNow: [NSManagedObject], toStore: Bool = true) {
         for object in insertedNow {
             object.flags.remove(.inserted)
             object.committed = object.snapshot()
-            object.version = 1
+            if toStore { object.version = 1 }
         }
         for object in updatedNow {
             object.flags.remove(.updated)
             object.committed = object.snapshot()
-            object.version += 1
+            if toStore { object.version += 1 }
         }
         for object in deletedNow {
             registry.forget(object)

@@ -41,8 +41,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     open var name: String?
     open var transactionAuthor: String?
-    /// Whether changes saved by the parent are merged into this context automatically.
-    open var automaticallyMergesChangesFromParent = false
+    /// Whether saves of the parent context (for a root context: of other contexts on the same
+    /// coordinator) are merged into this context automatically, on its queue.
+    open var automaticallyMergesChangesFromParent = false {
+        didSet { observeParentSaves() }
+    }
+    private var parentSaveObserver: NSObjectProtocol?
     /// How conflicts are resolved at save; `.error` (the default) reports them.
     open var mergePolicy: Any = NSMergePolicy.error
     /// Whether a fetch overwrites… kept for source compatibility.
@@ -83,6 +87,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     deinit {
         if let checkpointObserver { NotificationCenter.default.removeObserver(checkpointObserver) }
+        if let parentSaveObserver { NotificationCenter.default.removeObserver(parentSaveObserver) }
         for o in registry.allObjects { o.managedObjectContext = nil }
     }
 
@@ -154,6 +159,29 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         case immediate
         /// Always enqueued.
         case enqueued
+    }
+
+    private func observeParentSaves() {
+        if let parentSaveObserver { NotificationCenter.default.removeObserver(parentSaveObserver) }
+        parentSaveObserver = nil
+        guard automaticallyMergesChangesFromParent else { return }
+        let weakSelf = WeakContextReference(self)
+        parentSaveObserver = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: nil, queue: nil) { note in
+            guard let context = weakSelf.context, let saver = note.object as? NSManagedObjectContext, saver !== context else { return }
+            if let parent = context.parent {
+                guard saver === parent else { return }
+            } else {
+                guard saver.parent == nil, saver.persistentStoreCoordinator === context.persistentStoreCoordinator else { return }
+            }
+            // Only IDs cross to this context's queue; the saved objects belong to the saver's.
+            let ids = UncheckedSendableBox([NSInsertedObjectIDsKey, NSUpdatedObjectIDsKey, NSDeletedObjectIDsKey].reduce(into: [String: Any]()) {
+                $0[$1] = note.userInfo?[$1]
+            })
+            context.perform {
+                guard let context = weakSelf.context else { return }
+                context.mergeChanges(fromContextDidSave: Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: ids.value))
+            }
+        }
     }
 
     private func observeUndoCheckpoints() {

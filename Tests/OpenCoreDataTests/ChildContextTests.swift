@@ -1,0 +1,142 @@
+import OpenCoreData
+import XCTest
+
+/// Nested contexts: a child reads its parent's unsaved state and saves into the parent; only the
+/// root context writes to the store.
+final class ChildContextTests: XCTestCase {
+    private func child(of parent: NSManagedObjectContext) -> NSManagedObjectContext {
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        return child
+    }
+
+    private func storeCount(_ stack: TestStack, _ entity: String) throws -> Int {
+        let observer = stack.newContext()
+        return try observer.performAndWait { try observer.count(for: NSFetchRequest<NSManagedObject>(entityName: entity)) }
+    }
+
+    func testChildSeesTheParentsUnsavedState() throws {
+        let stack = TestStack()
+        let departmentID: NSManagedObjectID = stack.context.performAndWait {
+            let d = stack.department("Unsaved in parent")
+            return d.objectID
+        }
+        let child = child(of: stack.context)
+        try child.performAndWait {
+            let request = NSFetchRequest<Department>(entityName: "Department")
+            request.predicate = NSPredicate(format: "name BEGINSWITH %@", "Unsaved")
+            let found = try child.fetch(request)
+            XCTAssertEqual(found.count, 1)
+            XCTAssertEqual(found.first?.objectID, departmentID)
+            XCTAssertEqual((child.object(with: departmentID) as! Department).name, "Unsaved in parent")
+        }
+    }
+
+    func testChildSavePushesIntoTheParentNotTheStore() throws {
+        let stack = TestStack()
+        let departmentID: NSManagedObjectID = try stack.context.performAndWait {
+            let d = stack.department("Sales")
+            try stack.context.save()
+            return d.objectID
+        }
+        let child = child(of: stack.context)
+        let employeeID: NSManagedObjectID = try child.performAndWait {
+            let d = child.object(with: departmentID) as! Department
+            let e = stack.employee("Made in child", in: child)
+            e.department = d
+            d.name = "Sales (renamed in child)"
+            try child.save()
+            XCTAssertFalse(child.hasChanges)
+            return e.objectID
+        }
+        XCTAssertEqual(try storeCount(stack, "Employee"), 0, "a child's save stops at the parent")
+        try stack.context.performAndWait {
+            let e = stack.context.object(with: employeeID) as! Employee
+            XCTAssertTrue(stack.context.insertedObjects.contains(e))
+            XCTAssertEqual(e.firstName, "Made in child")
+            let d = stack.context.object(with: departmentID) as! Department
+            XCTAssertEqual(d.name, "Sales (renamed in child)")
+            XCTAssertEqual(d.employees, [e], "relationships arrive with both sides")
+            try stack.context.save()
+        }
+        XCTAssertEqual(try storeCount(stack, "Employee"), 1)
+    }
+
+    func testChildDeletesAndFailedValidationAndRollback() throws {
+        let stack = TestStack()
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("Target")
+            try stack.context.save()
+            return e.objectID
+        }
+        let child = child(of: stack.context)
+        try child.performAndWait {
+            let e = child.object(with: id) as! Employee
+            e.salary = -10                                   // invalid
+            XCTAssertThrowsError(try child.save())
+            stack.context.performAndWait { XCTAssertFalse(stack.context.hasChanges, "a failed child save leaves the parent alone") }
+            child.rollback()
+            child.delete(e)
+            try child.save()
+        }
+        try stack.context.performAndWait {
+            XCTAssertEqual(stack.context.deletedObjects.map(\.objectID), [id])
+            try stack.context.save()
+        }
+        XCTAssertEqual(try storeCount(stack, "Employee"), 0)
+    }
+
+    func testAutomaticallyMergesChangesFromParent() throws {
+        let stack = TestStack()
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("Before")
+            try stack.context.save()
+            return e.objectID
+        }
+        let child = child(of: stack.context)
+        child.automaticallyMergesChangesFromParent = true
+        let mine = child.performAndWait { child.object(with: id) as! Employee }
+        child.performAndWait { XCTAssertEqual(mine.firstName, "Before") }
+        try stack.context.performAndWait {
+            (stack.context.object(with: id) as! Employee).firstName = "After"
+            try stack.context.save()
+        }
+        child.performAndWait { XCTAssertEqual(mine.firstName, "After", "the parent's save was merged on the child's queue") }
+    }
+
+    func testRootContextMergesSavesOfItsSiblingsWhenAsked() throws {
+        let stack = TestStack()
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("One")
+            try stack.context.save()
+            return e.objectID
+        }
+        let viewLike = stack.newContext()
+        viewLike.automaticallyMergesChangesFromParent = true
+        let mine = viewLike.performAndWait { viewLike.object(with: id) as! Employee }
+        viewLike.performAndWait { XCTAssertEqual(mine.firstName, "One") }
+        try stack.context.performAndWait {
+            stack.context.delete(stack.context.object(with: id))
+            try stack.context.save()
+        }
+        viewLike.performAndWait { XCTAssertNil(viewLike.registeredObject(for: id)) }
+    }
+
+    func testMergeChangesFromRemoteContextSaveAcceptsURIs() throws {
+        let stack = TestStack()
+        let (id, uri): (NSManagedObjectID, URL) = try stack.context.performAndWait {
+            let e = stack.employee("Remote")
+            try stack.context.save()
+            return (e.objectID, e.objectID.uriRepresentation())
+        }
+        let other = stack.newContext()
+        let mine = other.performAndWait { other.object(with: id) as! Employee }
+        other.performAndWait { XCTAssertEqual(mine.firstName, "Remote") }
+        try stack.context.performAndWait {
+            (stack.context.object(with: id) as! Employee).firstName = "Changed remotely"
+            try stack.context.save()
+        }
+        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: [uri]], into: [other])
+        other.performAndWait { XCTAssertEqual(mine.firstName, "Changed remotely") }
+    }
+}
