@@ -110,6 +110,8 @@ final class ChangeTrackingTests: XCTestCase {
         let other = stack.newContext()
         try other.performAndWait {
             let fetched = try other.fetch(NSFetchRequest<HookedObject>(entityName: "Hooked"))
+            XCTAssertEqual(fetched.first?.events, [], "fetched as a fault: not awake yet")
+            _ = fetched.first?.value(forKey: "n")   // fires the fault
             XCTAssertEqual(fetched.first?.events, ["awakeFromFetch"])
         }
     }

@@ -42,7 +42,14 @@ extension NSManagedObjectContext {
         // entity as the parent sees it, unsaved changes included.
         let storeEvaluates = parent == nil && coordinator.storesEvaluate(plan)
         let rows = try sourceRows(storeEvaluates && !pendingMayMatter ? plan : plan.withoutLimits)
-        var objects = rows.map { materialize($0) }
+        // Faults are cheap to return: their rows wait in the coordinator's cache. Without property
+        // values, rows are not kept and each fault reads its own row when it fires.
+        // Objects that must be evaluated in memory would fire at once, so they are filled instead.
+        let evaluatesInMemory = !(storeEvaluates && !pendingMayMatter) && (request.predicate != nil || !(request.sortDescriptors ?? []).isEmpty)
+        let asFaults = request.resultType == .managedObjectIDResultType || (request.returnsObjectsAsFaults && !evaluatesInMemory)
+        var objects = request.includesPropertyValues || parent != nil
+            ? rows.map { materialize($0, asFault: asFaults) }
+            : rows.map { object(with: $0.objectID) }
         if storeEvaluates && !pendingMayMatter { return (entity, objects) }
 
         // Evaluate in memory what the store did not, and correct the store's answer with what
@@ -97,15 +104,37 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// The registered object for a row, or a new one made from it.
-    func materialize(_ row: StoreRow) -> NSManagedObject {
+    /// The registered object for a row, or a new one made from it. `asFault` leaves a new
+    /// object unfilled; it still holds the row in the coordinator's cache, so firing it is free.
+    func materialize(_ row: StoreRow, asFault: Bool = false) -> NSManagedObject {
         if let existing = registry.object(for: row.objectID.key) {
-            if existing.isFault { fill(existing, from: row) }
+            if existing.isFault && !asFault { fill(existing, from: row) }
             return existing
         }
         let object = makeObject(for: row.objectID)
-        fill(object, from: row)
+        if asFault {
+            object.slots = []
+            object.flags.insert(.fault)
+            holdSnapshot(of: object, row)
+        } else {
+            fill(object, from: row)
+        }
         return object
+    }
+
+    /// Takes a reference to `row` in the coordinator's cache for `object` (root contexts only: a
+    /// child's rows are its parent's state, not the store's).
+    func holdSnapshot(of object: NSManagedObject, _ row: StoreRow) {
+        guard parent == nil, !object.flags.contains(.holdsSnapshot), let coordinator = persistentStoreCoordinator else { return }
+        coordinator.retainSnapshot(row)
+        object.flags.insert(.holdsSnapshot)
+    }
+
+    /// Gives back `object`'s reference to its cached row.
+    func releaseSnapshot(of object: NSManagedObject) {
+        guard object.flags.contains(.holdsSnapshot) else { return }
+        object.flags.remove(.holdsSnapshot)
+        persistentStoreCoordinator?.releaseSnapshot(object.objectID.key)
     }
 
     private func makeObject(for id: NSManagedObjectID) -> NSManagedObject {
@@ -117,6 +146,7 @@ extension NSManagedObjectContext {
     }
 
     private func fill(_ object: NSManagedObject, from row: StoreRow) {
+        holdSnapshot(of: object, row)
         object.slots = row.values.map { .value($0) }
         object.committed = row.values
         object.version = row.version
@@ -152,7 +182,14 @@ extension NSManagedObjectContext {
 
     /// Loads a fault's values from its store.
     func fulfillFault(for object: NSManagedObject) {
-        let row = try? sourceRow(for: object.objectID)
+        let row: StoreRow?
+        if parent != nil || object.flags.contains(.holdsSnapshot) {
+            row = parent != nil ? try? sourceRow(for: object.objectID)
+                : try? persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval)
+        } else {
+            row = try? persistentStoreCoordinator?.retainedRow(for: object.objectID, stalenessInterval: stalenessInterval)
+            if row != nil { object.flags.insert(.holdsSnapshot) }
+        }
         guard let row else {
             // Apple raises "could not fulfill a fault" here. A property getter cannot throw, so the
             // object keeps default values and is marked inaccessible (docs/DEVIATIONS.md).
@@ -172,10 +209,24 @@ extension NSManagedObjectContext {
     /// unsaved changes on top, and puts transient values back after `awakeFromFetch()`.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         assertOnQueue()
+        refresh(object, mergeChanges: flag, fromStore: false)
+    }
+
+    /// `fromStore` skips the row cache (a save elsewhere is known to have changed the record).
+    func refresh(_ object: NSManagedObject, mergeChanges flag: Bool, fromStore: Bool) {
         guard object.managedObjectContext === self, !object.isFault, !object.isInserted else { return }
-        let row = try? sourceRow(for: object.objectID)
+        let row: StoreRow?
+        if !flag {
+            row = nil
+        } else if parent != nil {
+            row = try? sourceRow(for: object.objectID)
+        } else {
+            row = try? (fromStore ? persistentStoreCoordinator?.row(for: object.objectID)
+                        : persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval))
+        }
         if !flag || row == nil {
             object.willTurnIntoFault()
+            releaseSnapshot(of: object)
             object.slots = []
             object.committed = nil
             object.fetchedPropertyCache = nil
@@ -216,11 +267,12 @@ extension NSManagedObjectContext {
         var refreshed = Set<NSManagedObject>(), removed = Set<NSManagedObject>()
         for id in ids(NSUpdatedObjectIDsKey, NSUpdatedObjectsKey) {
             guard let object = registry.object(for: id.key) else { continue }
-            refresh(object, mergeChanges: true)
+            refresh(object, mergeChanges: true, fromStore: true)
             refreshed.insert(object)
         }
         for id in ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey) {
             guard let object = registry.object(for: id.key) else { continue }
+            releaseSnapshot(of: object)
             object.flags = []
             inserted.remove(object); updated.remove(object); deleted.remove(object)
             registry.forget(object)

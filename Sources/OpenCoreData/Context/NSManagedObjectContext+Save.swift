@@ -54,6 +54,8 @@ extension NSManagedObjectContext {
                 }
                 throw error
             }
+            // Saved new objects now have store rows; they hold them like fetched objects.
+            for (object, row) in zip(insertedNow, changes.inserted) { holdSnapshot(of: object, row) }
             return (insertedNow, updatedNow, deletedNow)
         }
         didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
@@ -133,6 +135,7 @@ extension NSManagedObjectContext {
         ])
         for object in insertedNow + updatedNow + deletedNow { object.didSave() }
         for object in deletedNow {
+            releaseSnapshot(of: object)
             object.willTurnIntoFault()
             object.flags.insert(.fault)
             object.didTurnIntoFault()
@@ -164,6 +167,7 @@ extension NSManagedObjectContext {
     public func reset() {
         assertOnQueue()
         for object in registry.allObjects {
+            releaseSnapshot(of: object)
             object.managedObjectContext = nil
             object.flags = []
         }

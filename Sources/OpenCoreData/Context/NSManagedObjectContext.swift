@@ -49,7 +49,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private var parentSaveObserver: NSObjectProtocol?
     /// How conflicts are resolved at save; `.error` (the default) reports them.
     open var mergePolicy: Any = NSMergePolicy.error
-    /// Whether a fetch overwrites… kept for source compatibility.
+    /// How old (in seconds) a cached row may be for a fault to fire from it instead of reading
+    /// the store. Negative (the default): any age; 0: always read the store.
     open var stalenessInterval: TimeInterval = -1
     open var shouldDeleteInaccessibleFaults = true
 
@@ -88,7 +89,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     deinit {
         if let checkpointObserver { NotificationCenter.default.removeObserver(checkpointObserver) }
         if let parentSaveObserver { NotificationCenter.default.removeObserver(parentSaveObserver) }
-        for o in registry.allObjects { o.managedObjectContext = nil }
+        for o in registry.allObjects {
+            if o.flags.contains(.holdsSnapshot), let coordinator = persistentStoreCoordinator {
+                o.flags.remove(.holdsSnapshot)
+                coordinator.releaseSnapshot(o.objectID.key)
+            }
+            o.managedObjectContext = nil
+        }
     }
 
     /// The model of this context's coordinator.

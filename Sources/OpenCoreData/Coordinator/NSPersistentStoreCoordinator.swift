@@ -16,6 +16,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     public let managedObjectModel: NSManagedObjectModel
     let lock = NSRecursiveLock()
     private var stores: [NSPersistentStore] = []
+    /// Row snapshots shared by this coordinator's contexts; see ``RowCache``.
+    let rowCache = RowCache()
 
     public var name: String?
 
@@ -152,14 +154,50 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         try locked {
-            try stores(for: plan.entity, among: plan.affectedStores).flatMap { try backend(of: $0).fetchRows(plan) }
+            let rows = try stores(for: plan.entity, among: plan.affectedStores).flatMap { try backend(of: $0).fetchRows(plan) }
+            for row in rows { rowCache.update(row) }
+            return rows
         }
     }
 
+    /// The record's row without taking a reference: cached if fresh enough, else from the store.
+    func currentRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval) throws -> StoreRow? {
+        guard !objectID.isTemporaryID else { return nil }
+        return try locked { try rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) ?? row(for: objectID) }
+    }
+
+    /// The record's row as the store has it now (the cache is refreshed with it).
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
-        return try locked { try backend(of: objectID.persistentStore).row(for: objectID) }
+        return try locked {
+            let row = try backend(of: objectID.persistentStore).row(for: objectID)
+            if let row { rowCache.update(row) } else { rowCache.remove(objectID.key) }
+            return row
+        }
     }
+
+    /// The record's row for an object that will hold it: from the cache when it is fresh
+    /// enough, else from the store. Counts one reference.
+    func retainedRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval) throws -> StoreRow? {
+        guard !objectID.isTemporaryID else { return nil }
+        return try locked {
+            if let cached = rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) {
+                rowCache.retain(cached)
+                return cached
+            }
+            guard let row = try backend(of: objectID.persistentStore).row(for: objectID) else {
+                rowCache.remove(objectID.key)
+                return nil
+            }
+            rowCache.retain(row)
+            return row
+        }
+    }
+
+    func retainSnapshot(_ row: StoreRow) { locked { rowCache.retain(row) } }
+    func releaseSnapshot(_ key: ObjectKey) { locked { rowCache.release(key) } }
+    /// How many row snapshots the coordinator holds (for tests and diagnostics).
+    var snapshotCount: Int { locked { rowCache.count } }
 
     /// Permanent IDs for new objects, each in the first store whose configuration holds its entity.
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
@@ -197,6 +235,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             for row in changes.updated { try add(row, \.updated) }
             for row in changes.deleted { try add(row, \.deleted) }
             for (store, storeChanges) in perStore.values { try backend(of: store).save(storeChanges) }
+            for row in changes.updated { rowCache.update(row) }
+            for row in changes.deleted { rowCache.remove(row.objectID.key) }
         }
     }
 }

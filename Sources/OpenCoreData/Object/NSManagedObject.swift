@@ -90,7 +90,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     }
 
     deinit {
-        if let context = managedObjectContext { context.registry.forget(self) }
+        if let context = managedObjectContext {
+            context.registry.forget(self)
+            if flags.contains(.holdsSnapshot) { context.releaseSnapshot(of: self) }
+        }
     }
 
     // MARK: Overridable entry points
@@ -206,6 +209,8 @@ struct ObjectFlags: OptionSet {
     static let fault = ObjectFlags(rawValue: 8)
     /// Inserted and then deleted before a save: dropped at the next processPendingChanges.
     static let awaitingRemoval = ObjectFlags(rawValue: 16)
+    /// The object holds one reference to its row in the coordinator's row cache.
+    static let holdsSnapshot = ObjectFlags(rawValue: 32)
 }
 
 /// Why an object is being woken from a snapshot.

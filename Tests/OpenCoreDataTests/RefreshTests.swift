@@ -1,0 +1,109 @@
+import OpenCoreData
+import XCTest
+
+/// Refreshing objects ("Using Managed Objects": faults, refreshObject:mergeChanges:, merging with
+/// transient properties).
+final class RefreshTests: XCTestCase {
+    /// The seed's example: "Sarit Smith" is edited in two contexts. Context one renames her Fiona
+    /// and saves; context two sets lastName to Jones (cached fullName "Sarit Jones") and refreshes
+    /// with merging. firstName takes the store's "Fiona", lastName keeps the local "Jones", and the
+    /// transient fullName is put back to its pre-refresh value "Sarit Jones" AFTER awakeFromFetch.
+    func testFionaSmithRefreshWithMergeChanges() throws {
+        let stack = TestStack(model: Person.model())
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let p = NSEntityDescription.insertNewObject(forEntityName: "Person", into: stack.context) as! Person
+            p.firstName = "Sarit"; p.lastName = "Smith"
+            try stack.context.save()
+            return p.objectID
+        }
+        let contextOne = stack.newContext(), contextTwo = stack.newContext()
+        let inTwo: Person = try contextTwo.performAndWait { try contextTwo.existingObject(with: id) as! Person }
+        contextTwo.performAndWait { XCTAssertEqual(inTwo.fullName, "Sarit Smith", "computed in awakeFromFetch") }
+
+        try contextOne.performAndWait {
+            let p = try contextOne.existingObject(with: id) as! Person
+            p.firstName = "Fiona"
+            p.fullName = "Fiona Smith"
+            try contextOne.save()
+        }
+        contextTwo.performAndWait {
+            inTwo.lastName = "Jones"
+            inTwo.fullName = "Sarit Jones"
+            inTwo.log.removeAll()
+            contextTwo.refresh(inTwo, mergeChanges: true)
+            XCTAssertEqual(inTwo.firstName, "Fiona", "unchanged locally: takes the store's new value")
+            XCTAssertEqual(inTwo.lastName, "Jones", "changed locally: keeps the local change")
+            XCTAssertEqual(inTwo.fullName, "Sarit Jones", "transient: restored to its pre-refresh value")
+            XCTAssertEqual(inTwo.log, ["awakeFromFetch: Fiona Smith"], "awakeFromFetch saw the store's values, then was overridden")
+            XCTAssertTrue(inTwo.hasChanges)
+        }
+        try contextTwo.performAndWait {
+            try contextTwo.save()   // the refresh took the store's version: no conflict
+        }
+    }
+
+    func testRefreshWithoutMergingBreaksReferencesToRelatedObjects() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            weak var weakDepartment: Department?
+            let e: Employee = try autoreleasepoolCompat {
+                let d = stack.department("D")
+                let e = stack.employee("E")
+                e.department = d
+                try stack.context.save()
+                weakDepartment = d
+                return e
+            }
+            _ = e.department               // the employee holds the department strongly
+            XCTAssertNotNil(weakDepartment)
+            stack.context.refresh(e, mergeChanges: false)
+            XCTAssertTrue(e.isFault)
+            XCTAssertNil(weakDepartment, "turning the employee into a fault released the department")
+            XCTAssertEqual(e.department?.name, "D", "firing the fault loads it again")
+        }
+    }
+
+    func testRefreshAllObjectsPicksUpChangesSavedElsewhere() throws {
+        let stack = TestStack()
+        let mine: Employee = try stack.context.performAndWait {
+            let e = stack.employee("Old")
+            try stack.context.save()
+            return e
+        }
+        let other = stack.newContext()
+        try other.performAndWait {
+            (try other.existingObject(with: mine.objectID) as! Employee).firstName = "New"
+            try other.save()
+        }
+        stack.context.performAndWait {
+            stack.context.refreshAllObjects()
+            XCTAssertEqual(mine.firstName, "New")
+        }
+    }
+}
+
+/// The seed's Person with a transient, cached fullName computed in awakeFromFetch.
+final class Person: NSManagedObject {
+    @Managed var firstName: String?
+    @Managed var lastName: String?
+    @Managed var fullName: String?
+    var log: [String] = []
+
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        fullName = "\(firstName ?? "") \(lastName ?? "")"
+        log.append("awakeFromFetch: \(fullName!)")
+    }
+
+    static func model() -> NSManagedObjectModel {
+        let fullName = NSAttributeDescription(name: "fullName", type: .stringAttributeType)
+        fullName.isTransient = true
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Person", className: "OpenCoreDataTests.Person", properties: [
+            NSAttributeDescription(name: "firstName", type: .stringAttributeType),
+            NSAttributeDescription(name: "lastName", type: .stringAttributeType),
+            fullName,
+        ])]
+        return model
+    }
+}

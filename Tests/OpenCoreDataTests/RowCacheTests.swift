@@ -1,0 +1,96 @@
+@testable import OpenCoreData
+import XCTest
+
+/// The coordinator's snapshot cache (seed 003, "Snapshot management") and fault behaviour of
+/// fetches. Uses `@testable` to read the cache size, which Apple does not expose.
+final class RowCacheTests: XCTestCase {
+    func testSnapshotsAreReferenceCountedByTheObjectsThatUseThem() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            try autoreleasepoolCompat {
+                for i in 0..<20 { _ = stack.employee("E\(i)") }
+                try stack.context.save()
+            }
+            XCTAssertEqual(stack.coordinator.snapshotCount, 0, "saved objects nobody holds are released, and so are their snapshots")
+
+            try autoreleasepoolCompat {
+                let fetched = try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Employee"))
+                XCTAssertEqual(fetched.count, 20)
+                XCTAssertEqual(stack.coordinator.snapshotCount, 20)
+                let other = stack.newContext()
+                try other.performAndWait {
+                    let again = try other.fetch(NSFetchRequest<Employee>(entityName: "Employee"))
+                    XCTAssertEqual(again.count, 20)
+                    XCTAssertEqual(stack.coordinator.snapshotCount, 20, "two contexts share one snapshot per row")
+                }
+                XCTAssertEqual(stack.coordinator.snapshotCount, 20, "the first context still uses them")
+            }
+            XCTAssertEqual(stack.coordinator.snapshotCount, 0, "the cache returns to zero when the objects are gone")
+        }
+    }
+
+    func testRefreshIntoFaultAndResetReleaseSnapshots() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("E")
+            try stack.context.save()
+            XCTAssertEqual(stack.coordinator.snapshotCount, 1)
+            stack.context.refresh(e, mergeChanges: false)
+            XCTAssertEqual(stack.coordinator.snapshotCount, 0)
+            _ = e.firstName
+            XCTAssertEqual(stack.coordinator.snapshotCount, 1, "firing the fault takes the snapshot again")
+            stack.context.reset()
+            XCTAssertEqual(stack.coordinator.snapshotCount, 0)
+        }
+    }
+
+    func testFetchedFaultsFireFromTheCacheWithoutTheStore() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            for i in 0..<5 { _ = stack.employee("E\(i)", salary: Int64(i)) }
+            try stack.context.save()
+            stack.context.reset()
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.returnsObjectsAsFaults = true
+            let faults = try stack.context.fetch(request)
+            XCTAssertTrue(faults.allSatisfy(\.isFault))
+            // Remove the store: a fault that needed it could not fire.
+            let store = stack.coordinator.persistentStores[0]
+            try stack.coordinator.remove(store)
+            XCTAssertEqual(Set(faults.map(\.salary)), [0, 1, 2, 3, 4], "fired from the coordinator's cache")
+            XCTAssertFalse(faults.contains(where: \.isFault))
+        }
+    }
+
+    func testReturnsObjectsAsFaultsFalseAndIncludesPropertyValuesFalse() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            _ = stack.employee("E")
+            try stack.context.save()
+            stack.context.reset()
+            let full = NSFetchRequest<Employee>(entityName: "Employee")
+            full.returnsObjectsAsFaults = false
+            XCTAssertFalse(try stack.context.fetch(full)[0].isFault)
+            stack.context.reset()
+            let bare = NSFetchRequest<Employee>(entityName: "Employee")
+            bare.includesPropertyValues = false
+            let object = try stack.context.fetch(bare)[0]
+            XCTAssertTrue(object.isFault)
+            XCTAssertEqual(stack.coordinator.snapshotCount, 0, "no values fetched, none cached")
+            XCTAssertEqual(object.firstName, "E")
+        }
+    }
+
+    func testStalenessIntervalZeroReadsTheStoreWhenAFaultFires() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("Cached")
+            try stack.context.save()
+            let id = e.objectID
+            stack.context.refresh(e, mergeChanges: false)
+            stack.context.stalenessInterval = 0
+            _ = stack.context.object(with: id)
+            XCTAssertEqual((stack.context.object(with: id) as! Employee).firstName, "Cached")
+        }
+    }
+}
