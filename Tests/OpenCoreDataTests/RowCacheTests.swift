@@ -94,3 +94,58 @@ final class RowCacheTests: XCTestCase {
         }
     }
 }
+
+/// Batched loading: prefetching relationships and firing fetched faults cost no per-object
+/// store round trips.
+final class BatchFaultingTests: XCTestCase {
+    private func seeded() throws -> TestStack {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            for d in 0..<10 {
+                let department = stack.department("D\(d)")
+                for e in 0..<5 { stack.employee("E\(d)-\(e)").department = department }
+            }
+            try stack.context.save()
+            stack.context.reset()
+        }
+        return stack
+    }
+
+    func testWithoutPrefetchingEachRelationshipFaultReadsTheStore() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let departments = try stack.context.fetch(NSFetchRequest<Department>(entityName: "Department"))
+            let before = stack.coordinator.storeRoundTrips
+            let names = departments.flatMap { $0.employees.compactMap(\.firstName) }
+            XCTAssertEqual(names.count, 50)
+            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 50, "one read per employee fault: N+1")
+        }
+    }
+
+    func testPrefetchingLoadsDestinationsInOneBatch() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<Department>(entityName: "Department")
+            request.relationshipKeyPathsForPrefetching = ["employees"]
+            let before = stack.coordinator.storeRoundTrips
+            let departments = try stack.context.fetch(request)
+            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 1, "one batched read for all 50 employees")
+            let names = departments.flatMap { $0.employees.compactMap(\.firstName) }
+            XCTAssertEqual(names.count, 50)
+            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 1, "reading them needs no further store access")
+        }
+    }
+
+    func testFetchedFaultsWithBatchSizeFireWithoutStoreRoundTrips() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.fetchBatchSize = 20
+            let before = stack.coordinator.storeRoundTrips
+            let employees = try stack.context.fetch(request)
+            XCTAssertTrue(employees.allSatisfy(\.isFault))
+            XCTAssertEqual(employees.compactMap(\.firstName).count, 50)
+            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 0, "rows came with the fetch; faults fire from the cache")
+        }
+    }
+}

@@ -46,10 +46,12 @@ extension NSManagedObjectContext {
         // values, rows are not kept and each fault reads its own row when it fires.
         // Objects that must be evaluated in memory would fire at once, so they are filled instead.
         let evaluatesInMemory = !(storeEvaluates && !pendingMayMatter) && (request.predicate != nil || !(request.sortDescriptors ?? []).isEmpty)
-        let asFaults = request.resultType == .managedObjectIDResultType || (request.returnsObjectsAsFaults && !evaluatesInMemory)
+        let prefetching = !(request.relationshipKeyPathsForPrefetching ?? []).isEmpty
+        let asFaults = request.resultType == .managedObjectIDResultType || (request.returnsObjectsAsFaults && !evaluatesInMemory && !prefetching)
         var objects = request.includesPropertyValues || parent != nil
             ? rows.map { materialize($0, asFault: asFaults) }
             : rows.map { object(with: $0.objectID) }
+        if prefetching { try prefetchRelationships(request.relationshipKeyPathsForPrefetching ?? [], of: objects) }
         if storeEvaluates && !pendingMayMatter { return (entity, objects) }
 
         // Evaluate in memory what the store did not, and correct the store's answer with what
@@ -74,6 +76,38 @@ extension NSManagedObjectContext {
         if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { objects = Array(objects.prefix(request.fetchLimit)) }
         return (entity, objects)
+    }
+
+    /// Loads the destinations of `keyPaths` (e.g. "employees", "employees.projects") for all
+    /// `objects` with one batched store read per step, instead of one read per fault later.
+    private func prefetchRelationships(_ keyPaths: [String], of objects: [NSManagedObject]) throws {
+        guard parent == nil, let coordinator = persistentStoreCoordinator else { return }
+        for keyPath in keyPaths {
+            var level = objects
+            for name in keyPath.split(separator: ".").map(String.init) {
+                var targets: [NSManagedObjectID] = []
+                for object in level where !object.isFault {
+                    guard let i = object.layout.indexByName[name], object.layout.properties[i] is NSRelationshipDescription else { continue }
+                    switch object.slots[i].storedValue {
+                    case .objectID(let id): targets.append(id)
+                    case .objectIDs(let ids): targets += ids
+                    default: break
+                    }
+                }
+                var seen = Set<ObjectKey>()
+                targets = targets.filter { seen.insert($0.key).inserted }
+                let unloaded = targets.filter { registry.object(for: $0.key)?.isFault ?? true }
+                let loaded = try coordinator.rows(for: unloaded).map { materialize($0) }
+                // Realize the relationships now, while `loaded` keeps the objects alive: from
+                // here on the relationships hold them, as Apple's prefetching does.
+                for object in level where !object.isFault {
+                    guard let i = object.layout.indexByName[name], let r = object.layout.properties[i] as? NSRelationshipDescription else { continue }
+                    if r.isToMany { _ = object.readToMany(i) } else { _ = object.readToOne(i) }
+                }
+                withExtendedLifetime(loaded) {}
+                level = targets.map { object(with: $0) }
+            }
+        }
     }
 
     /// Turns objects into the request's result type.

@@ -170,6 +170,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
         return try locked {
+            storeRoundTrips += 1
             let row = try backend(of: objectID.persistentStore).row(for: objectID)
             if let row { rowCache.update(row) } else { rowCache.remove(objectID.key) }
             return row
@@ -185,6 +186,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 rowCache.retain(cached)
                 return cached
             }
+            storeRoundTrips += 1
             guard let row = try backend(of: objectID.persistentStore).row(for: objectID) else {
                 rowCache.remove(objectID.key)
                 return nil
@@ -193,6 +195,27 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             return row
         }
     }
+
+    /// Rows for several records in one store round trip per store (relationship prefetching).
+    func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
+        try locked {
+            var byStore: [ObjectIdentifier: (NSPersistentStore, [NSManagedObjectID])] = [:]
+            for id in objectIDs where !id.isTemporaryID {
+                guard let store = id.persistentStore else { continue }
+                byStore[ObjectIdentifier(store), default: (store, [])].1.append(id)
+            }
+            var result: [StoreRow] = []
+            for (store, ids) in byStore.values {
+                storeRoundTrips += 1
+                result += try backend(of: store).rows(for: ids)
+            }
+            for row in result { rowCache.update(row) }
+            return result
+        }
+    }
+
+    /// How many times single or batched rows were read from stores (for tests of batching).
+    private(set) var storeRoundTrips = 0
 
     func retainSnapshot(_ row: StoreRow) { locked { rowCache.retain(row) } }
     func releaseSnapshot(_ key: ObjectKey) { locked { rowCache.release(key) } }
@@ -217,6 +240,27 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Refuses relationships between objects in different stores: a store can only hold
+    /// foreign keys to its own records.
+    private func checkRelationshipsStayInTheirStores(_ changes: StoreChanges) throws {
+        for row in changes.inserted + changes.updated {
+            let layout = row.objectID.entity.layout!
+            for i in layout.relationshipIndexes where i < row.values.count {
+                let targets: [NSManagedObjectID]
+                switch row.values[i] {
+                case .objectID(let id): targets = [id]
+                case .objectIDs(let ids): targets = ids
+                default: targets = []
+                }
+                for target in targets where target.persistentStore !== row.objectID.persistentStore {
+                    throw CoreDataError.make(NSManagedObjectExternalRelationshipError,
+                        "'\(row.objectID.entity.name ?? "?").\(layout.properties[i].name)' relates an object in one store to an object in another. Cross-store relationships are not supported; use fetched properties (or store object URIs) instead.",
+                        [NSAffectedObjectsErrorKey: [row.objectID, target]])
+                }
+            }
+        }
+    }
+
     /// Routes each row to its store and saves. With one store the store's own atomicity is the
     /// save's; the multi-store protocol is the persistence issue's.
     func save(_ changes: StoreChanges) throws {
@@ -234,7 +278,16 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             for row in changes.inserted { try add(row, \.inserted) }
             for row in changes.updated { try add(row, \.updated) }
             for row in changes.deleted { try add(row, \.deleted) }
-            for (store, storeChanges) in perStore.values { try backend(of: store).save(storeChanges) }
+            try checkRelationshipsStayInTheirStores(changes)
+            // Two phases: every store stages its part first; one refusal rolls all back.
+            var prepared: [PreparedStoreSave] = []
+            do {
+                for (store, storeChanges) in perStore.values { prepared.append(try backend(of: store).prepareSave(storeChanges)) }
+            } catch {
+                for p in prepared { p.rollback() }
+                throw error
+            }
+            for p in prepared { try p.commit() }
             for row in changes.updated { rowCache.update(row) }
             for row in changes.deleted { rowCache.remove(row.objectID.key) }
         }

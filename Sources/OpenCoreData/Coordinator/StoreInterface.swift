@@ -54,4 +54,31 @@ protocol StoreBackend: AnyObject {
     func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64]
     /// Applies a save atomically: all of it, or nothing and a thrown error.
     func save(_ changes: StoreChanges) throws
+    /// The rows of several records in one round trip (missing records are left out).
+    func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow]
+    /// First phase of a save that spans several stores: check and stage `changes` so that
+    /// `commit` can no longer fail for a reason the store could have known now.
+    func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave
+}
+
+extension StoreBackend {
+    func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
+        try objectIDs.compactMap { try row(for: $0) }
+    }
+
+    /// Stores that cannot stage a save do all of it at commit.
+    func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave {
+        PreparedStoreSave(commit: { try self.save(changes) }, rollback: {})
+    }
+}
+
+/// A staged save: `commit` makes it durable, `rollback` drops it.
+///
+/// Atomicity across stores: the coordinator prepares every store first and rolls all of them
+/// back if any refuses, so conflicts, constraint and I/O errors found while preparing leave every
+/// store as it was. Only a failure inside a later store's `commit` (after an earlier one committed)
+/// could leave a partial save; stores keep that window small by doing all their work in prepare.
+struct PreparedStoreSave {
+    let commit: () throws -> Void
+    let rollback: () -> Void
 }
