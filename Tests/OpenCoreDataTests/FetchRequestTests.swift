@@ -30,6 +30,19 @@ final class FetchRequestTests: XCTestCase {
         }
     }
 
+    func testObjectsMatchTheirIDsInPredicates() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let sales = try stack.context.fetch(NSFetchRequest<Department>(entityName: "Department")).first { $0.name == "Sales" }!
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.predicate = NSPredicate(format: "department == %@", sales.objectID)
+            request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+            XCTAssertEqual(try stack.context.fetch(request).map(\.firstName), ["Ann", "Bob"])
+            request.predicate = NSPredicate(format: "department == %@", sales)
+            XCTAssertEqual(try stack.context.count(for: request), 2)
+        }
+    }
+
     func testLimitOffsetAndCount() throws {
         let stack = try seeded()
         try stack.context.performAndWait {

@@ -9,19 +9,19 @@ final class RefreshTests: XCTestCase {
     /// with merging. firstName takes the store's "Fiona", lastName keeps the local "Jones", and the
     /// transient fullName is put back to its pre-refresh value "Sarit Jones" AFTER awakeFromFetch.
     func testFionaSmithRefreshWithMergeChanges() throws {
-        let stack = TestStack(model: Person.model())
+        let stack = TestStack(model: SeedPerson.model())
         let id: NSManagedObjectID = try stack.context.performAndWait {
-            let p = NSEntityDescription.insertNewObject(forEntityName: "Person", into: stack.context) as! Person
+            let p = NSEntityDescription.insertNewObject(forEntityName: "SeedPerson", into: stack.context) as! SeedPerson
             p.firstName = "Sarit"; p.lastName = "Smith"
             try stack.context.save()
             return p.objectID
         }
         let contextOne = stack.newContext(), contextTwo = stack.newContext()
-        let inTwo: Person = try contextTwo.performAndWait { try contextTwo.existingObject(with: id) as! Person }
+        let inTwo: SeedPerson = try contextTwo.performAndWait { try contextTwo.existingObject(with: id) as! SeedPerson }
         contextTwo.performAndWait { XCTAssertEqual(inTwo.fullName, "Sarit Smith", "computed in awakeFromFetch") }
 
         try contextOne.performAndWait {
-            let p = try contextOne.existingObject(with: id) as! Person
+            let p = try contextOne.existingObject(with: id) as! SeedPerson
             p.firstName = "Fiona"
             p.fullName = "Fiona Smith"
             try contextOne.save()
@@ -82,8 +82,8 @@ final class RefreshTests: XCTestCase {
     }
 }
 
-/// The seed's Person with a transient, cached fullName computed in awakeFromFetch.
-final class Person: NSManagedObject {
+/// The seed's SeedPerson with a transient, cached fullName computed in awakeFromFetch.
+final class SeedPerson: NSManagedObject {
     @Managed var firstName: String?
     @Managed var lastName: String?
     @Managed var fullName: String?
@@ -99,7 +99,7 @@ final class Person: NSManagedObject {
         let fullName = NSAttributeDescription(name: "fullName", type: .stringAttributeType)
         fullName.isTransient = true
         let model = NSManagedObjectModel()
-        model.entities = [NSEntityDescription(name: "Person", className: "OpenCoreDataTests.Person", properties: [
+        model.entities = [NSEntityDescription(name: "SeedPerson", className: "OpenCoreDataTests.SeedPerson", properties: [
             NSAttributeDescription(name: "firstName", type: .stringAttributeType),
             NSAttributeDescription(name: "lastName", type: .stringAttributeType),
             fullName,

@@ -16,7 +16,7 @@ import Foundation
 /// strings, dates), nil when there is none. nil and `NSNull` elements are skipped.
 enum KeyPathCollectionOperators {
     static func apply(_ op: String, to value: Any, rest: ArraySlice<String>) throws -> Any? {
-        guard let (elements, kind) = KVCValueKinds.collection(value) else {
+        guard let (elements, _) = KVCValueKinds.collection(value) else {
             throw KeyValueCodingError.undefinedKey(op, in: String(describing: type(of: value)))
         }
         if op == "@count" { return elements.count }
@@ -27,7 +27,7 @@ enum KeyPathCollectionOperators {
             result.reserveCapacity(elements.count)
             for element in elements {
                 let v = rest.isEmpty ? KVCValueKinds.unwrap(element) : try KeyPathEvaluator.value(of: element, forKeyPathComponents: rest)
-                if let v, !(v is NSNull) { result.append(v) }
+                if let v, !KVCValueKinds.isNull(v) { result.append(v) }
             }
             return result
         }
@@ -66,13 +66,12 @@ enum KeyPathCollectionOperators {
                 guard let (innerElements, _) = KVCValueKinds.collection(inner) else {
                     throw KeyValueCodingError.undefinedKey(op, in: String(describing: type(of: inner)))
                 }
-                flattened.append(contentsOf: innerElements.compactMap { KVCValueKinds.unwrap($0) }.filter { !($0 is NSNull) })
+                flattened.append(contentsOf: innerElements.compactMap { KVCValueKinds.unwrap($0) }.filter { !KVCValueKinds.isNull($0) })
             }
             if op == "@unionOfArrays" { return flattened }
             let unique = distinct(flattened)
             return op == "@distinctUnionOfSets" ? KVCValueKinds.makeCollection(unique, kind: .set) : unique
         default:
-            _ = kind
             throw KeyValueCodingError.undefinedKey(op, in: "collection operators (known: @count @sum @avg @min @max @unionOfObjects @distinctUnionOfObjects @unionOfArrays @distinctUnionOfArrays @distinctUnionOfSets)")
         }
     }

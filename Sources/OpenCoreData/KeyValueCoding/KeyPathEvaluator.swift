@@ -49,6 +49,10 @@ public enum KeyPathEvaluator {
 
     /// The value at a pre-split key path; the hot path used by predicate evaluation.
     public static func value(of root: Any?, forKeyPathComponents components: ArraySlice<String>) throws -> Any? {
+        // Fast path: one plain key on a KeyValueCoding object (`age`, the common predicate).
+        if components.count == 1, let object = root as? any KeyValueCoding, let key = components.first, !key.hasPrefix("@"), key != "self" {
+            return KVCValueKinds.unwrap(try object.checkedValue(forKey: key))
+        }
         var current = KVCValueKinds.unwrap(root)
         var index = components.startIndex
         while index < components.endIndex {
@@ -65,13 +69,15 @@ public enum KeyPathEvaluator {
 
     /// One key applied to one non-nil value.
     static func valueForKey(_ key: String, of object: Any) throws -> Any? {
+        // `self` is a method every NSObject answers; dictionaries instead look the key up (Apple's rule).
+        if key == "self", !KVCValueKinds.isDictionary(object) { return object }
         if let object = object as? any KeyValueCoding {
             return KVCValueKinds.unwrap(try object.checkedValue(forKey: key))
         }
         if let dictionary = object as? [String: Any] {
             return KVCValueKinds.unwrap(dictionary[key])
         }
-        if let dictionary = object as? NSDictionary {
+        if KVCValueKinds.isObject(object), let dictionary = object as? NSDictionary {
             return KVCValueKinds.unwrap(dictionary.object(forKey: key))
         }
         if let dictionary = object as? [AnyHashable: Any] {
@@ -81,7 +87,7 @@ public enum KeyPathEvaluator {
             var mapped: [Any?] = []
             mapped.reserveCapacity(elements.count)
             for element in elements {
-                guard let element = KVCValueKinds.unwrap(element), !(element is NSNull) else {
+                guard let element = KVCValueKinds.unwrap(element), !KVCValueKinds.isNull(element) else {
                     mapped.append(nil)
                     continue
                 }
@@ -89,7 +95,6 @@ public enum KeyPathEvaluator {
             }
             return KVCValueKinds.makeCollection(mapped, kind: kind)
         }
-        if key == "self" { return object }
         if let value = try builtinValue(forKey: key, of: object) { return value }
         throw KeyValueCodingError.undefinedKey(key, in: String(describing: type(of: object)))
     }

@@ -26,6 +26,9 @@ public enum KVCValueKinds {
     @inlinable
     public static func unwrap(_ value: Any?) -> Any? {
         guard let value else { return nil }
+        // The protocol-conformance cast below costs ~150 ns; the values predicates meet most
+        // (objects, Int, String, Double, Bool, Date) are answered by cheap exact-type checks first.
+        if isCommonScalar(value) || isObject(value) { return value }
         if let optional = value as? any _KVCOptionalBox {
             return optional._kvcUnwrapped
         }
@@ -36,19 +39,36 @@ public enum KVCValueKinds {
     @inlinable
     public static func isNull(_ value: Any?) -> Bool {
         guard let value = unwrap(value) else { return true }
-        return value is NSNull
+        return type(of: value) == NSNull.self
+    }
+
+    /// Whether `value` is a class instance. Casting a Swift value (`Int`, `String`) to a
+    /// Foundation class (`value is NSNull`) makes Linux Foundation bridge it, allocating an
+    /// `NSNumber`/`NSString` just to answer no; every such cast on a hot path is gated by this.
+    @inlinable
+    public static func isObject(_ value: Any) -> Bool {
+        type(of: value) is AnyClass
+    }
+
+    /// Whether `value` is exactly `Int`, `String`, `Double`, `Bool` or `Date`: a metatype
+    /// comparison, far cheaper than the dynamic casts (`value is Int`) it lets hot paths skip.
+    @inlinable
+    public static func isCommonScalar(_ value: Any) -> Bool {
+        let t = type(of: value)
+        return t == Int.self || t == String.self || t == Double.self || t == Bool.self || t == Date.self
     }
 
     /// `value` as a Swift `String` when it is any kind of string.
     @inlinable
     public static func string(_ value: Any?) -> String? {
-        switch value {
-        case let string as String: return string
-        case let substring as Substring: return String(substring)
-        case let string as NSString: return string as String
-        case let character as Character: return String(character)
-        default: return nil
-        }
+        guard let value else { return nil }
+        let t = type(of: value)
+        if t == String.self { return value as? String }
+        if t == Int.self || t == Double.self || t == Bool.self || t == Date.self { return nil }
+        if isObject(value) { return (value as? NSString).map { $0 as String } }
+        if let substring = value as? Substring { return String(substring) }
+        if let character = value as? Character { return String(character) }
+        return nil
     }
 
     /// The elements of `value` when it is a collection (array, set, ordered set, or any Swift
@@ -56,14 +76,17 @@ public enum KVCValueKinds {
     public static func collection(_ value: Any?) -> (elements: [Any], kind: CollectionKind)? {
         guard let value = unwrap(value) else { return nil }
         // Fast paths first: these are what managed objects and literals produce.
+        if isCommonScalar(value) { return nil }
         if let array = value as? [Any] { return (array, .array) }
-        if value is String || value is Substring || value is NSString || value is Data || value is NSData {
-            return nil
+        if value is String || value is Substring || value is Data || isDictionary(value) { return nil }
+        if isObject(value) {
+            if value is NSString || value is NSData || value is NSNumber { return nil }
+            if let ordered = value as? NSOrderedSet { return (ordered.array, .orderedSet) }
+            if let set = value as? NSSet { return (set.allObjects, .set) }
+            if let array = value as? NSArray { return (array.map { $0 }, .array) }
+        } else if value is Int || value is Double || value is Bool || value is Date {
+            return nil // the common scalars, answered without a protocol-conformance lookup
         }
-        if isDictionary(value) { return nil }
-        if let ordered = value as? NSOrderedSet { return (ordered.array, .orderedSet) }
-        if let set = value as? NSSet { return (set.allObjects, .set) }
-        if let array = value as? NSArray { return (array.map { $0 }, .array) }
         if let sequence = value as? any Sequence {
             let elements = elementsOf(sequence)
             return (elements, value is any SetAlgebra ? .set : .array)
@@ -82,7 +105,8 @@ public enum KVCValueKinds {
     /// Whether `value` is a dictionary keyed by strings (Swift or `NSDictionary`).
     @inlinable
     public static func isDictionary(_ value: Any) -> Bool {
-        value is [String: Any] || value is NSDictionary || value is [AnyHashable: Any]
+        if isObject(value) { return value is NSDictionary }
+        return value is [String: Any] || value is [AnyHashable: Any]
     }
 
     /// Builds the value a key mapped over a collection of `kind` produces: an array (nil

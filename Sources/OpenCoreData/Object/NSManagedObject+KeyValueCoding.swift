@@ -175,3 +175,12 @@ extension Array where Element == Any {
         self = collect(sequence)
     }
 }
+
+extension NSManagedObject: PredicateEquatable {
+    /// In predicates an object equals its own ID, so `NSPredicate(format: "SELF == %@", id)` and
+    /// `department == %@` with an ID match as in Core Data's fetches.
+    public func isPredicateEqual(to other: Any) -> Bool? {
+        if let id = other as? NSManagedObjectID { return objectID == id }
+        return nil
+    }
+}

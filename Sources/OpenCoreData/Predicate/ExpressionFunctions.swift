@@ -120,7 +120,10 @@ enum ExpressionFunctions {
         case "divide:by:": return try binary { $0.dividing($1) }
         case "modulus:by:":
             guard let a = try number(0), let b = try number(1) else { return nil }
-            if case .int(let x) = a, case .int(let y) = b, y != 0 { return Int(x % y) }
+            if case .int(let x) = a, case .int(let y) = b, y != 0 {
+                // Int64.min % -1 overflows (and traps) in Swift; its remainder is 0.
+                return Int(x.remainderReportingOverflow(dividingBy: y).partialValue)
+            }
             return fmod(a.doubleValue, b.doubleValue)
         case "raise:toPower:":
             guard let a = try number(0), let b = try number(1) else { return nil }
@@ -178,7 +181,7 @@ enum ExpressionFunctions {
 
     /// `CAST(value, 'Type')`: the conversions Core Data predicates use.
     static func cast(_ value: Any?, to type: String) throws -> Any? {
-        guard let value = KVCValueKinds.unwrap(value), !(value is NSNull) else { return nil }
+        guard let value = KVCValueKinds.unwrap(value), !KVCValueKinds.isNull(value) else { return nil }
         switch type {
         case "NSDate", "Date":
             if let date = value as? Date { return date }
@@ -214,7 +217,7 @@ enum ExpressionFunctions {
 
     /// `collection[index]`: array index, `FIRST`, `LAST`, `SIZE`, or a dictionary key.
     static func index(_ collection: Any?, _ index: Any?) throws -> Any? {
-        guard let collection = KVCValueKinds.unwrap(collection), !(collection is NSNull) else { return nil }
+        guard let collection = KVCValueKinds.unwrap(collection), !KVCValueKinds.isNull(collection) else { return nil }
         if let key = KVCValueKinds.string(index), KVCValueKinds.isDictionary(collection) {
             return try KeyPathEvaluator.value(of: collection, forKey: key)
         }

@@ -55,16 +55,16 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
         public static let localeSensitive = Options(rawValue: 8)
     }
 
-    public let leftExpression: NSExpression
-    public let rightExpression: NSExpression
-    public let comparisonPredicateModifier: Modifier
-    public let predicateOperatorType: Operator
-    public let options: Options
+    public final let leftExpression: NSExpression
+    public final let rightExpression: NSExpression
+    public final let comparisonPredicateModifier: Modifier
+    public final let predicateOperatorType: Operator
+    public final let options: Options
     /// Not supported on Linux (no Objective-C runtime); always nil.
     public var customSelector: Selector? { nil }
 
     /// Work done once for a constant right-hand side (compiled regex, folded string...).
-    let prepared: ComparisonEvaluator.Prepared
+    final let prepared: ComparisonEvaluator.Prepared
 
     /// A comparison of `lhs` and `rhs` with `type`, under `modifier` (`ANY`/`ALL`) and string `options`.
     public init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression, modifier: Modifier, type: Operator, options: Options = []) {
@@ -75,6 +75,25 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
         self.options = options
         prepared = ComparisonEvaluator.prepare(type, rhs, options)
         super.init(kind: .subclass)
+    }
+
+    /// Decodes a comparison archived as its format (see ``PredicateArchiving``).
+    public required convenience init(from decoder: Decoder) throws {
+        let format = try decoder.singleValueContainer().decode(String.self)
+        guard let c = try PredicateArchiving.parse(format) as? NSComparisonPredicate else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(format) is not a comparison predicate; decode it as NSPredicate"))
+        }
+        self.init(copying: c)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let format = coder.decodeObject(of: NSString.self, forKey: PredicateArchiving.formatKey) as String?,
+              let c = (try? PredicateArchiving.parse(format)) as? NSComparisonPredicate else { return nil }
+        self.init(copying: c)
+    }
+
+    private convenience init(copying c: NSComparisonPredicate) {
+        self.init(leftExpression: c.leftExpression, rightExpression: c.rightExpression, modifier: c.comparisonPredicateModifier, type: c.predicateOperatorType, options: c.options)
     }
 
     override func evaluate(_ object: Any?, _ context: PredicateEvaluationContext) throws -> Bool {
@@ -106,7 +125,7 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     open override var predicateFormat: String { PredicateFormatter.format(self) }
 
     open override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? NSComparisonPredicate else { return false }
+        guard let other = (object as? NSPredicate)?.resolved as? NSComparisonPredicate else { return false }
         return self === other || (predicateOperatorType == other.predicateOperatorType
             && comparisonPredicateModifier == other.comparisonPredicateModifier
             && options == other.options

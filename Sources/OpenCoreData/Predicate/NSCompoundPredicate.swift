@@ -20,8 +20,8 @@ open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
         case or = 2
     }
 
-    public let compoundPredicateType: LogicalType
-    let predicates: [NSPredicate]
+    public final let compoundPredicateType: LogicalType
+    final let predicates: [NSPredicate]
 
     /// The same as ``compoundPredicateType``.
     public var type: LogicalType { compoundPredicateType }
@@ -33,6 +33,21 @@ open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
         compoundPredicateType = type
         predicates = subpredicates
         super.init(kind: .subclass)
+    }
+
+    /// Decodes a compound archived as its format (see ``PredicateArchiving``).
+    public required convenience init(from decoder: Decoder) throws {
+        let format = try decoder.singleValueContainer().decode(String.self)
+        guard let c = try PredicateArchiving.parse(format) as? NSCompoundPredicate else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(format) is not a compound predicate; decode it as NSPredicate"))
+        }
+        self.init(type: c.compoundPredicateType, subpredicates: c.predicates)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let format = coder.decodeObject(of: NSString.self, forKey: PredicateArchiving.formatKey) as String?,
+              let c = (try? PredicateArchiving.parse(format)) as? NSCompoundPredicate else { return nil }
+        self.init(type: c.compoundPredicateType, subpredicates: c.predicates)
     }
 
     public convenience init(andPredicateWithSubpredicates subpredicates: [NSPredicate]) {
@@ -68,7 +83,7 @@ open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
     open override var predicateFormat: String { PredicateFormatter.format(self) }
 
     open override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? NSCompoundPredicate else { return false }
+        guard let other = (object as? NSPredicate)?.resolved as? NSCompoundPredicate else { return false }
         return self === other || (compoundPredicateType == other.compoundPredicateType
             && predicates.count == other.predicates.count
             && zip(predicates, other.predicates).allSatisfy { $0.isEqual($1) })

@@ -60,7 +60,7 @@ open class NSExpression: NSObject, @unchecked Sendable {
         case anyKey
     }
 
-    let node: Node
+    final let node: Node
 
     init(node: Node) {
         self.node = node

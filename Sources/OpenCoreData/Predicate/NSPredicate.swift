@@ -28,9 +28,18 @@ open class NSPredicate: NSObject, @unchecked Sendable {
         case block((Any?, [String: Any]?) -> Bool)
         /// A subclass that overrides evaluation, printing and equality.
         case subclass
+        /// A decoded predicate: Swift initializers cannot change their class, so a plain
+        /// `NSPredicate` decoded from an archive forwards to the parsed subclass instance.
+        case proxy(NSPredicate)
     }
 
-    let kind: Kind
+    /// The predicate this one stands for: itself, or the one a decoded proxy forwards to.
+    var resolved: NSPredicate {
+        if case .proxy(let target) = kind { return target.resolved }
+        return self
+    }
+
+    final let kind: Kind
 
     init(kind: Kind) {
         self.kind = kind
@@ -48,6 +57,21 @@ open class NSPredicate: NSObject, @unchecked Sendable {
     public init(block: @escaping (Any?, [String: Any]?) -> Bool) {
         kind = .block(block)
         super.init()
+    }
+
+    // MARK: Archiving (the encoding half is in PredicateArchiving.swift)
+
+    /// A predicate decoded from its format string (see ``PredicateArchiving``). Declared here
+    /// because required initializers cannot live in extensions.
+    public required convenience init(from decoder: Decoder) throws {
+        let format = try decoder.singleValueContainer().decode(String.self)
+        self.init(kind: .proxy(try PredicateArchiving.parse(format)))
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let format = coder.decodeObject(of: NSString.self, forKey: PredicateArchiving.formatKey) as String?,
+              let parsed = try? PredicateArchiving.parse(format) else { return nil }
+        self.init(kind: .proxy(parsed))
     }
 
     // MARK: Evaluating
@@ -81,6 +105,7 @@ open class NSPredicate: NSObject, @unchecked Sendable {
         switch kind {
         case .value(let value): return value
         case .block(let block): return block(object, context.variables)
+        case .proxy(let target): return try target.evaluate(object, context)
         case .subclass: preconditionFailure("NSPredicate subclasses must override evaluate(_:_:)")
         }
     }
@@ -106,7 +131,8 @@ open class NSPredicate: NSObject, @unchecked Sendable {
 
     /// Substitution hook the subclasses override; `bound` holds subquery iterator variables.
     func substituting(_ variables: [String: Any], bound: Set<String>) -> NSPredicate {
-        self
+        if case .proxy(let target) = kind { return NSPredicate(kind: .proxy(target.substituting(variables, bound: bound))) }
+        return self
     }
 
     // MARK: Printing and equality
@@ -117,6 +143,7 @@ open class NSPredicate: NSObject, @unchecked Sendable {
         switch kind {
         case .value(let value): return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .block: return "BLOCKPREDICATE(\(Unmanaged.passUnretained(self).toOpaque()))"
+        case .proxy(let target): return target.predicateFormat
         case .subclass: preconditionFailure("NSPredicate subclasses must override predicateFormat")
         }
     }
@@ -124,7 +151,8 @@ open class NSPredicate: NSObject, @unchecked Sendable {
     open override var description: String { predicateFormat }
 
     open override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? NSPredicate else { return false }
+        guard let other = (object as? NSPredicate)?.resolved else { return false }
+        if case .proxy(let target) = kind { return target.isEqual(other) }
         if self === other { return true }
         switch (kind, other.kind) {
         case let (.value(a), .value(b)): return a == b
@@ -136,6 +164,7 @@ open class NSPredicate: NSObject, @unchecked Sendable {
         switch kind {
         case .value(let value): return value ? 1 : 0
         case .block: return ObjectIdentifier(self).hashValue
+        case .proxy(let target): return target.hash
         case .subclass: return 2
         }
     }

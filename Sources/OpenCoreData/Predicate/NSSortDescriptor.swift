@@ -116,49 +116,23 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
     }
 }
 
-/// Orders `a` before `b` by the first descriptor that tells them apart.
-func sortOrder(_ a: Any, _ b: Any, by descriptors: [NSSortDescriptor]) -> ComparisonResult {
-    for descriptor in descriptors {
-        let result = descriptor.compare(a, to: b)
-        if result != .orderedSame { return result }
-    }
-    return .orderedSame
-}
-
-extension Sequence {
-    /// The elements sorted by `descriptors` (first descriptor first); a stable sort, so
-    /// elements the descriptors cannot tell apart keep their order.
+extension NSSortDescriptor {
+    /// Wraps Foundation's `SortDescriptor<Compared>` as a comparator-based descriptor.
     ///
     /// ```swift
-    /// employees.sorted(using: [NSSortDescriptor(key: "department.name", ascending: true),
-    ///                          NSSortDescriptor(key: "salary", ascending: false)])
+    /// struct Item { var rank: Int }
+    /// let d = NSSortDescriptor(SortDescriptor(\Item.rank, order: .reverse))
+    /// [Item(rank: 1), Item(rank: 3)].sorted(using: [d]).map(\.rank) // [3, 1]
     /// ```
-    public func sorted(using descriptors: [NSSortDescriptor]) -> [Element] {
-        var indexed = Array(enumerated())
-        indexed.sort { x, y in
-            switch sortOrder(x.element, y.element, by: descriptors) {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: return x.offset < y.offset
-            }
+    ///
+    /// Linux cannot read a key string out of a Swift key path, so the result has `key == nil`
+    /// and cannot be translated to SQL: fetches using it sort in memory. The direction is the
+    /// `SortDescriptor`'s own `order`; `ascending` is true. Objects that are not `Compared`
+    /// compare as the same.
+    public convenience init<Compared>(_ sortDescriptor: SortDescriptor<Compared>) {
+        self.init(key: nil, ascending: true) { a, b in
+            guard let x = a as? Compared, let y = b as? Compared else { return .orderedSame }
+            return sortDescriptor.compare(x, y)
         }
-        return indexed.map(\.element)
-    }
-
-    /// The elements for which `predicate` evaluates to true (Apple's `filtered(using:)`).
-    public func filtered(using predicate: NSPredicate) -> [Element] {
-        filter { predicate.evaluate(with: $0) }
-    }
-}
-
-extension NSArray {
-    /// The array sorted by `descriptors` (Apple's `sortedArray(using:)`).
-    public func sortedArray(using descriptors: [NSSortDescriptor]) -> [Any] {
-        map { $0 }.sorted(using: descriptors)
-    }
-
-    /// The elements for which `predicate` evaluates to true (Apple's `filtered(using:)`).
-    public func filtered(using predicate: NSPredicate) -> [Any] {
-        filter { predicate.evaluate(with: $0) }
     }
 }

@@ -18,11 +18,20 @@ public enum NumericValue: Sendable, CustomStringConvertible {
     /// Reads `value` as a number, or nil when it is not one.
     @inlinable
     public init?(_ value: Any?) {
+        guard let value else { return nil }
+        // Exact metatype checks first: cheaper than dynamic casts for the common cases.
+        let t = type(of: value)
+        if t == Int.self, let v = value as? Int { self = .int(Int64(v)); return }
+        if t == Double.self, let v = value as? Double { self = .double(v); return }
+        if t == String.self || t == Date.self { return nil }
+        // Foundation classes only for class instances: casting a Swift value to NSNumber bridges it.
+        if KVCValueKinds.isObject(value) {
+            if let v = value as? NSDecimalNumber { self = .decimal(v.decimalValue); return }
+            if let v = value as? NSNumber { self = NumericValue(nsNumber: v); return }
+            return nil
+        }
         switch value {
-        case let v as Int: self = .int(Int64(v))
-        case let v as Double: self = .double(v)
-        case let v as NSDecimalNumber: self = .decimal(v.decimalValue)
-        case let v as NSNumber: self = NumericValue(nsNumber: v)
+        case is String: return nil
         case let v as Bool: self = .int(v ? 1 : 0)
         case let v as Int64: self = .int(v)
         case let v as Int32: self = .int(Int64(v))
@@ -72,11 +81,27 @@ public enum NumericValue: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The value as a `Decimal`; NaN for doubles a `Decimal` cannot hold (infinities, NaN,
+    /// magnitudes beyond 1e120), where `Decimal(_: Double)` would trap.
     public var decimalValue: Decimal {
         switch self {
         case .int(let i): return Decimal(i)
-        case .double(let d): return Decimal(d)
+        case .double(let d): return NumericValue.fitsDecimal(d) ? Decimal(d) : .nan
         case .decimal(let d): return d
+        }
+    }
+
+    static func fitsDecimal(_ d: Double) -> Bool {
+        d.isFinite && d.magnitude < 1e120
+    }
+
+    /// Whether arithmetic with `other` should be done in `Decimal` (a decimal takes part and
+    /// any double involved converts safely); otherwise it is done in `Double`.
+    private func usesDecimalArithmetic(with other: NumericValue) -> Bool {
+        switch (self, other) {
+        case (.decimal, .double(let d)), (.double(let d), .decimal): return NumericValue.fitsDecimal(d)
+        case (.decimal, _), (_, .decimal): return true
+        default: return false
         }
     }
 
@@ -100,6 +125,8 @@ public enum NumericValue: Sendable, CustomStringConvertible {
     /// Prints a double the shortest way that parses back to the same value (`1` for 1.0).
     static func format(_ d: Double) -> String {
         if d.isFinite, d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        // Infinities print as a literal that overflows back to them when parsed.
+        if d.isInfinite { return d > 0 ? "1e999" : "-1e999" }
         return String(d)
     }
 
@@ -135,7 +162,7 @@ public enum NumericValue: Sendable, CustomStringConvertible {
         case let (.int(a), .int(b)):
             let (r, overflow) = a.addingReportingOverflow(b)
             return overflow ? .double(Double(a) + Double(b)) : .int(r)
-        case (.decimal, _), (_, .decimal): return .decimal(decimalValue + o.decimalValue)
+        case _ where usesDecimalArithmetic(with: o): return .decimal(decimalValue + o.decimalValue)
         default: return .double(doubleValue + o.doubleValue)
         }
     }
@@ -145,7 +172,7 @@ public enum NumericValue: Sendable, CustomStringConvertible {
         case let (.int(a), .int(b)):
             let (r, overflow) = a.subtractingReportingOverflow(b)
             return overflow ? .double(Double(a) - Double(b)) : .int(r)
-        case (.decimal, _), (_, .decimal): return .decimal(decimalValue - o.decimalValue)
+        case _ where usesDecimalArithmetic(with: o): return .decimal(decimalValue - o.decimalValue)
         default: return .double(doubleValue - o.doubleValue)
         }
     }
@@ -155,19 +182,18 @@ public enum NumericValue: Sendable, CustomStringConvertible {
         case let (.int(a), .int(b)):
             let (r, overflow) = a.multipliedReportingOverflow(by: b)
             return overflow ? .double(Double(a) * Double(b)) : .int(r)
-        case (.decimal, _), (_, .decimal): return .decimal(decimalValue * o.decimalValue)
+        case _ where usesDecimalArithmetic(with: o): return .decimal(decimalValue * o.decimalValue)
         default: return .double(doubleValue * o.doubleValue)
         }
     }
 
     /// Division is always floating point (Apple's `divide:by:` returns a double).
     func dividing(_ o: NumericValue) -> NumericValue {
-        switch (self, o) {
-        case (.decimal, _), (_, .decimal):
-            if o.decimalValue == 0 { return .double(doubleValue / 0) }
+        if usesDecimalArithmetic(with: o) {
+            if o.decimalValue == 0 || o.decimalValue.isNaN { return .double(doubleValue / o.doubleValue) }
             return .decimal(decimalValue / o.decimalValue)
-        default: return .double(doubleValue / o.doubleValue)
         }
+        return .double(doubleValue / o.doubleValue)
     }
 
     func negated() -> NumericValue {

@@ -25,11 +25,15 @@ enum ComparisonEvaluator {
         var regex: Result<NSRegularExpression, NSError>?
         /// The folded constant string for string operators.
         var foldedString: String?
+        /// A constant numeric right-hand side, read once (the `30` of `age > 30`).
+        var number: NumericValue?
     }
 
     static func prepare(_ op: NSComparisonPredicate.Operator, _ rhs: NSExpression, _ options: NSComparisonPredicate.Options) -> Prepared {
         var prepared = Prepared()
-        guard case .constant(let value) = rhs.node, let string = KVCValueKinds.string(value) else { return prepared }
+        guard case .constant(let value) = rhs.node else { return prepared }
+        if !(value is Bool) { prepared.number = NumericValue(value) }
+        guard let string = KVCValueKinds.string(value) else { return prepared }
         switch op {
         case .matches: prepared.regex = compileRegex(string, options)
         case .beginsWith, .endsWith, .like, .contains: prepared.foldedString = PredicateStringFolding.fold(string, options: options)
@@ -50,7 +54,7 @@ enum ComparisonEvaluator {
 
     /// The elements `ANY`/`ALL` iterate: nested collections flattened, nil as empty.
     static func flattenedElements(_ value: Any?) -> [Any?] {
-        guard let value = KVCValueKinds.unwrap(value), !(value is NSNull) else { return [] }
+        guard let value = KVCValueKinds.unwrap(value), !KVCValueKinds.isNull(value) else { return [] }
         guard let (elements, _) = KVCValueKinds.collection(value) else { return [value] }
         var result: [Any?] = []
         result.reserveCapacity(elements.count)
@@ -61,6 +65,19 @@ enum ComparisonEvaluator {
     }
 
     static func perform(_ op: NSComparisonPredicate.Operator, _ lhs: Any?, _ rhs: Any?, _ options: NSComparisonPredicate.Options, _ prepared: Prepared) throws -> Bool {
+        // Fast path for `key <op> number`: one numeric read instead of two generic comparisons.
+        if let number = prepared.number {
+            let order = NumericValue(KVCValueKinds.unwrap(lhs))?.compare(number)
+            switch op {
+            case .equalTo: return order == .orderedSame
+            case .notEqualTo: return order != .orderedSame
+            case .lessThan: return order == .orderedAscending
+            case .lessThanOrEqualTo: return order == .orderedAscending || order == .orderedSame
+            case .greaterThan: return order == .orderedDescending
+            case .greaterThanOrEqualTo: return order == .orderedDescending || order == .orderedSame
+            default: break
+            }
+        }
         switch op {
         case .equalTo: return ValueComparison.isEqual(lhs, rhs, options: options)
         case .notEqualTo: return !ValueComparison.isEqual(lhs, rhs, options: options)
@@ -89,9 +106,7 @@ enum ComparisonEvaluator {
             case .failure(let error)?: throw error
             case nil: return false
             }
-            let subject = options.contains(.diacriticInsensitive) ? PredicateStringFolding.fold(string, options: .diacriticInsensitive) : string
-            let range = NSRange(subject.startIndex..., in: subject)
-            return regex.firstMatch(in: subject, options: [], range: range) != nil
+            return PredicateStringMatching.matches(string, compiled: regex, options: options)
         case .contains:
             if let (elements, _) = KVCValueKinds.collection(lhs) {
                 return elements.contains { ValueComparison.isEqual($0, rhs, options: options) }

@@ -15,10 +15,6 @@ import Foundation
 /// compound nested in a compound parenthesised, arithmetic parenthesised only where precedence
 /// requires. The parser reads all of it back to an equal predicate.
 enum PredicateFormatter {
-    static func format(_ predicate: NSPredicate) -> String {
-        predicate.predicateFormat
-    }
-
     static func format(_ p: NSComparisonPredicate) -> String {
         var out = ""
         switch p.comparisonPredicateModifier {
@@ -35,7 +31,7 @@ enum PredicateFormatter {
     static func format(_ p: NSCompoundPredicate) -> String {
         let parts = p.predicates.map { sub -> String in
             let text = sub.predicateFormat
-            return sub is NSCompoundPredicate ? "(\(text))" : text
+            return sub.resolved is NSCompoundPredicate ? "(\(text))" : text
         }
         switch p.compoundPredicateType {
         case .and: return parts.isEmpty ? "TRUEPREDICATE" : parts.joined(separator: " AND ")

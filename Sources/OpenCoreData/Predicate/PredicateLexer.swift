@@ -80,6 +80,9 @@ enum PredicateLexer {
             let start = i
             if c.properties.isWhitespace { i += 1; continue }
 
+            if c == "@", !(i + 1 < s.count && s[i + 1].properties.isAlphabetic) {
+                throw fail(start, "'@' must start a collection operator such as @count or @sum")
+            }
             // Words, keywords, colon-form selectors.
             if isIdentifierStart(c) {
                 var word = readIdentifier()

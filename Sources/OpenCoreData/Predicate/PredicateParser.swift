@@ -17,7 +17,7 @@ import Foundation
 /// of overflowing the stack; every path is linear in the input (no backtracking).
 final class PredicateParser {
     /// Deepest nesting of parentheses, `NOT`s, braces and calls accepted.
-    static let maximumDepth = 500
+    static let maximumDepth = 1000
 
     private let format: String
     private let tokens: [PredicateToken]
@@ -35,15 +35,60 @@ final class PredicateParser {
     // MARK: Entry points
 
     func parsePredicateFormat() throws -> NSPredicate {
-        let predicate = try parseAndChain()
-        try expectEnd()
-        return predicate
+        try withEnoughStack {
+            let predicate = try $0.parseAndChain()
+            try $0.expectEnd()
+            try $0.checkTreeDepth(PredicateTreeDepth.of(predicate))
+            return predicate
+        }
     }
 
     func parseStandaloneExpression() throws -> NSExpression {
-        let expression = try parseExpression()
-        try expectEnd()
-        return expression
+        try withEnoughStack {
+            let expression = try $0.parseExpression()
+            try $0.expectEnd()
+            try $0.checkTreeDepth(PredicateTreeDepth.of(expression))
+            return expression
+        }
+    }
+
+    /// Deepest parsed tree accepted. Evaluating, printing and comparing predicates recurse
+    /// once per tree level, on whatever thread the caller is on (512 KiB stacks on secondary
+    /// threads), so the tree must stay shallow even when the syntax (parentheses) nests deeper.
+    static let maximumTreeDepth = 100
+
+    private func checkTreeDepth(_ depth: Int) throws {
+        guard depth <= PredicateParser.maximumTreeDepth else {
+            throw PredicateSyntaxError.make(format: format, position: 0, problem: "the predicate nests \(depth) operations deep, more than the \(PredicateParser.maximumTreeDepth) OpenCoreData evaluates safely; flatten it (a AND b AND c rather than a AND (b AND (c ...))) or split it")
+        }
+    }
+
+    /// Formats with more potential nesting than this parse on a helper thread with a big stack.
+    static let inlineNestingBudget = 24
+
+    /// Runs `body` on the current thread when the format cannot nest deeply, else on a helper
+    /// thread with a 64 MiB stack. Debug builds use several KiB of stack per nesting level, and
+    /// callers may be on 512 KiB secondary threads, so deep formats must not recurse there.
+    private func withEnoughStack<T>(_ body: @escaping (PredicateParser) throws -> T) throws -> T {
+        var openers = 0
+        for token in tokens {
+            switch token.kind {
+            case .symbol("("), .symbol("{"), .symbol("["), .symbol("!"), .symbol("-"), .symbol("**"), .symbol(":="): openers += 1
+            case .word(let w) where w.count == 3 && w.uppercased() == "NOT": openers += 1
+            default: break
+            }
+        }
+        if openers <= PredicateParser.inlineNestingBudget { return try body(self) }
+
+        let outcome = ParseOnBigStack(parser: self, body: body)
+        let thread = Thread {
+            outcome.result = Result { try outcome.body(outcome.parser) }
+            outcome.done.signal()
+        }
+        thread.stackSize = 64 << 20
+        thread.start()
+        outcome.done.wait()
+        return try outcome.result!.get()
     }
 
     private func expectEnd() throws {
@@ -185,6 +230,9 @@ final class PredicateParser {
 
     private func parseComparison(modifier: NSComparisonPredicate.Modifier, negate: Bool, leftStart: NSExpression?, allowBareExpression: Bool) throws -> Group {
         let lhs = try parseExpression(startingWith: leftStart)
+        if isKeyword("UTI-CONFORMS-TO") || isKeyword("UTI-EQUALS") {
+            throw error("UTI-CONFORMS-TO and UTI-EQUALS are not supported: Linux has no Uniform Type Identifier database. Compare the type identifier strings with == or BEGINSWITH instead")
+        }
         guard let op = parseOperator() else {
             if allowBareExpression, modifier == .direct { return .expression(lhs) }
             throw error("expected a comparison operator (==, !=, <, >, <=, >=, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES, BETWEEN) after \(lhs) but found \(describe(current))")
@@ -514,5 +562,47 @@ final class PredicateParser {
             if case .double = number { return NSExpression(forConstantValue: number.intValue) }
             return NSExpression(forConstantValue: number.anyValue)
         }
+    }
+}
+
+/// Carries one parse to a helper thread and its result back.
+// @unchecked Sendable: `result` is written by the helper thread before it signals `done` and read
+// by the waiting thread only after `done`; nothing else touches the parser meanwhile.
+private final class ParseOnBigStack<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+    let parser: PredicateParser
+    let body: (PredicateParser) throws -> T
+    let done = DispatchSemaphore(value: 0)
+
+    init(parser: PredicateParser, body: @escaping (PredicateParser) throws -> T) {
+        self.parser = parser
+        self.body = body
+    }
+}
+
+/// How deep a predicate or expression tree is (1 for a leaf).
+enum PredicateTreeDepth {
+    static func of(_ p: NSPredicate) -> Int {
+        switch p {
+        case let c as NSComparisonPredicate: return 1 + max(of(c.leftExpression), of(c.rightExpression))
+        case let c as NSCompoundPredicate: return 1 + (c.predicates.map(of).max() ?? 0)
+        default: return 1
+        }
+    }
+
+    static func of(_ e: NSExpression) -> Int {
+        let children: [Int]
+        switch e.node {
+        case .constant, .evaluatedObject, .variable, .anyKey: return 1
+        case .keyPath(let operand, _): children = [operand.map(of) ?? 0]
+        case .function(_, let target, let args): children = [target.map(of) ?? 0] + args.map(of)
+        case .aggregate(let items): children = items.map(of)
+        case .union(let l, let r), .intersect(let l, let r), .minus(let l, let r): children = [of(l), of(r)]
+        case .subquery(let c, _, let p): children = [of(c), of(p)]
+        case .conditional(let p, let t, let f): children = [of(p), of(t), of(f)]
+        case .assignment(_, let v): children = [of(v)]
+        case .block(_, let args): children = args.map(of)
+        }
+        return 1 + (children.max() ?? 0)
     }
 }

@@ -10,6 +10,12 @@ import Foundation
 ///
 /// Only the comparison selectors ``NSSortDescriptor`` knows can be performed; there is no
 /// runtime to send arbitrary messages.
+#if canImport(ObjectiveC)
+// Apple platforms have the real `Selector`; read its name through the runtime.
+extension Selector {
+    var name: String { NSStringFromSelector(self) }
+}
+#else
 public struct Selector: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let name: String
 
@@ -19,3 +25,4 @@ public struct Selector: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
 
     public var description: String { name }
 }
+#endif

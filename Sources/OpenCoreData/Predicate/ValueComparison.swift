@@ -20,7 +20,7 @@ public enum ValueComparison {
     /// Whether `a` equals `b` under the string `options` (which only affect strings).
     public static func isEqual(_ a: Any?, _ b: Any?, options: NSComparisonPredicate.Options) -> Bool {
         let a = KVCValueKinds.unwrap(a), b = KVCValueKinds.unwrap(b)
-        let aNull = a == nil || a is NSNull, bNull = b == nil || b is NSNull
+        let aNull = KVCValueKinds.isNull(a), bNull = KVCValueKinds.isNull(b)
         if aNull || bNull { return aNull && bNull }
         guard let a, let b else { return false }
         if let sa = KVCValueKinds.string(a) {
@@ -45,8 +45,12 @@ public enum ValueComparison {
             }
             return zip(ea, eb).allSatisfy { isEqual($0, $1, options: options) }
         }
+        if KVCValueKinds.isObject(a) || KVCValueKinds.isObject(b) {
+            if let pa = a as? any PredicateEquatable, let answer = pa.isPredicateEqual(to: b) { return answer }
+            if let pb = b as? any PredicateEquatable, let answer = pb.isPredicateEqual(to: a) { return answer }
+        }
         if let ha = a as? AnyHashable, let hb = b as? AnyHashable { return ha == hb }
-        if type(of: a) is AnyClass, type(of: b) is AnyClass { return (a as AnyObject) === (b as AnyObject) }
+        if KVCValueKinds.isObject(a), KVCValueKinds.isObject(b) { return (a as AnyObject) === (b as AnyObject) }
         return false
     }
 
@@ -84,8 +88,8 @@ public enum ValueComparison {
     /// A hashable stand-in for `value` that is equal exactly when `isEqual(_:_:options: [])` is,
     /// for the kinds that can be hashed (used for set membership and `@distinctUnionOf...`).
     static func hashKey(_ value: Any) -> AnyHashable? {
+        if KVCValueKinds.isNull(value) { return AnyHashable(NullKey()) }
         guard let value = KVCValueKinds.unwrap(value) else { return AnyHashable(NullKey()) }
-        if value is NSNull { return AnyHashable(NullKey()) }
         if let s = KVCValueKinds.string(value) { return AnyHashable(s) }
         if let n = NumericValue(value) { return n.hashKey }
         if KVCValueKinds.collection(value) != nil { return nil }
@@ -93,4 +97,23 @@ public enum ValueComparison {
     }
 
     private struct NullKey: Hashable {}
+}
+
+/// A class whose instances equal values of other types in predicates, for example a managed
+/// object that equals its object ID (`SELF == %@` with an `NSManagedObjectID`, as Core Data
+/// fetches allow).
+///
+/// ```swift
+/// extension NSManagedObject: PredicateEquatable {
+///     public func isPredicateEqual(to other: Any) -> Bool? {
+///         (other as? NSManagedObjectID).map { $0 == objectID }   // nil: use the normal rules
+///     }
+/// }
+/// ```
+///
+/// Consulted by ``ValueComparison/isEqual(_:_:options:)`` (so by `==`, `!=`, `IN`, `CONTAINS`)
+/// when either side is a class instance, before the default rules.
+public protocol PredicateEquatable: AnyObject {
+    /// Whether `self` equals `other` in a predicate, or nil to fall back to the default rules.
+    func isPredicateEqual(to other: Any) -> Bool?
 }
