@@ -134,6 +134,13 @@ struct TestStack {
         if undo { context.undoManager = UndoManager() }
     }
 
+    /// A stack on an existing coordinator and context (several stores, custom types).
+    init(model: NSManagedObjectModel, coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) {
+        self.model = model
+        self.coordinator = coordinator
+        self.context = context
+    }
+
     func newContext() -> NSManagedObjectContext {
         let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         c.persistentStoreCoordinator = coordinator

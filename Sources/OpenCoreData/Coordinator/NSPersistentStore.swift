@@ -57,6 +57,23 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         if identifier == nil { identifier = metadata[NSStoreUUIDKey] as? String }
     }
 
+    /// Reads the metadata of the store file at `url` without adding it. Store types with files
+    /// override this; the base class has no file to read.
+    open class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
+        throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "\(self) keeps no metadata in a file, so there is none to read at \(url.path).")
+    }
+
+    /// Writes `metadata` into the store file at `url` without adding it.
+    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
+        throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "\(self) keeps no metadata in a file, so none can be written at \(url.path).")
+    }
+
+    /// Removes the store's files at `url` (the store itself and any files it keeps beside it).
+    /// The base class removes the file at `url` if there is one.
+    open class func destroyPersistentStore(at url: URL) throws {
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+
     /// Called after the store was added to a coordinator.
     open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
     /// Called before the store is removed.

@@ -118,6 +118,100 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return NSManagedObjectID(entity: entity, store: store, primaryKey: key)
     }
 
+    // MARK: Metadata
+
+    /// The metadata of the store of `storeType` at `url`, read without adding the store.
+    open class func metadataForPersistentStore(ofType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
+        try storeClass(for: storeType).metadataForPersistentStore(with: url)
+    }
+
+    /// Writes metadata into the store of `storeType` at `url` without adding it.
+    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil) throws {
+        try storeClass(for: storeType).setMetadata(metadata, forPersistentStoreAt: url)
+    }
+
+    /// The metadata of an added store.
+    open func metadata(for store: NSPersistentStore) -> [String: Any] {
+        locked { store.metadata ?? [:] }
+    }
+
+    /// Replaces an added store's metadata (type and UUID are kept); saved with the store's next save.
+    open func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
+        locked {
+            var merged = metadata ?? [:]
+            merged[NSStoreTypeKey] = store.metadata[NSStoreTypeKey]
+            merged[NSStoreUUIDKey] = store.metadata[NSStoreUUIDKey]
+            store.metadata = merged
+        }
+    }
+
+    private class func storeClass(for storeType: String) throws -> NSPersistentStore.Type {
+        guard let storeClass = registeredStoreTypes[storeType] else {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unknown store type '\(storeType)'. Registered: \(registeredStoreTypes.keys.sorted().joined(separator: ", ")).", ["NSStoreType": storeType])
+        }
+        return storeClass
+    }
+
+    // MARK: Migrating and destroying stores
+
+    /// Copies every record of `store` into a new store of `storeType` at `url`, then removes the
+    /// old store from this coordinator and returns the new one (the old file is left as it was).
+    ///
+    /// ```swift
+    /// let sqlite = try coordinator.migratePersistentStore(memoryStore, to: url, options: nil, type: NSSQLiteStoreType)
+    /// ```
+    ///
+    /// The copy is one save into the new store: if it fails, the new store is removed again and
+    /// the old one stays in use. Objects registered in contexts keep the old store's IDs; fetch
+    /// them again.
+    @discardableResult
+    open func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil, type storeType: String) throws -> NSPersistentStore {
+        try locked {
+            guard stores.contains(where: { $0 === store }) else {
+                throw CoreDataError.make(NSPersistentStoreOperationError, "migratePersistentStore: the store is not part of this coordinator.")
+            }
+            let source = try backend(of: store)
+            let target = try addPersistentStore(ofType: storeType, configurationName: store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName, at: url, options: options)
+            do {
+                let destination = try backend(of: target)
+                let entities = (managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []).filter { $0.superentity == nil }
+                var rows: [StoreRow] = []
+                for root in entities {
+                    rows += try source.fetchRows(FetchPlan(entity: root, predicate: nil, sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil))
+                }
+                // New keys in the new store; relationships are rewritten through the key map.
+                var newIDs: [ObjectKey: NSManagedObjectID] = [:]
+                for row in rows {
+                    let key = try destination.newPrimaryKeys(for: row.objectID.entity, count: 1)[0]
+                    newIDs[row.objectID.key] = NSManagedObjectID(entity: row.objectID.entity, store: target, primaryKey: key)
+                }
+                func remap(_ value: StoredValue) -> StoredValue {
+                    switch value {
+                    case .objectID(let id): return newIDs[id.key].map { .objectID($0) } ?? .null
+                    case .objectIDs(let ids): return .objectIDs(ids.compactMap { newIDs[$0.key] })
+                    default: return value
+                    }
+                }
+                let copied = rows.map { StoreRow(objectID: newIDs[$0.objectID.key]!, values: $0.values.map(remap), version: 1) }
+                try destination.save(StoreChanges(inserted: copied, updated: [], deleted: []))
+                target.metadata = store.metadata.merging([NSStoreUUIDKey: target.metadata[NSStoreUUIDKey] as Any, NSStoreTypeKey: target.type]) { _, new in new }
+                try remove(store)
+                return target
+            } catch {
+                try? remove(target)
+                throw error
+            }
+        }
+    }
+
+    /// Removes the store of `storeType` at `url` from this coordinator (if added) and deletes its files.
+    open func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
+        try locked {
+            if let added = stores.first(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) { try remove(added) }
+            try Self.storeClass(for: storeType).destroyPersistentStore(at: url)
+        }
+    }
+
     /// Runs `block` with the coordinator's lock held.
     open func performAndWait<T>(_ block: () throws -> T) rethrows -> T { try locked(block) }
     open func perform(_ block: @escaping @Sendable () -> Void) { DispatchQueue.global().async { self.locked(block) } }

@@ -1,0 +1,140 @@
+@testable import OpenCoreData
+import XCTest
+
+/// The coordinator presenting several stores as one: configurations, routing, atomic saves
+/// across stores, metadata, migration, URIs. `@testable` lets a test store refuse a save.
+final class CoordinatorTests: XCTestCase {
+    private func twoStoreStack(peopleStoreType: String = NSInMemoryStoreType) throws -> (TestStack, NSPersistentStore, NSPersistentStore) {
+        let model = CompanyModel.make()
+        let byName = model.entitiesByName
+        model.setEntities([byName["Department"]!], forConfigurationName: "Org")
+        model.setEntities(["Employee", "Manager", "Project", "Milestone", "Badge"].map { byName[$0]! }, forConfigurationName: "People")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let org = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: "Org", at: nil)
+        let people = try coordinator.addPersistentStore(ofType: peopleStoreType, configurationName: "People", at: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return (TestStack(model: model, coordinator: coordinator, context: context), org, people)
+    }
+
+    func testConfigurationsRouteEachEntityToItsStore() throws {
+        let (stack, org, people) = try twoStoreStack()
+        try stack.context.performAndWait {
+            let d = stack.department("Org-only")
+            let e = stack.employee("People-only")
+            try stack.context.save()
+            XCTAssertTrue(d.objectID.persistentStore === org)
+            XCTAssertTrue(e.objectID.persistentStore === people)
+            stack.context.reset()
+            XCTAssertEqual(try stack.context.count(for: NSFetchRequest<Department>(entityName: "Department")), 1)
+            XCTAssertEqual(try stack.context.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 1)
+            let onlyOrg = NSFetchRequest<Employee>(entityName: "Employee")
+            onlyOrg.affectedStores = [org]
+            XCTAssertEqual(try stack.context.count(for: onlyOrg), 0, "affectedStores limits the fetch")
+        }
+    }
+
+    func testCrossStoreRelationshipsAreRefusedAndNothingIsSaved() throws {
+        let (stack, _, _) = try twoStoreStack()
+        try stack.context.performAndWait {
+            let d = stack.department("D")
+            stack.employee("E").department = d
+            XCTAssertThrowsError(try stack.context.save()) { error in
+                XCTAssertEqual((error as NSError).code, NSManagedObjectExternalRelationshipError)
+                XCTAssertTrue((error as NSError).localizedDescription.contains("fetched properties"))
+            }
+            XCTAssertTrue(d.objectID.isTemporaryID, "IDs are restored after a failed save")
+            let observer = stack.newContext()
+            try observer.performAndWait {
+                XCTAssertEqual(try observer.count(for: NSFetchRequest<Department>(entityName: "Department")), 0)
+            }
+        }
+    }
+
+    func testASaveAcrossStoresIsAllOrNothing() throws {
+        NSPersistentStoreCoordinator.registerStoreClass(RefusingStore.self, forStoreType: "Refusing")
+        let (stack, _, _) = try twoStoreStack(peopleStoreType: "Refusing")
+        try stack.context.performAndWait {
+            _ = stack.department("Would be saved alone")
+            _ = stack.employee("Refused")
+            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(($0 as NSError).code, 4242, "the store's error reaches the caller unchanged") }
+            let observer = stack.newContext()
+            try observer.performAndWait {
+                XCTAssertEqual(try observer.count(for: NSFetchRequest<Department>(entityName: "Department")), 0, "the other store was rolled back")
+            }
+            XCTAssertTrue(stack.context.hasChanges)
+        }
+    }
+
+    func testMigrateCopiesRecordsAndRelationshipsToANewStore() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let d = stack.department("Moved")
+            stack.employee("A").department = d
+            stack.employee("B").department = d
+            try stack.context.save()
+        }
+        let old = stack.coordinator.persistentStores[0]
+        let new = try stack.coordinator.migratePersistentStore(old, to: URL(fileURLWithPath: "/dev/null"), options: nil, type: NSInMemoryStoreType)
+        XCTAssertEqual(stack.coordinator.persistentStores.count, 1)
+        XCTAssertTrue(stack.coordinator.persistentStores[0] === new)
+        XCTAssertNotEqual(new.identifier, old.identifier)
+        let fresh = stack.newContext()
+        try fresh.performAndWait {
+            let d = try fresh.fetch(NSFetchRequest<Department>(entityName: "Department"))[0]
+            XCTAssertEqual(d.name, "Moved")
+            XCTAssertEqual(Set(d.employees.compactMap(\.firstName)), ["A", "B"])
+            XCTAssertTrue(d.objectID.persistentStore === new)
+        }
+    }
+
+    func testMetadataAndDestroy() throws {
+        let stack = TestStack()
+        let store = stack.coordinator.persistentStores[0]
+        let uuid = store.metadata[NSStoreUUIDKey] as? String
+        stack.coordinator.setMetadata(["Custom": "value"], for: store)
+        XCTAssertEqual(stack.coordinator.metadata(for: store)["Custom"] as? String, "value")
+        XCTAssertEqual(stack.coordinator.metadata(for: store)[NSStoreUUIDKey] as? String, uuid, "the UUID survives")
+        XCTAssertThrowsError(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: "NoSuchType", at: URL(fileURLWithPath: "/tmp/x"))) {
+            XCTAssertEqual(($0 as NSError).code, NSPersistentStoreInvalidTypeError)
+        }
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-destroy-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        try stack.coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: file)
+        try stack.coordinator.destroyPersistentStore(at: file, ofType: NSInMemoryStoreType)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
+        XCTAssertEqual(stack.coordinator.persistentStores.count, 1, "the destroyed store was removed")
+    }
+
+    func testURIsResolveAndUnknownStoresDoNot() throws {
+        let stack = TestStack()
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("U")
+            try stack.context.save()
+            return e.objectID
+        }
+        XCTAssertEqual(stack.coordinator.managedObjectID(forURIRepresentation: id.uriRepresentation()), id)
+        XCTAssertNil(stack.coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://00000000-0000-0000-0000-000000000000/Employee/p1")!))
+        XCTAssertNil(stack.coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://\(id.persistentStore!.identifier!)/Nope/p1")!))
+        XCTAssertNil(stack.coordinator.managedObjectID(forURIRepresentation: URL(string: "https://example.com")!))
+    }
+
+    func testCustomStoreTypesRegisterByName() throws {
+        NSPersistentStoreCoordinator.registerStoreClass(RefusingStore.self, forStoreType: "Refusing")
+        XCTAssertTrue(NSPersistentStoreCoordinator.registeredStoreTypes["Refusing"] == RefusingStore.self)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CompanyModel.make())
+        let store = try coordinator.addPersistentStore(ofType: "Refusing", configurationName: nil, at: nil)
+        XCTAssertTrue(store is RefusingStore)
+    }
+}
+
+/// A store that holds nothing and refuses every save with error 4242.
+final class RefusingStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
+    var evaluatesFetchPlans: Bool { false }
+    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] { [] }
+    func row(for objectID: NSManagedObjectID) throws -> StoreRow? { nil }
+    func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] { (1...Int64(count)).map { $0 } }
+    func save(_ changes: StoreChanges) throws { throw NSError(domain: "test", code: 4242) }
+    func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave { throw NSError(domain: "test", code: 4242) }
+}
