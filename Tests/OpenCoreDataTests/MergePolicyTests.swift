@@ -87,6 +87,40 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(o.salary, 3, "super applied object-trump")
     }
 
+    func testDetectConflictsLocksAnUnchangedObject() throws {
+        let stack = TestStack()
+        let (department, employee): (Department, Employee) = try stack.context.performAndWait {
+            let d = stack.department("Budget holder"), e = stack.employee("Spender")
+            try stack.context.save()
+            return (d, e)
+        }
+        // Another context raises the department's budget; this context, which read the budget,
+        // gives the employee a raise and asks Core Data to check the department too.
+        let other = stack.newContext()
+        let theirs: Department = try other.performAndWait {
+            let d = try other.existingObject(with: department.objectID) as! Department
+            d.budget = 10
+            try other.save()
+            return d
+        }
+        try stack.context.performAndWait {
+            stack.context.detectConflicts(for: department)
+            employee.salary = 2000
+            XCTAssertThrowsError(try stack.context.save()) { error in
+                let list = (error as NSError).userInfo["conflictList"] as? [NSMergeConflict]
+                XCTAssertEqual(list?.map(\.sourceObject), [department])
+            }
+            stack.context.refresh(department, mergeChanges: true)
+            stack.context.detectConflicts(for: department)
+            try stack.context.save()
+        }
+        // The locked save bumped the department's version: a stale writer now conflicts.
+        try other.performAndWait {
+            theirs.budget = 20
+            XCTAssertThrowsError(try other.save()) { XCTAssertEqual(($0 as NSError).code, NSManagedObjectMergeError) }
+        }
+    }
+
     func testDeletingWhatAnotherContextDeletedIsNotAConflict() throws {
         let stack = TestStack()
         let id: NSManagedObjectID = try stack.context.performAndWait {

@@ -11,7 +11,7 @@ extension NSManagedObjectContext {
     public func save() throws {
         assertOnQueue()
         processPendingChanges()
-        guard hasChanges else { return }
+        guard hasChanges || !lockedObjects.isEmpty else { return }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "This context has no persistent store coordinator. Set persistentStoreCoordinator before saving.")
         }
@@ -30,6 +30,7 @@ extension NSManagedObjectContext {
         let (insertedNow, updatedNow, deletedNow) = try coordinator.locked {
             try resolveOptimisticLockingConflicts(with: coordinator)
             let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
+            let lockedNow = lockedObjects.filter { !$0.hasChanges && !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
             // Permanent IDs first (references between new objects must be stored by permanent
             // ID), undone if the store then refuses the save.
             let temporaryIDs = insertedNow.map(\.objectID)
@@ -43,7 +44,8 @@ extension NSManagedObjectContext {
             let changes = StoreChanges(
                 inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1) },
                 updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1) },
-                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version) })
+                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version) },
+                locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1) })
             do {
                 try coordinator.save(changes)
             } catch {
@@ -56,9 +58,19 @@ extension NSManagedObjectContext {
             }
             // Saved new objects now have store rows; they hold them like fetched objects.
             for (object, row) in zip(insertedNow, changes.inserted) { holdSnapshot(of: object, row) }
+            for object in lockedNow { object.version += 1 }
+            lockedObjects.removeAll()
             return (insertedNow, updatedNow, deletedNow)
         }
         didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
+    }
+
+    /// Puts an unchanged object under optimistic locking: the next save fails (or merges, by
+    /// policy) if its record changed in the store since this context read it, and bumps its version.
+    public func detectConflicts(for object: NSManagedObject) {
+        assertOnQueue()
+        object.fireFaultIfNeeded()
+        lockedObjects.insert(object)
     }
 
     /// Compares each changed object's version with its store's and lets the merge policy resolve
@@ -66,7 +78,7 @@ extension NSManagedObjectContext {
     /// context deleted it too is not a conflict.
     private func resolveOptimisticLockingConflicts(with coordinator: NSPersistentStoreCoordinator) throws {
         var conflicts: [NSMergeConflict] = []
-        for object in updated.union(deleted) where !object.objectID.isTemporaryID {
+        for object in updated.union(deleted).union(lockedObjects) where !object.objectID.isTemporaryID {
             let row = try coordinator.row(for: object.objectID)
             if row == nil && object.isDeleted { continue }
             if row?.version != object.version { conflicts.append(NSMergeConflict(object: object, persistedRow: row)) }
@@ -159,6 +171,7 @@ extension NSManagedObjectContext {
             object.awake(fromSnapshotEvents: .rollback)
         }
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
+        lockedObjects.removeAll()
         deletesToPropagate.removeAll()
         undoManager?.removeAllActions()
     }
@@ -174,6 +187,7 @@ extension NSManagedObjectContext {
         for object in inserted.union(updated).union(deleted) { object.managedObjectContext = nil; object.flags = [] }
         registry.removeAll()
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
+        lockedObjects.removeAll()
         eventInserted.removeAll(); eventUpdated.removeAll(); eventDeleted.removeAll()
         deletesToPropagate.removeAll()
         for o in eventChangedObjects { o.eventOriginals = nil }

@@ -66,6 +66,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var inserted = Set<NSManagedObject>()
     var updated = Set<NSManagedObject>()
     var deleted = Set<NSManagedObject>()
+    /// Unchanged objects whose versions the next save checks and bumps (`detectConflicts(for:)`).
+    var lockedObjects = Set<NSManagedObject>()
     var eventInserted = Set<NSManagedObject>()
     var eventUpdated = Set<NSManagedObject>()
     var eventDeleted = Set<NSManagedObject>()

@@ -372,6 +372,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             for row in changes.inserted { try add(row, \.inserted) }
             for row in changes.updated { try add(row, \.updated) }
             for row in changes.deleted { try add(row, \.deleted) }
+            for row in changes.locked { try add(row, \.locked) }
             try checkRelationshipsStayInTheirStores(changes)
             // Two phases: every store stages its part first; one refusal rolls all back.
             var prepared: [PreparedStoreSave] = []
@@ -382,7 +383,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 throw error
             }
             for p in prepared { try p.commit() }
-            for row in changes.updated { rowCache.update(row) }
+            for row in changes.updated + changes.locked { rowCache.update(row) }
             for row in changes.deleted { rowCache.remove(row.objectID.key) }
         }
     }

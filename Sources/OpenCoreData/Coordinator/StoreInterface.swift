@@ -38,8 +38,11 @@ struct StoreChanges: Sendable {
     var inserted: [StoreRow]
     var updated: [StoreRow]
     var deleted: [StoreRow]
+    /// Unchanged records under optimistic locking (`detectConflicts(for:)`): their versions are
+    /// checked like updates and bumped, their values stay.
+    var locked: [StoreRow] = []
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && locked.isEmpty }
 }
 
 /// What the coordinator needs from a store.
