@@ -40,7 +40,7 @@ struct XcodeModelLocation {
         // A bundle: the versions are the .xcdatamodel folders inside.
         let children = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
         let versions = children.filter { $0.hasSuffix(".xcdatamodel") }
-            .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
+            .sorted { naturallyBefore(($0 as NSString).deletingPathExtension, ($1 as NSString).deletingPathExtension) }
         guard !versions.isEmpty else {
             throw XcodeModelError.noSuchFile(url, "'\(url.path)' is a folder with neither a 'contents' file nor any .xcdatamodel version inside. Pass a .xcdatamodeld bundle or a .xcdatamodel folder made by Xcode.")
         }
@@ -78,6 +78,34 @@ struct XcodeModelLocation {
             throw XcodeModelError.corrupt(url, "The model version folder '\(url.path)' has no 'contents' file. Open the model in Xcode and save it again, or pass the folder that holds 'contents'.")
         }
         return nil
+    }
+
+    /// Orders version names as Xcode numbers them: "Model" < "Model 2" < "Model 10" (numbers by
+    /// value, not by character; a name before its numbered successors).
+    static func naturallyBefore(_ a: String, _ b: String) -> Bool {
+        func chunks(_ s: String) -> [(text: String, number: Int?)] {
+            var result: [(String, Int?)] = []
+            var current = ""
+            var inDigits = false
+            for c in s {
+                if !current.isEmpty && c.isASCII && c.isNumber != inDigits {
+                    result.append((current, inDigits ? Int(current) : nil)); current = ""
+                }
+                inDigits = c.isASCII && c.isNumber
+                current.append(c)
+            }
+            if !current.isEmpty { result.append((current, inDigits ? Int(current) : nil)) }
+            return result
+        }
+        let x = chunks(a), y = chunks(b)
+        for (p, q) in zip(x, y) {
+            if let m = p.number, let n = q.number {
+                if m != n { return m < n }
+            } else if p.text != q.text {
+                return p.text < q.text
+            }
+        }
+        return x.count < y.count
     }
 
     /// `_XCCurrentVersionName` of the bundle's `.xccurrentversion` plist.

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 extension XcodeModelReader {
     /// Xcode's `attributeType` strings and the types they mean.
@@ -18,7 +15,7 @@ extension XcodeModelReader {
     ]
 
     /// An `<attribute>`, as a plain, derived (`derived="YES"`) or composite attribute.
-    func readAttribute(_ element: XMLElement, entityName: String, compositeDepth: Int = 0) -> NSAttributeDescription {
+    func readAttribute(_ element: XcodeXMLElement, entityName: String, compositeDepth: Int = 0) -> NSAttributeDescription {
         let name = element.string("name") ?? ""
         let label = "\(entityName).\(name)"
         let typeName = element.string("attributeType") ?? "Undefined"
@@ -58,7 +55,7 @@ extension XcodeModelReader {
     }
 
     /// The flags every property kind shares.
-    func readCommonFlags(_ element: XMLElement, into property: NSPropertyDescription) {
+    func readCommonFlags(_ element: XcodeXMLElement, into property: NSPropertyDescription) {
         // Absent `optional` means NO: Xcode writes optional="YES" only for optional properties.
         property.isOptional = element.bool("optional")
         property.isTransient = element.bool("transient")
@@ -91,7 +88,7 @@ extension XcodeModelReader {
 
     /// `defaultValueString` (or, for dates, `defaultDateTimeInterval`) as a value of the
     /// attribute's type — the object a new managed object starts with.
-    private func defaultValue(of element: XMLElement, type: NSAttributeType, label: String) -> Any? {
+    private func defaultValue(of element: XcodeXMLElement, type: NSAttributeType, label: String) -> Any? {
         if type == .dateAttributeType, let interval = element.string("defaultDateTimeInterval").flatMap(Double.init) {
             return Date(timeIntervalSinceReferenceDate: interval)
         }
@@ -105,7 +102,7 @@ extension XcodeModelReader {
     /// to `SELF >= min` / `SELF <= max`, strings to `length >= min` / `length <= max`, patterns
     /// to `SELF MATCHES "…"`. Validation turns failures of these shapes into Apple's specific
     /// codes (1610/1620 numbers, 1630/1640 dates, 1660/1670 string length, 1680 pattern).
-    private func validationPredicates(of element: XMLElement, type: NSAttributeType, label: String) -> [NSPredicate] {
+    private func validationPredicates(of element: XcodeXMLElement, type: NSAttributeType, label: String) -> [NSPredicate] {
         var predicates: [NSPredicate] = []
         for (bound, op) in [("min", NSComparisonPredicate.Operator.greaterThanOrEqualTo), ("max", .lessThanOrEqualTo)] {
             let text = element.string("\(bound)ValueString")

@@ -1,12 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 extension XcodeModelReader {
     /// An `<entity>`: its own fields, properties, indexes and constraints. Inheritance and
     /// relationship targets are wired by name later, when every entity exists.
-    func readEntity(_ element: XMLElement) -> NSEntityDescription {
+    func readEntity(_ element: XcodeXMLElement) -> NSEntityDescription {
         let entity = NSEntityDescription()
         let name = element.string("name") ?? ""
         entity.name = name
@@ -17,8 +14,7 @@ extension XcodeModelReader {
         if let warning = XcodeClassName.apply(element.string("representedClassName"), to: entity, moduleName: moduleName) { warn(warning) }
 
         var properties: [NSPropertyDescription] = []
-        for child in element.children ?? [] {
-            guard let child = child as? XMLElement else { continue }
+        for child in element.children {
             switch child.name {
             case "attribute": properties.append(readAttribute(child, entityName: name))
             case "relationship": properties.append(readRelationship(child, entityName: name))
@@ -45,7 +41,7 @@ extension XcodeModelReader {
     }
 
     /// A `<fetchIndex name>` with `<fetchIndexElement property|expression type order/>` children.
-    func readFetchIndex(_ element: XMLElement, entityName: String) -> NSFetchIndexDescription? {
+    func readFetchIndex(_ element: XcodeXMLElement, entityName: String) -> NSFetchIndexDescription? {
         let name = element.string("name") ?? ""
         var elements: [NSFetchIndexElementDescription] = []
         for child in element.elements(forName: "fetchIndexElement") {

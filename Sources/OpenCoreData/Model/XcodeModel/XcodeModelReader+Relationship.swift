@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 extension XcodeModelReader {
     /// Xcode's `deletionRule` strings.
@@ -12,7 +9,7 @@ extension XcodeModelReader {
 
     /// A `<relationship>`. Its destination and inverse are kept by name and connected by
     /// `NSManagedObjectModel.resolveReferences()` once every entity exists.
-    func readRelationship(_ element: XMLElement, entityName: String) -> NSRelationshipDescription {
+    func readRelationship(_ element: XcodeXMLElement, entityName: String) -> NSRelationshipDescription {
         let relationship = NSRelationshipDescription()
         relationship.name = element.string("name") ?? ""
         let label = "\(entityName).\(relationship.name)"
@@ -47,7 +44,7 @@ extension XcodeModelReader {
 
     /// A `<fetchedProperty>` with its `<fetchRequest>` child. Left out (with a warning) when its
     /// predicate does not parse: evaluating it without the predicate would return the wrong objects.
-    func readFetchedProperty(_ element: XMLElement, entityName: String) -> NSFetchedPropertyDescription? {
+    func readFetchedProperty(_ element: XcodeXMLElement, entityName: String) -> NSFetchedPropertyDescription? {
         let property = NSFetchedPropertyDescription()
         property.name = element.string("name") ?? ""
         readCommonFlags(element, into: property)
@@ -63,7 +60,7 @@ extension XcodeModelReader {
 
     /// A `<fetchRequest entity predicateString fetchLimit ...>`, or nil (with a warning) when its
     /// predicate does not parse. Its entity is connected after all entities are read.
-    func readFetchRequest(_ element: XMLElement, owner: String) -> NSFetchRequest<NSManagedObject>? {
+    func readFetchRequest(_ element: XcodeXMLElement, owner: String) -> NSFetchRequest<NSManagedObject>? {
         let request = NSFetchRequest<NSManagedObject>()
         if let text = element.string("predicateString"), !text.trimmingCharacters(in: .whitespaces).isEmpty {
             do {

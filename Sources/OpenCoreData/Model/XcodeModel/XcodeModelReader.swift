@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Turns the XML of an Xcode model (`Name.xcdatamodel/contents`) into an
 /// `NSManagedObjectModel`: entities first, then inheritance, relationships and fetch requests by
@@ -20,7 +17,7 @@ final class XcodeModelReader {
     private(set) var warnings: [String] = []
 
     /// `<composite name>` definitions, for attributes of type Composite.
-    var compositesByName: [String: XMLElement] = [:]
+    var compositesByName: [String: XcodeXMLElement] = [:]
     /// Fetch requests whose entity is resolved once all entities exist.
     var pendingRequestEntities: [(request: NSFetchRequest<NSManagedObject>, entityName: String, owner: String)] = []
 
@@ -33,17 +30,14 @@ final class XcodeModelReader {
 
     /// Fills the empty `model` from `data`, the XML of a `contents` file.
     func read(_ data: Data, into model: NSManagedObjectModel) throws {
-        let document: XMLDocument
+        let root: XcodeXMLElement
         do {
-            // Never fetch external entities or DTDs: a model file has none, and a hostile one must
-            // not make the loader read other files or the network.
-            document = try XMLDocument(data: data, options: [.nodeLoadExternalEntitiesNever])
+            root = try XcodeXMLParser.parse(data)
         } catch {
-            throw XcodeModelError.corrupt(url, "'\(url.path)' is not well-formed XML (\(error.localizedDescription)). An Xcode model's 'contents' is XML written by Xcode; restore it from version control or save the model again in Xcode.", underlying: error)
+            throw XcodeModelError.corrupt(url, "'\(url.path)' is not well-formed XML (\(error)). An Xcode model's 'contents' is XML written by Xcode; restore it from version control or save the model again in Xcode.", underlying: error)
         }
-        guard let root = document.rootElement(), root.name == "model" else {
-            let found = document.rootElement()?.name.map { "<\($0)>" } ?? "no root element"
-            throw XcodeModelError.corrupt(url, "'\(url.path)' is XML but not an Xcode data model: its root is \(found), not <model>. Pass the 'contents' file of a .xcdatamodel folder.")
+        guard root.name == "model" else {
+            throw XcodeModelError.corrupt(url, "'\(url.path)' is XML but not an Xcode data model: its root is <\(root.name)>, not <model>. Pass the 'contents' file of a .xcdatamodel folder.")
         }
 
         for composite in root.elements(forName: "composite") {
@@ -139,38 +133,5 @@ final class XcodeModelReader {
             }
         }
         pendingRequestEntities = []
-    }
-}
-
-extension XMLElement {
-    /// The attribute `name`'s text, or nil when absent.
-    func string(_ name: String) -> String? {
-        attribute(forName: name)?.stringValue
-    }
-
-    /// A `YES`/`NO` attribute; `defaultValue` when absent or unrecognised.
-    func bool(_ name: String, default defaultValue: Bool = false) -> Bool {
-        guard let text = string(name)?.trimmingCharacters(in: .whitespaces).lowercased() else { return defaultValue }
-        switch text {
-        case "yes", "true", "1": return true
-        case "no", "false", "0": return false
-        default: return defaultValue
-        }
-    }
-
-    /// An integer attribute, or nil when absent or not an integer.
-    func int(_ name: String) -> Int? {
-        string(name).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-    }
-
-    /// The `<userInfo><entry key value/></userInfo>` child as a dictionary, or nil when absent.
-    var userInfoEntries: [AnyHashable: Any]? {
-        guard let info = elements(forName: "userInfo").first else { return nil }
-        var result: [AnyHashable: Any] = [:]
-        for entry in info.elements(forName: "entry") {
-            guard let key = entry.string("key") else { continue }
-            result[key] = entry.string("value") ?? ""
-        }
-        return result
     }
 }
