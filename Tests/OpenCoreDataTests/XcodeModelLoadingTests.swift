@@ -662,6 +662,7 @@ final class XcodeModelLoadingTests: XCTestCase {
               <entity name="A" parentEntity="B"><attribute name="x" attributeType="Integer 99"/></entity>
               <entity name="B" parentEntity="A">
                 <relationship name="r" toMany="YES" deletionRule="Explode" destinationEntity="Nowhere" inverseName="q"/>
+                <relationship name="s" optional="YES" maxCount="1" destinationEntity="A" inverseName="t" inverseEntity="B"/>
                 <attribute name="d" optional="YES" attributeType="Integer 16" defaultValueString="70000"/>
               </entity>
               <fetchRequest name="bad" entity="A" predicateString="x == == 1"/>
@@ -677,6 +678,7 @@ final class XcodeModelLoadingTests: XCTestCase {
         XCTAssertTrue(warnings.contains("'70000'"), warnings)
         XCTAssertTrue(warnings.contains("'x == == 1'"), warnings)
         XCTAssertTrue(warnings.contains("'Ghost'"), warnings)
+        XCTAssertTrue(warnings.contains("inverse entity 'B' but destination 'A'"), warnings)
         XCTAssertNil(model.fetchRequestTemplate(forName: "bad"))
         XCTAssertEqual(model.fetchRequestTemplate(forName: "good")?.entityName, "Missing")
         XCTAssertNil(try attribute(model, "B", "d").defaultValue)
@@ -736,6 +738,34 @@ final class XcodeModelLoadingTests: XCTestCase {
         // Both paths must have been exercised, or the mutations are too weak or too strong.
         XCTAssertGreaterThan(loaded, 20)
         XCTAssertGreaterThan(rejected, 20)
+    }
+
+    /// The Xcode 3 archive reader walks UID references of a binary property list; mutated
+    /// archives (dangling UIDs, wrong types, truncation) must load or throw, never crash.
+    func testFuzzedXcode3ArchivesNeverCrash() throws {
+        let original = try Data(contentsOf: fixture("apple-stores/magicalpanda__MagicalRecord/Recipes/Recipes.xcdatamodeld/Recipes.xcdatamodel/elements"))
+        let folder = try temporaryDirectory().appendingPathComponent("Fuzz.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var generator = SplitMix64(seed: 3)
+        var loaded = 0
+        for round in 0..<300 {
+            var bytes = [UInt8](original)
+            if round % 10 == 9 {
+                bytes.removeSubrange(Int(generator.next() % UInt64(bytes.count))...)
+            } else {
+                // Flip bytes in the object table region (the top half) and the offset table.
+                for _ in 0..<(1 + Int(generator.next() % 6)) {
+                    let i = Int(generator.next() % UInt64(bytes.count))
+                    bytes[i] = UInt8(truncatingIfNeeded: generator.next())
+                }
+            }
+            try Data(bytes).write(to: folder.appendingPathComponent("elements"))
+            if let model = try? NSManagedObjectModel.load(contentsOf: folder) {
+                _ = model.validationProblems()
+                loaded += 1
+            }
+        }
+        XCTAssertGreaterThan(loaded, 10)
     }
 
     private static let fuzzSeed = """

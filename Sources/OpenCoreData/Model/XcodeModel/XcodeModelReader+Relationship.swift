@@ -16,6 +16,9 @@ extension XcodeModelReader {
         readCommonFlags(element, into: relationship)
         relationship.destinationEntityName = element.string("destinationEntity")
         relationship.inverseName = element.string("inverseName")
+        if let inverseEntity = element.string("inverseEntity") {
+            inverseEntityNames.append((relationship, inverseEntity, label))
+        }
         relationship.isOrdered = element.bool("ordered")
         relationship.minCount = element.int("minCount") ?? 0
         // Xcode writes maxCount="1" for to-one and toMany="YES" (with maxCount only when limited)

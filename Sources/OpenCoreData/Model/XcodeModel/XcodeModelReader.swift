@@ -20,6 +20,8 @@ final class XcodeModelReader {
     var compositesByName: [String: XcodeXMLElement] = [:]
     /// Fetch requests whose entity is resolved once all entities exist.
     var pendingRequestEntities: [(request: NSFetchRequest<NSManagedObject>, entityName: String, owner: String)] = []
+    /// Relationships with their written `inverseEntity`, checked once all entities exist.
+    var inverseEntityNames: [(relationship: NSRelationshipDescription, inverseEntity: String, label: String)] = []
 
     init(url: URL, moduleName: String?) {
         self.url = url
@@ -119,6 +121,10 @@ final class XcodeModelReader {
                     warn("Relationship '\(entity.name ?? "?").\(r.name)' points to entity '\(destination)', which is not in the model.")
                 }
             }
+        }
+        for (relationship, inverseEntity, label) in inverseEntityNames {
+            guard let destination = relationship.destinationEntity, destination.name != inverseEntity else { continue }
+            warn("Relationship '\(label)' names inverse entity '\(inverseEntity)' but destination '\(destination.name ?? "?")'; the inverse was looked up in the destination. Fix the relationship in Xcode.")
         }
     }
 
