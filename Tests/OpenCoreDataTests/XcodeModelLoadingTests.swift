@@ -524,6 +524,44 @@ final class XcodeModelLoadingTests: XCTestCase {
         }
     }
 
+    // MARK: - ocd model
+
+    /// Runs the `ocd` executable built beside this test bundle; returns (status, stdout, stderr).
+    private func runOCD(_ arguments: [String]) throws -> (Int32, String, String) {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [directory, directory.deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("ocd") }
+        guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("The ocd executable was not found beside the tests (\(candidates.map(\.path))); run `swift build` first.")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    func testOcdModelPrintsEntitiesRelationshipsConfigurationsAndProblems() throws {
+        let (status, output, _) = try runOCD(["model", try fixture("xcdatamodels/JohnEstropia__CoreStore/CoreStoreTests/Model.xcdatamodeld").path])
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(output.contains("Entities (2)"), output)
+        XCTAssertTrue(output.contains("testDecimal       Decimal  optional"), output)
+        XCTAssertTrue(output.contains("testToManyOrdered  → TestEntity2  to-many ordered  inverse TestEntity2.testToOne  delete Nullify  optional"), output)
+        XCTAssertTrue(output.contains("Config1: TestEntity1AAA"), output)
+        XCTAssertTrue(output.contains("model names '.TestEntity1', not in this program"), output)
+        XCTAssertTrue(output.contains("Problems (0)"), output)
+
+        let (missing, _, message) = try runOCD(["model", "/nonexistent/Model.xcdatamodeld"])
+        XCTAssertEqual(missing, 1)
+        XCTAssertTrue(message.contains("No Xcode model at '/nonexistent/Model.xcdatamodeld'"), message)
+    }
+
     // MARK: - Bad input
 
     private func temporaryDirectory() throws -> URL {
