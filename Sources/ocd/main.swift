@@ -7,6 +7,7 @@ usage: ocd <command>
 
 commands:
   demo    a guided tour: model, insert, relate, validate, undo, save, fetch, delete
+  model   print an Xcode model (.xcdatamodeld, .xcdatamodel): entities, properties, problems
 """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -18,6 +19,8 @@ case "demo":
         print("ocd demo failed: \(error)")
         exit(1)
     }
+case "model":
+    exit(ModelCommand.run(Array(arguments.dropFirst())))
 case "help", "-h", "--help", nil:
     print(usage)
 default:

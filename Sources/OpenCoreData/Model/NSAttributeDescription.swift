@@ -58,7 +58,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     var defaultStoredValue: StoredValue = .null
 
     override func copyDescription() -> NSPropertyDescription {
-        let copy = NSAttributeDescription()
+        // type(of: self): derived and composite attributes copy as their own class.
+        let copy = type(of: self).init()
         copyCommonFields(to: copy)
         copy.attributeType = attributeType
         copy._attributeValueClassName = _attributeValueClassName
@@ -66,6 +67,7 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         copy.valueTransformerName = valueTransformerName
         copy.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         copy.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        copy.allowsCloudEncryption = allowsCloudEncryption
         return copy
     }
 

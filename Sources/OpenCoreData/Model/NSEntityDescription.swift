@@ -28,6 +28,18 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     open var renamingIdentifier: String? { willSet { checkMutable() } }
     /// Property names (or arrays of names) whose values must be unique among this entity's objects.
     open var uniquenessConstraints: [[Any]] = [] { willSet { checkMutable() } }
+    /// The fetch indexes a store should build for this entity (Xcode's "Indexes").
+    open var indexes: [NSFetchIndexDescription] = [] {
+        willSet { checkMutable() }
+        didSet { for index in indexes { index.entity = self } }
+    }
+    /// Apple's older form of compound indexes: arrays of property names. Deprecated by Apple in
+    /// favour of ``indexes``; kept because models written before Xcode 9 carry them.
+    open var compoundIndexes: [[Any]] = [] { willSet { checkMutable() } }
+    /// The class name an Xcode model names for this entity (`representedClassName`), when it names
+    /// no class this program contains and ``managedObjectClassName`` fell back to
+    /// "NSManagedObject". `nil` for entities built in code or whose class resolved.
+    public internal(set) var representedClassName: String?
 
     /// The model this entity belongs to.
     public internal(set) weak var managedObjectModel: NSManagedObjectModel!
@@ -143,7 +155,10 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         copy.versionHashModifier = versionHashModifier
         copy.renamingIdentifier = renamingIdentifier
         copy.uniquenessConstraints = uniquenessConstraints
+        copy.compoundIndexes = compoundIndexes
+        copy.representedClassName = representedClassName
         copy.properties = properties.map { $0.copyDescription() }
+        copy.indexes = indexes.map { $0.copyIndex() }
         return copy
     }
 }

@@ -48,6 +48,32 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// Identifiers of this model version (from Xcode's version info); not used by the hash.
     open var versionIdentifiers: Set<AnyHashable> = []
 
+    // MARK: Loaded from Xcode files
+
+    /// The entity version hashes Apple's compiler wrote for this model version into
+    /// `VersionInfo.plist` of a compiled `.momd`, keyed by entity name; `nil` when no
+    /// `VersionInfo.plist` was found while loading.
+    ///
+    /// These are the bytes Apple writes into a store's metadata (`NSStoreModelVersionHashes`), so a
+    /// store written by Apple's Core Data can be matched to this model by comparing them; our own
+    /// ``entityVersionHashesByName`` cannot reproduce Apple's bytes (see docs/DEVIATIONS.md).
+    ///
+    /// ```swift
+    /// let model = try NSManagedObjectModel.load(contentsOf: bundleURL, versionInfo: momdURL)
+    /// if model.appleEntityVersionHashesByName == storeMetadata[NSStoreModelVersionHashesKey] as? [String: Data] { ... }
+    /// ```
+    public internal(set) var appleEntityVersionHashesByName: [String: Data]?
+
+    /// The name of the Xcode model version this model was loaded from ("Model 2" for
+    /// `Model 2.xcdatamodel`); `nil` for models built in code.
+    public internal(set) var xcodeVersionName: String?
+
+    /// What the Xcode model loader read but could not carry into this model, one sentence each:
+    /// predicates that do not parse (their fetched property or template is left out), class names
+    /// this program does not contain (the entity uses `NSManagedObject`), unknown attribute
+    /// types. Unlike ``validationProblems()`` these do not stop a store from opening.
+    public internal(set) var loadingWarnings: [String] = []
+
     /// Each entity's version hash, keyed by entity name. Stores keep these in their metadata to
     /// tell whether a store was made with this model.
     open var entityVersionHashesByName: [String: Data] {
@@ -112,6 +138,9 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         copy.configurationEntities = configurationEntities
         copy.templates = templates
         copy.versionIdentifiers = versionIdentifiers
+        copy.appleEntityVersionHashesByName = appleEntityVersionHashesByName
+        copy.xcodeVersionName = xcodeVersionName
+        copy.loadingWarnings = loadingWarnings
         return copy
     }
 
