@@ -55,16 +55,13 @@ final class SQLiteSchema {
         entitiesByNumber = Dictionary(uniqueKeysWithValues: all.map { (numbers[ObjectIdentifier($0)]!, $0) })
         func number(_ e: NSEntityDescription) -> Int { numbers[ObjectIdentifier(e)]! }
 
-        // Entity tables, one per root, holding the columns of every entity in the hierarchy:
-        // the root's own properties first, then each subentity's in entity-number order.
+        // Entity tables, one per root, holding the columns of every entity in the hierarchy.
         var tables: [SQLiteEntityTable] = []
         var tableByRoot: [ObjectIdentifier: SQLiteEntityTable] = [:]
         for root in entities where root.superentity == nil {
             let hierarchy = entities.filter { $0.rootEntity === root }
             let table = SQLiteEntityTable(name: "Z" + (root.name ?? "").uppercased(), rootEntity: root, entities: hierarchy)
-            for e in hierarchy {
-                try table.addColumns(declaredBy: e, number: number)
-            }
+            try table.addColumns(of: hierarchy, number: number)
             tables.append(table)
             tableByRoot[ObjectIdentifier(root)] = table
         }
@@ -217,39 +214,51 @@ final class SQLiteEntityTable {
     /// The `Z_FOK_<NAME>` column ordering the rows in their ordered to-many inverse.
     func orderColumnIndex(for relationship: NSRelationshipDescription) -> Int? { orderByProperty[ObjectIdentifier(relationship)] }
 
-    /// Adds the columns of the properties `entity` declares itself, grouped as Apple's framework
-    /// groups them (integers, foreign keys, order keys, dates and floats, decimals, strings,
-    /// blobs; by name within a group) so a table we create looks like one Apple creates.
-    func addColumns(declaredBy entity: NSEntityDescription, number: (NSEntityDescription) -> Int) throws {
+    /// Adds the columns of the properties each entity of `hierarchy` declares, in the order
+    /// Apple's framework uses, so a table we create looks like one Apple creates. Seen in its
+    /// stores (ZCAR: `ZOWNER` of Car, `ZISLIMITEDEDITION` of a subentity, then Car's date and
+    /// strings): columns come in type classes — integers, booleans and foreign keys; dates and
+    /// floats; decimals; strings; UUIDs; other blobs — each class entity by entity in
+    /// entity-number order, and by name within an entity (integers before foreign keys before
+    /// `Z_FOK_` order columns in the first class).
+    func addColumns(of hierarchy: [NSEntityDescription], number: (NSEntityDescription) -> Int) throws {
         enum Item {
             case attribute(NSAttributeDescription, type: String)
             case toOne(NSRelationshipDescription)
             case order(NSRelationshipDescription)
         }
-        var groups: [[(name: String, item: Item)]] = Array(repeating: [], count: 8)
-        for property in entity.properties where !property.isTransient {
-            if let attribute = property as? NSAttributeDescription {
-                let (type, group) = try Self.columnType(of: attribute, entity: entity)
-                groups[group].append((attribute.name.uppercased(), .attribute(attribute, type: type)))
-            } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
-                groups[1].append((relationship.name.uppercased(), .toOne(relationship)))
-                if let inverse = relationship.inverseRelationship, inverse.isToMany, inverse.isOrdered {
-                    groups[2].append((relationship.name.uppercased(), .order(relationship)))
+        // groups[entity][group]: 0 integers, 1 foreign keys, 2 order keys, 3 dates and floats,
+        // 4 decimals, 5 strings, 6 UUIDs, 7 other blobs.
+        var groups: [[[(name: String, item: Item)]]] = []
+        for entity in hierarchy {
+            var mine: [[(name: String, item: Item)]] = Array(repeating: [], count: 8)
+            for property in entity.properties where !property.isTransient {
+                if let attribute = property as? NSAttributeDescription {
+                    let (type, group) = try Self.columnType(of: attribute, entity: entity)
+                    mine[group].append((attribute.name.uppercased(), .attribute(attribute, type: type)))
+                } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
+                    mine[1].append((relationship.name.uppercased(), .toOne(relationship)))
+                    if let inverse = relationship.inverseRelationship, inverse.isToMany, inverse.isOrdered {
+                        mine[2].append((relationship.name.uppercased(), .order(relationship)))
+                    }
                 }
             }
+            groups.append(mine.map { $0.sorted { $0.name < $1.name } })
         }
-        for group in groups {
-            for (upper, item) in group.sorted(by: { $0.name < $1.name }) {
-                switch item {
-                case let .attribute(attribute, type):
-                    columnByProperty[ObjectIdentifier(attribute)] = append("Z" + upper, type, .attribute(attribute))
-                case let .toOne(relationship):
-                    columnByProperty[ObjectIdentifier(relationship)] = append("Z" + upper, "INTEGER", .foreignKey(relationship))
-                    if let destination = relationship.destinationEntity, !destination.subentities.isEmpty {
-                        companionByProperty[ObjectIdentifier(relationship)] = append("Z\(number(destination))_\(upper)", "INTEGER", .foreignEntity(relationship))
+        for typeClass in [[0, 1, 2], [3], [4], [5], [6], [7]] {
+            for mine in groups {
+                for (upper, item) in typeClass.flatMap({ mine[$0] }) {
+                    switch item {
+                    case let .attribute(attribute, type):
+                        columnByProperty[ObjectIdentifier(attribute)] = append("Z" + upper, type, .attribute(attribute))
+                    case let .toOne(relationship):
+                        columnByProperty[ObjectIdentifier(relationship)] = append("Z" + upper, "INTEGER", .foreignKey(relationship))
+                        if let destination = relationship.destinationEntity, !destination.subentities.isEmpty {
+                            companionByProperty[ObjectIdentifier(relationship)] = append("Z\(number(destination))_\(upper)", "INTEGER", .foreignEntity(relationship))
+                        }
+                    case let .order(relationship):
+                        orderByProperty[ObjectIdentifier(relationship)] = append("Z_FOK_" + upper, "INTEGER", .order(relationship))
                     }
-                case let .order(relationship):
-                    orderByProperty[ObjectIdentifier(relationship)] = append("Z_FOK_" + upper, "INTEGER", .order(relationship))
                 }
             }
         }
