@@ -139,6 +139,9 @@ extension SQLiteStore {
     /// `Z_FOK_` positions of ordered one-to-many members. (The foreign keys of one-to-many
     /// relationships were written with the to-one side's row.)
     private func writeToManyRelationships(of rows: [StoreRow], in db: SQLiteConnection) throws {
+        // Apple's stores number ordered members 2048, 3072, 4096, ... (seen in every ordered
+        // relationship of the BrowserServicesKit fixtures); the gaps leave room to insert.
+        func orderKey(_ position: Int) -> Int64 { Int64(position + 2) * 1024 }
         // Unordered sides first: when both sides of a pair are saved, the ordered side's pass
         // runs last and leaves its order column filled.
         for orderedPass in [false, true] {
@@ -152,7 +155,7 @@ extension SQLiteStore {
                         guard let orderColumn else { continue }
                         let sql = "UPDATE \(table.name) SET \(table.columns[orderColumn].name) = ? WHERE Z_PK = ?"
                         for (position, member) in members.enumerated() {
-                            try db.run(sql, [.integer(Int64(position + 1)), .integer(member.primaryKey)])
+                            try db.run(sql, [.integer(orderKey(position)), .integer(member.primaryKey)])
                         }
                     case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
                         try db.run("DELETE FROM \(join.name) WHERE \(ownerColumn) = ?", [.integer(owner)])
@@ -161,7 +164,7 @@ extension SQLiteStore {
                         for (position, member) in members.enumerated() {
                             guard let target = try relatedID(.objectID(member), row) else { continue }
                             var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
-                            if orderColumn != nil { values.append(.integer(Int64(position + 1))) }
+                            if orderColumn != nil { values.append(.integer(orderKey(position))) }
                             try db.run(sql, values)
                         }
                     }
