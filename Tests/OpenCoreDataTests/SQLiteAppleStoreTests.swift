@@ -183,4 +183,38 @@ final class SQLiteAppleStoreTests: XCTestCase {
             XCTAssertEqual((b4.value(forKey: "modifiedAt") as? Date)?.timeIntervalSinceReferenceDate ?? 0, 723_485_158.135948, accuracy: 1e-6)
         }
     }
+    func testSavingIntoBookmarksV4KeepsApplesLayout() throws {
+        let url = try copyStore("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V4.sqlite")
+        func sql(_ query: String) throws -> [[String?]] { try SQLiteInspector.rows(at: url.path, query) }
+        let schemaBefore = try sql("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+        let optBefore = try XCTUnwrap(sql("SELECT Z_OPT FROM ZBOOKMARKENTITY WHERE ZUUID = '32'").first?.first.flatMap { $0.flatMap { Int($0) } })
+
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: bookmarksModelV4())
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            func bookmark(_ uuid: String) throws -> NSManagedObject {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "BookmarkEntity")
+                request.predicate = NSPredicate(format: "uuid == %@", uuid)
+                return try XCTUnwrap(context.fetch(request).first, uuid)
+            }
+            try bookmark("32").setValue("thirty-two", forKey: "title")
+            let added = NSEntityDescription.insertNewObject(forEntityName: "BookmarkEntity", into: context)
+            added.setValue(false, forKey: "isFolder")
+            added.setValue("new", forKey: "uuid")
+            added.setValue("new", forKey: "title")
+            added.setValue(try bookmark("3"), forKey: "parent")
+            try bookmark("favorites_root").mutableOrderedSetValue(forKey: "favorites").add(added)
+            try context.save()
+        }
+
+        XCTAssertEqual(try sql("SELECT type, name, sql FROM sqlite_master ORDER BY name"), schemaBefore, "same tables, columns and indexes")
+        XCTAssertEqual(try sql("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'BookmarkEntity'"), [["11"]])
+        XCTAssertEqual(try sql("SELECT ZTITLE, Z_OPT FROM ZBOOKMARKENTITY WHERE ZUUID = '32'"), [["thirty-two", String(optBefore + 1)]])
+        XCTAssertEqual(try sql("SELECT Z_PK, Z_ENT, Z_OPT, ZPARENT FROM ZBOOKMARKENTITY WHERE ZUUID = 'new'"), [["11", "1", "1", "4"]])
+        XCTAssertEqual(try sql("SELECT ZUUID FROM ZBOOKMARKENTITY WHERE ZPARENT = 4 ORDER BY Z_FOK_PARENT"), [["31"], ["32"], ["33"], ["new"]])
+        XCTAssertEqual(try sql("SELECT group_concat(Z_1FAVORITES) FROM (SELECT Z_1FAVORITES FROM Z_1FAVORITES WHERE Z_1FAVORITEFOLDERS = 3 ORDER BY Z_FOK_1FAVORITES)"),
+                       [["8,1,10,7,9,11"]])
+    }
 }
