@@ -9,7 +9,10 @@ let package = Package(
         .executable(name: "ocd", targets: ["ocd"]),
     ],
     targets: [
-        .target(name: "OpenCoreData"),
+        // The system SQLite, through its C API (needs libsqlite3-dev on Linux).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite",
+                       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "OpenCoreData", dependencies: ["CSQLite"]),
         .executableTarget(name: "ocd", dependencies: ["OpenCoreData"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
     ],

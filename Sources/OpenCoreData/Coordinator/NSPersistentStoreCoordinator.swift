@@ -36,6 +36,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     private static let registryLock = NSLock()
     nonisolated(unsafe) private static var storeClasses: [String: NSPersistentStore.Type] = [  // guarded by `registryLock`
         NSInMemoryStoreType: InMemoryStore.self,
+        NSSQLiteStoreType: SQLiteStore.self,
     ]
 
     /// Makes `storeClass` available under `storeType` for `addPersistentStore(ofType:...)`.

@@ -1,0 +1,163 @@
+import CSQLite
+import Foundation
+
+/// One open SQLite database: the thin layer between the SQLite store and SQLite's C API.
+///
+/// ```swift
+/// let db = try SQLiteConnection(path: "/tmp/a.sqlite", readOnly: false)
+/// try db.execute("CREATE TABLE T (Z_PK INTEGER PRIMARY KEY, ZNAME VARCHAR)")
+/// try db.inTransaction {
+///     try db.run("INSERT INTO T (Z_PK, ZNAME) VALUES (?, ?)", [.integer(1), .text("Ann")])
+/// }
+/// let select = try db.statement("SELECT ZNAME FROM T WHERE Z_PK = ?")
+/// select.bind(.integer(1), at: 1)
+/// while try select.step() { print(select.text(at: 0) ?? "NULL") }
+/// ```
+///
+/// Statements are prepared once per SQL text and cached, so the store's hot paths pay for
+/// parsing only the first time. Values are always bound (``SQLiteValue``), never spliced into
+/// SQL text.
+///
+/// Not thread-safe by itself: the owner serialises access (the SQLite store holds its lock
+/// around every use, and the coordinator serialises calls into stores anyway).
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (or, unless `readOnly`, creates) the database at `path`.
+    ///
+    /// Opening never reads the file: SQLite defers that to the first statement, so a file that
+    /// is not a database is detected by ``probe()``, not here.
+    init(path: String, readOnly: Bool) throws {
+        var db: OpaquePointer?
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, extendedCode: rc, message: message, sql: nil)
+        }
+        sqlite3_extended_result_codes(db, 1)
+        handle = db
+        self.path = path
+    }
+
+    deinit { close() }
+
+    private var isClosed = false
+
+    /// Finalises the cached statements and closes the database. Idempotent.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        statements.removeAll()  // each statement finalises itself in deinit
+        sqlite3_close_v2(handle)
+    }
+
+    /// Waits up to `seconds` for another connection's lock before failing with `SQLITE_BUSY`.
+    func setBusyTimeout(_ seconds: Double) {
+        sqlite3_busy_timeout(handle, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))
+    }
+
+    /// Runs SQL without parameters or results (DDL, `PRAGMA`, `BEGIN`). Several statements may
+    /// be separated by semicolons.
+    func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: rc & 0xff, extendedCode: rc, message: message, sql: sql)
+        }
+    }
+
+    /// The prepared statement for `sql`, reset and with its bindings cleared.
+    func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw SQLiteError(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        let statement = SQLiteStatement(handle: stmt, connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs one statement that returns no rows, with `bindings` bound to its `?` parameters in
+    /// order; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> Int {
+        let statement = try statement(sql)
+        for (i, value) in bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+        while try statement.step() {}
+        return changes
+    }
+
+    /// The rows of a query, each read by `read` while the statement is positioned on it.
+    func query<T>(_ sql: String, _ bindings: [SQLiteValue] = [], _ read: (SQLiteStatement) throws -> T) throws -> [T] {
+        let statement = try statement(sql)
+        for (i, value) in bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+        var result: [T] = []
+        while try statement.step() { result.append(try read(statement)) }
+        return result
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` takes the write lock up front, so two
+    /// writers queue on the busy timeout instead of deadlocking when both try to upgrade a read
+    /// lock. Any error rolls everything back and is rethrown.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The names of the tables in the database (empty for a new file); throws `SQLITE_NOTADB`
+    /// for a file that is not a database, which makes this the first thing to run on open.
+    func tableNames() throws -> Set<String> {
+        Set(try query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(at: 0) ?? "" })
+    }
+
+    /// The column names of `table`, in order.
+    func columnNames(of table: String) throws -> [String] {
+        try query("SELECT name FROM pragma_table_info(?)", [.text(table)]) { $0.text(at: 0) ?? "" }
+    }
+}
+
+/// A value bound to a statement parameter: SQLite's five storage classes, without boxing.
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// A failed SQLite call: the result code, SQLite's message, and the statement.
+struct SQLiteError: Error, CustomStringConvertible {
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_NOTADB`, ...).
+    let code: Int32
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, ...).
+    let extendedCode: Int32
+    let message: String
+    let sql: String?
+
+    var description: String {
+        "SQLite error \(extendedCode): \(message)" + (sql.map { " (in: \($0))" } ?? "")
+    }
+}

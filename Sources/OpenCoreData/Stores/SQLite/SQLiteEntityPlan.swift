@@ -1,0 +1,94 @@
+import Foundation
+
+/// How rows of one entity are read from and written to its table, computed once when the store
+/// opens: for each value slot, the column (or relationship source) it comes from, and the SQL
+/// of the entity's INSERT and UPDATE.
+///
+/// ```swift
+/// let plan = SQLiteEntityPlan(entity: manager, schema: schema)
+/// plan.insertSQL   // INSERT INTO ZEMPLOYEE (Z_PK, Z_ENT, Z_OPT, ZSALARY, ..., ZBONUS) VALUES (?, ...)
+/// plan.slots[3]    // .attribute(column: 6, salary)
+/// ```
+///
+/// Decoding goes slot by slot with typed column reads, so a row costs no `Any` boxing.
+final class SQLiteEntityPlan {
+    enum Slot {
+        /// An attribute in the SELECT list's column `column`.
+        case attribute(column: Int32, NSAttributeDescription)
+        /// A to-one: the target's `Z_PK` in `foreignKey`, its `Z_ENT` in `companion` if the
+        /// destination has subentities (otherwise the target is of the destination entity).
+        case toOne(foreignKey: Int32, companion: Int32?, destination: NSEntityDescription)
+        /// A to-many, loaded by a second query (``SQLiteToManySource``).
+        case toMany(NSRelationshipDescription)
+        /// Transient and fetched properties: not stored; a fetched row carries this value.
+        case notStored(StoredValue)
+    }
+
+    /// A bound parameter of INSERT and UPDATE, after the leading `Z_PK, Z_ENT, Z_OPT` ones.
+    enum Write {
+        case attribute(slot: Int, NSAttributeDescription)
+        case foreignKey(slot: Int)
+        case foreignEntity(slot: Int)
+    }
+
+    let entity: NSEntityDescription
+    let table: SQLiteEntityTable
+    let entityNumber: Int
+    let slots: [Slot]
+    let writes: [Write]
+    let insertSQL: String
+    /// `UPDATE ... SET Z_OPT = ?, ... WHERE Z_PK = ? AND Z_OPT = ?`: the optimistic-locking check
+    /// and the write are one statement.
+    let updateSQL: String
+    /// The relationships of `slots` that are to-many, with their slot index.
+    let toManySlots: [(slot: Int, relationship: NSRelationshipDescription)]
+
+    /// The SELECT list shared by every entity of a table: `Z_PK, Z_ENT, Z_OPT`, then all columns.
+    static func selectList(of table: SQLiteEntityTable) -> String {
+        (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
+    }
+
+    init(entity: NSEntityDescription, schema: SQLiteSchema) {
+        self.entity = entity
+        let table = schema.table(for: entity)
+        self.table = table
+        entityNumber = schema.number(of: entity)
+        var slots: [Slot] = []
+        var writes: [Write] = []
+        var columnNames: [String] = []
+        var toMany: [(Int, NSRelationshipDescription)] = []
+        for (i, property) in (entity.layout?.properties ?? entity.allProperties).enumerated() {
+            if property.isTransient || property is NSFetchedPropertyDescription {
+                let initial: StoredValue
+                if let a = property as? NSAttributeDescription { initial = a.defaultStoredValue }
+                else if let r = property as? NSRelationshipDescription, r.isToMany { initial = .objectIDs([]) }
+                else { initial = .null }
+                slots.append(.notStored(initial))
+            } else if let attribute = property as? NSAttributeDescription, let c = table.columnIndex(for: attribute) {
+                slots.append(.attribute(column: Int32(3 + c), attribute))
+                writes.append(.attribute(slot: i, attribute))
+                columnNames.append(table.columns[c].name)
+            } else if let r = property as? NSRelationshipDescription, !r.isToMany, let c = table.columnIndex(for: r), let destination = r.destinationEntity {
+                let companion = table.companionIndex(for: r)
+                slots.append(.toOne(foreignKey: Int32(3 + c), companion: companion.map { Int32(3 + $0) }, destination: destination))
+                writes.append(.foreignKey(slot: i))
+                columnNames.append(table.columns[c].name)
+                if let companion {
+                    writes.append(.foreignEntity(slot: i))
+                    columnNames.append(table.columns[companion].name)
+                }
+            } else if let r = property as? NSRelationshipDescription, r.isToMany {
+                slots.append(.toMany(r))
+                toMany.append((i, r))
+            } else {
+                slots.append(.notStored(.null))
+            }
+        }
+        self.slots = slots
+        self.writes = writes
+        self.toManySlots = toMany
+        let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames
+        insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) VALUES (\(insertColumns.map { _ in "?" }.joined(separator: ", ")))"
+        updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The store metadata row (`Z_METADATA`): the store UUID in `Z_UUID` and a binary property list
+/// of the other keys in `Z_PLIST`, as Apple's framework writes them.
+///
+/// ```swift
+/// let plist = SQLiteMetadata.plist(for: model, configuration: nil)
+/// try db.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+///            [.text(uuid), .blob(try SQLiteMetadata.encode(plist))])
+/// ```
+///
+/// Version hashes: Apple's byte layout of entity version hashes is undocumented and could not
+/// be reproduced, so the hashes we write are our own function of the same inputs
+/// (`NSEntityDescription.versionHash`). ``hashSchemeKey`` marks a store written this way, so that
+/// on open we compare hashes only when they were made by the same function, and compare a store
+/// Apple's framework wrote with the model structurally (see `SQLiteStore.checkCompatibility`).
+enum SQLiteMetadata {
+    /// Marks metadata whose version hashes were computed by OpenCoreData (value: scheme number).
+    static let hashSchemeKey = "OpenCoreDataVersionHashScheme"
+    static let hashScheme = 1
+
+    /// The metadata keys of a new store made with `model`.
+    static func plist(for model: NSManagedObjectModel, entities: [NSEntityDescription]) -> [String: Any] {
+        var hashes: [String: Data] = [:]
+        for e in entities { if let name = e.name { hashes[name] = e.versionHash } }
+        // Apple's NSStoreModelVersionChecksumKey: SHA-256 over the hashes concatenated in name order.
+        let concatenated = hashes.keys.sorted().reduce(into: Data()) { $0.append(hashes[$1]!) }
+        return [
+            NSStoreTypeKey: NSSQLiteStoreType,
+            NSStoreModelVersionHashesKey: hashes,
+            "NSStoreModelVersionHashesVersion": 3,
+            NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
+            "NSStoreModelVersionChecksumKey": SHA256.hash(concatenated).base64EncodedString(),
+            "NSPersistenceFrameworkVersion": 1,
+            "_NSAutoVacuumLevel": "2",
+            hashSchemeKey: hashScheme,
+        ]
+    }
+
+    static func encode(_ plist: [String: Any]) throws -> Data {
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    /// The metadata dictionary in `data`, or nil if it is not a property list dictionary.
+    static func decode(_ data: Data) -> [String: Any]? {
+        (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) as? [String: Any]
+    }
+}

@@ -1,0 +1,348 @@
+import Foundation
+
+/// Apple's table layout for a model: which table and column holds each entity and property.
+///
+/// ```swift
+/// let schema = try SQLiteSchema(model: model, entityNumbers: nil, existingTables: [])
+/// schema.table(for: employee).name                  // "ZEMPLOYEE" (also holds Manager rows)
+/// schema.table(for: employee).columns.map(\.name)   // ["ZSALARY", "ZDEPARTMENT", ..., "ZFIRSTNAME"]
+/// schema.createStatements                          // CREATE TABLE / CREATE INDEX, Apple's names
+/// ```
+///
+/// The names follow `docs/sqlite-format.md` (checked against stores Apple's framework wrote):
+/// one table `Z<ROOT>` per inheritance hierarchy with `Z_PK`, `Z_ENT`, `Z_OPT`; a column
+/// `Z<NAME>` per attribute and to-one relationship; a `Z<n>_<NAME>` companion holding the
+/// target's `Z_ENT` when the destination has subentities; `Z_FOK_<NAME>` for the order of an
+/// ordered one-to-many; a join table `Z_<n><NAME>` per many-to-many.
+///
+/// Entity numbers (`Z_ENT`) come from the file's `Z_PRIMARYKEY` when the store exists (Apple's
+/// framework numbers history entities 16001+, and an older model may number differently), and
+/// from the model (Apple's order) for a new store.
+final class SQLiteSchema {
+    let tables: [SQLiteEntityTable]
+    let joinTables: [SQLiteJoinTable]
+    /// Entity number (`Z_ENT`) by entity.
+    private let numbers: [ObjectIdentifier: Int]
+    private let entitiesByNumber: [Int: NSEntityDescription]
+    private let tableByRoot: [ObjectIdentifier: SQLiteEntityTable]
+    private let toManySources: [ObjectIdentifier: SQLiteToManySource]
+    /// The entities stored, in entity-number order.
+    let entities: [NSEntityDescription]
+
+    /// Derives the layout of `model`.
+    /// - Parameters:
+    ///   - entityNumbers: `Z_ENT` by entity name, as read from an existing store's
+    ///     `Z_PRIMARYKEY`; nil for a new store (then the model's own numbering is used).
+    ///   - existingTables: the tables already in the file; used only to pick between the two
+    ///     possible names of a reflexive many-to-many join table, for which Apple's choice
+    ///     follows no documented rule.
+    init(model: NSManagedObjectModel, entityNumbers: [String: Int]?, existingTables: Set<String>) throws {
+        let all = model.entities
+        var numbers: [ObjectIdentifier: Int] = [:]
+        for e in all {
+            let name = e.name ?? ""
+            if let entityNumbers {
+                guard let n = entityNumbers[name] else {
+                    throw SQLiteSchemaError("the store has no entity '\(name)' (its Z_PRIMARYKEY lists \(entityNumbers.keys.sorted().joined(separator: ", ")))")
+                }
+                numbers[ObjectIdentifier(e)] = n
+            } else {
+                numbers[ObjectIdentifier(e)] = e.entityNumber
+            }
+        }
+        self.numbers = numbers
+        entities = all.sorted { numbers[ObjectIdentifier($0)]! < numbers[ObjectIdentifier($1)]! }
+        entitiesByNumber = Dictionary(uniqueKeysWithValues: all.map { (numbers[ObjectIdentifier($0)]!, $0) })
+        func number(_ e: NSEntityDescription) -> Int { numbers[ObjectIdentifier(e)]! }
+
+        // Entity tables, one per root, holding the columns of every entity in the hierarchy.
+        var tables: [SQLiteEntityTable] = []
+        var tableByRoot: [ObjectIdentifier: SQLiteEntityTable] = [:]
+        for root in entities where root.superentity == nil {
+            let hierarchy = entities.filter { $0.rootEntity === root }
+            let table = SQLiteEntityTable(name: "Z" + (root.name ?? "").uppercased(), rootEntity: root, entities: hierarchy)
+            try table.addColumns(of: hierarchy, number: number)
+            tables.append(table)
+            tableByRoot[ObjectIdentifier(root)] = table
+        }
+        self.tables = tables
+        self.tableByRoot = tableByRoot
+
+        // Many-to-many join tables, one per relationship pair, and where each to-many reads from.
+        var joinTables: [SQLiteJoinTable] = []
+        var sources: [ObjectIdentifier: SQLiteToManySource] = [:]
+        for e in entities {
+            for case let r as NSRelationshipDescription in e.properties where r.isToMany && !r.isTransient {
+                guard let destination = r.destinationEntity, let destinationTable = tableByRoot[ObjectIdentifier(destination.rootEntity)] else {
+                    throw SQLiteSchemaError("to-many relationship '\(e.name ?? "?").\(r.name)' has no destination entity")
+                }
+                guard let inverse = r.inverseRelationship else {
+                    throw SQLiteSchemaError("to-many relationship '\(e.name ?? "?").\(r.name)' has no inverse; the SQLite store does not support one-way to-many relationships yet. Add an inverse relationship")
+                }
+                if !inverse.isToMany {
+                    guard let fk = destinationTable.columnIndex(for: inverse) else {
+                        throw SQLiteSchemaError("no foreign key column for '\(destination.name ?? "?").\(inverse.name)'")
+                    }
+                    let order = r.isOrdered ? destinationTable.orderColumnIndex(for: inverse) : nil
+                    sources[ObjectIdentifier(r)] = .foreignKey(table: destinationTable, column: fk, orderColumn: order)
+                    continue
+                }
+                guard inverse !== r else {
+                    throw SQLiteSchemaError("'\(e.name ?? "?").\(r.name)' is its own inverse; the SQLite store does not support that yet")
+                }
+                let join: SQLiteJoinTable
+                if let existing = joinTables.first(where: { $0.primary === inverse }) {
+                    join = existing
+                } else {
+                    guard let inverseOwner = inverse.entity else { throw SQLiteSchemaError("relationship '\(inverse.name)' belongs to no entity") }
+                    let n = number(e), m = number(inverseOwner)
+                    var primary = r
+                    if m < n { primary = inverse }
+                    if m == n {
+                        // Reflexive: Apple's file says which relationship names the table.
+                        let (first, second) = r.name < inverse.name ? (r, inverse) : (inverse, r)
+                        primary = existingTables.contains("Z_\(n)\(second.name.uppercased())") && !existingTables.contains("Z_\(n)\(first.name.uppercased())") ? second : first
+                    }
+                    let secondary = primary === r ? inverse : r
+                    join = SQLiteJoinTable(primary: primary, secondary: secondary,
+                                           primaryOwnerNumber: number(primary === r ? e : inverseOwner), secondaryOwnerNumber: number(primary === r ? inverseOwner : e))
+                    joinTables.append(join)
+                }
+                let targetTable = destinationTable
+                if join.primary === r {
+                    sources[ObjectIdentifier(r)] = .joinTable(join, ownerColumn: join.primaryOwnerColumn, targetColumn: join.secondaryOwnerColumn,
+                                                              orderColumn: join.primaryOrderColumn, targetTable: targetTable)
+                } else {
+                    sources[ObjectIdentifier(r)] = .joinTable(join, ownerColumn: join.secondaryOwnerColumn, targetColumn: join.primaryOwnerColumn,
+                                                              orderColumn: join.secondaryOrderColumn, targetTable: targetTable)
+                }
+            }
+        }
+        self.joinTables = joinTables
+        self.toManySources = sources
+    }
+
+    // MARK: Lookup
+
+    /// The `Z_ENT` of `entity` in this store.
+    func number(of entity: NSEntityDescription) -> Int { numbers[ObjectIdentifier(entity)] ?? 0 }
+    func entity(number: Int) -> NSEntityDescription? { entitiesByNumber[number] }
+    /// The table holding rows of `entity` (its root's table).
+    func table(for entity: NSEntityDescription) -> SQLiteEntityTable { tableByRoot[ObjectIdentifier(entity.rootEntity)]! }
+    /// Where the members of to-many relationship `relationship` are recorded.
+    func toManySource(for relationship: NSRelationshipDescription) -> SQLiteToManySource? { toManySources[ObjectIdentifier(relationship)] }
+
+    // MARK: DDL
+
+    /// Every statement that creates a new store's schema, bookkeeping tables included.
+    var createStatements: [String] {
+        var sql: [String] = []
+        for table in tables {
+            let columns = (["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.type)" }).joined(separator: ", ")
+            sql.append("CREATE TABLE \(table.name) ( \(columns) )")
+        }
+        for join in joinTables {
+            var columns = ["\(join.primaryOwnerColumn) INTEGER", "\(join.secondaryOwnerColumn) INTEGER"]
+            if let c = join.primaryOrderColumn { columns.append("\(c) INTEGER") }
+            if let c = join.secondaryOrderColumn { columns.append("\(c) INTEGER") }
+            columns.append("PRIMARY KEY (\(join.primaryOwnerColumn), \(join.secondaryOwnerColumn))")
+            sql.append("CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")) )")
+        }
+        for table in tables {
+            for column in table.columns {
+                if case .foreignKey = column.kind { sql.append("CREATE INDEX \(table.name)_\(column.name)_INDEX ON \(table.name) (\(column.name))") }
+            }
+            if table.entities.count > 1 { sql.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)") }
+            for e in table.entities {
+                for constraint in e.uniquenessConstraints {
+                    let names = constraint.compactMap { $0 as? String }
+                    let columns = names.compactMap { name in e.propertiesByName[name].flatMap { table.columnIndex(for: $0) }.map { table.columns[$0].name } }
+                    guard !names.isEmpty, columns.count == names.count else { continue }
+                    sql.append("CREATE UNIQUE INDEX Z_\(e.name ?? "")_UNIQUE_\(names.joined(separator: "_")) ON \(table.name) (\(columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")))")
+                }
+            }
+        }
+        for join in joinTables {
+            sql.append("CREATE INDEX \(join.name)_\(join.secondaryOwnerColumn)_INDEX ON \(join.name) (\(join.secondaryOwnerColumn), \(join.primaryOwnerColumn))")
+        }
+        sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        return sql
+    }
+
+    /// Tables and columns this layout needs that `connection`'s file lacks (empty: compatible).
+    func missingNames(in connection: SQLiteConnection) throws -> [String] {
+        let existing = try connection.tableNames()
+        var missing: [String] = []
+        for table in tables {
+            guard existing.contains(table.name) else { missing.append(table.name); continue }
+            let columns = Set(try connection.columnNames(of: table.name))
+            for column in table.columns where !columns.contains(column.name) { missing.append("\(table.name).\(column.name)") }
+        }
+        for join in joinTables {
+            guard existing.contains(join.name) else { missing.append(join.name); continue }
+            let columns = Set(try connection.columnNames(of: join.name))
+            for name in [join.primaryOwnerColumn, join.secondaryOwnerColumn] + [join.primaryOrderColumn, join.secondaryOrderColumn].compactMap({ $0 })
+            where !columns.contains(name) { missing.append("\(join.name).\(name)") }
+        }
+        return missing
+    }
+}
+
+/// The table of one inheritance hierarchy (`ZEMPLOYEE` holds Employee and Manager rows).
+final class SQLiteEntityTable {
+    let name: String
+    let rootEntity: NSEntityDescription
+    /// The entities whose rows live here, in entity-number order.
+    let entities: [NSEntityDescription]
+    /// The columns after `Z_PK, Z_ENT, Z_OPT`, in Apple's order.
+    private(set) var columns: [SQLiteColumn] = []
+    private var columnByProperty: [ObjectIdentifier: Int] = [:]
+    private var companionByProperty: [ObjectIdentifier: Int] = [:]
+    private var orderByProperty: [ObjectIdentifier: Int] = [:]
+
+    init(name: String, rootEntity: NSEntityDescription, entities: [NSEntityDescription]) {
+        self.name = name
+        self.rootEntity = rootEntity
+        self.entities = entities
+    }
+
+    /// The column of an attribute or the foreign key of a to-one relationship.
+    func columnIndex(for property: NSPropertyDescription) -> Int? { columnByProperty[ObjectIdentifier(property)] }
+    /// The `Z<n>_<NAME>` column holding a to-one target's `Z_ENT`, when its destination has subentities.
+    func companionIndex(for relationship: NSRelationshipDescription) -> Int? { companionByProperty[ObjectIdentifier(relationship)] }
+    /// The `Z_FOK_<NAME>` column ordering the rows in their ordered to-many inverse.
+    func orderColumnIndex(for relationship: NSRelationshipDescription) -> Int? { orderByProperty[ObjectIdentifier(relationship)] }
+
+    /// Adds the columns of the properties each entity of `hierarchy` declares, in the order
+    /// Apple's framework uses, so a table we create looks like one Apple creates. Seen in its
+    /// stores (ZCAR: `ZOWNER` of Car, `ZISLIMITEDEDITION` of a subentity, then Car's date and
+    /// strings): columns come in type classes — integers, booleans and foreign keys; dates and
+    /// floats; decimals; strings; UUIDs; other blobs — each class entity by entity in
+    /// entity-number order, and by name within an entity (integers before foreign keys before
+    /// `Z_FOK_` order columns in the first class).
+    func addColumns(of hierarchy: [NSEntityDescription], number: (NSEntityDescription) -> Int) throws {
+        enum Item {
+            case attribute(NSAttributeDescription, type: String)
+            case toOne(NSRelationshipDescription)
+            case order(NSRelationshipDescription)
+        }
+        // groups[entity][group]: 0 integers, 1 foreign keys, 2 order keys, 3 dates and floats,
+        // 4 decimals, 5 strings, 6 UUIDs, 7 other blobs.
+        var groups: [[[(name: String, item: Item)]]] = []
+        for entity in hierarchy {
+            var mine: [[(name: String, item: Item)]] = Array(repeating: [], count: 8)
+            for property in entity.properties where !property.isTransient {
+                if let attribute = property as? NSAttributeDescription {
+                    let (type, group) = try Self.columnType(of: attribute, entity: entity)
+                    mine[group].append((attribute.name.uppercased(), .attribute(attribute, type: type)))
+                } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
+                    mine[1].append((relationship.name.uppercased(), .toOne(relationship)))
+                    if let inverse = relationship.inverseRelationship, inverse.isToMany, inverse.isOrdered {
+                        mine[2].append((relationship.name.uppercased(), .order(relationship)))
+                    }
+                }
+            }
+            groups.append(mine.map { $0.sorted { $0.name < $1.name } })
+        }
+        for typeClass in [[0, 1, 2], [3], [4], [5], [6], [7]] {
+            for mine in groups {
+                for (upper, item) in typeClass.flatMap({ mine[$0] }) {
+                    switch item {
+                    case let .attribute(attribute, type):
+                        columnByProperty[ObjectIdentifier(attribute)] = append("Z" + upper, type, .attribute(attribute))
+                    case let .toOne(relationship):
+                        columnByProperty[ObjectIdentifier(relationship)] = append("Z" + upper, "INTEGER", .foreignKey(relationship))
+                        if let destination = relationship.destinationEntity, !destination.subentities.isEmpty {
+                            companionByProperty[ObjectIdentifier(relationship)] = append("Z\(number(destination))_\(upper)", "INTEGER", .foreignEntity(relationship))
+                        }
+                    case let .order(relationship):
+                        orderByProperty[ObjectIdentifier(relationship)] = append("Z_FOK_" + upper, "INTEGER", .order(relationship))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends a column and returns its index.
+    private func append(_ name: String, _ type: String, _ kind: SQLiteColumn.Kind) -> Int {
+        // Two subentities may declare properties of the same name; Apple suffixes a number.
+        var unique = name
+        var suffix = 1
+        while columns.contains(where: { $0.name == unique }) { unique = name + String(suffix); suffix += 1 }
+        columns.append(SQLiteColumn(name: unique, type: type, kind: kind))
+        return columns.count - 1
+    }
+
+    /// Apple's column type for an attribute, and its group in the column order.
+    static func columnType(of attribute: NSAttributeDescription, entity: NSEntityDescription) throws -> (String, Int) {
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: return ("INTEGER", 0)
+        case .doubleAttributeType, .floatAttributeType: return ("FLOAT", 3)
+        case .dateAttributeType: return ("TIMESTAMP", 3)
+        case .decimalAttributeType: return ("DECIMAL", 4)
+        case .stringAttributeType, .URIAttributeType: return ("VARCHAR", 5)
+        case .UUIDAttributeType: return ("BLOB", 6)
+        case .binaryDataAttributeType, .transformableAttributeType: return ("BLOB", 7)
+        case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
+            throw SQLiteSchemaError("attribute '\(entity.name ?? "?").\(attribute.name)' has type \(attribute.attributeType), which the SQLite store can't persist; make it transient or change its type")
+        }
+    }
+}
+
+/// A column of an entity table.
+struct SQLiteColumn {
+    enum Kind {
+        case attribute(NSAttributeDescription)
+        /// The target's `Z_PK` of a to-one relationship.
+        case foreignKey(NSRelationshipDescription)
+        /// The target's `Z_ENT` of a to-one relationship whose destination has subentities.
+        case foreignEntity(NSRelationshipDescription)
+        /// The position of this row in the ordered to-many inverse of the to-one relationship.
+        case order(NSRelationshipDescription)
+    }
+    let name: String
+    let type: String
+    let kind: Kind
+}
+
+/// The join table of a many-to-many relationship pair: `Z_<n(E)><R>` with columns
+/// `Z_<n(E)><INVERSE>` (the `Z_PK`s of E's side) and `Z_<n(D)><R>` (the `Z_PK`s of D's side),
+/// where R is the relationship declared on E that names the table.
+final class SQLiteJoinTable {
+    /// The relationship the table is named after, and its inverse.
+    let primary: NSRelationshipDescription
+    let secondary: NSRelationshipDescription
+    let name: String
+    /// Holds the `Z_PK`s of the objects that own `primary`.
+    let primaryOwnerColumn: String
+    /// Holds the `Z_PK`s of the objects that own `secondary` (the members of `primary`).
+    let secondaryOwnerColumn: String
+    /// Orders the members of `primary` when it is ordered (`Z_FOK_1FAVORITES`).
+    let primaryOrderColumn: String?
+    let secondaryOrderColumn: String?
+
+    init(primary: NSRelationshipDescription, secondary: NSRelationshipDescription, primaryOwnerNumber: Int, secondaryOwnerNumber: Int) {
+        self.primary = primary
+        self.secondary = secondary
+        name = "Z_\(primaryOwnerNumber)\(primary.name.uppercased())"
+        primaryOwnerColumn = "Z_\(primaryOwnerNumber)\(secondary.name.uppercased())"
+        secondaryOwnerColumn = "Z_\(secondaryOwnerNumber)\(primary.name.uppercased())"
+        primaryOrderColumn = primary.isOrdered ? "Z_FOK_" + secondaryOwnerColumn.dropFirst(2) : nil
+        secondaryOrderColumn = secondary.isOrdered ? "Z_FOK_" + primaryOwnerColumn.dropFirst(2) : nil
+    }
+}
+
+/// Where the members of a to-many relationship are recorded.
+enum SQLiteToManySource {
+    /// One-to-many: the destination rows' foreign key `column` (an index into the table's columns).
+    case foreignKey(table: SQLiteEntityTable, column: Int, orderColumn: Int?)
+    /// Many-to-many: pairs in a join table; `targetTable` holds the members' rows (for their `Z_ENT`).
+    case joinTable(SQLiteJoinTable, ownerColumn: String, targetColumn: String, orderColumn: String?, targetTable: SQLiteEntityTable)
+}
+
+/// A model the SQLite layout can't express; the store reports it as an NSError.
+struct SQLiteSchemaError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+// Reading rows: fetches and single-row loads (fault firing).
+//
+// A fetch reads the entity's rows from its root table (`WHERE Z_ENT IN (...)` for the entity
+// and, with includesSubentities, its subentities), then fills each to-many relationship with one
+// more query per relationship. The context evaluates the predicate, sort and limits in memory.
+extension SQLiteStore {
+    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        let entity = plan.entity
+        let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
+        guard !included.isEmpty, let tablePlan = self.plan(for: entity) else { return [] }
+        let table = tablePlan.table
+        let numbers = included.map { SQLiteValue.integer(Int64(schema.number(of: $0))) }
+        let sql = "SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(numbers.map { _ in "?" }.joined(separator: ", "))) ORDER BY Z_PK"
+        var rows: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
+        do {
+            let statement = try db.statement(sql)
+            for (i, n) in numbers.enumerated() { statement.bind(n, at: Int32(i + 1)) }
+            while try statement.step() { rows.append(try decode(statement)) }
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+        // Each to-many relationship of the fetched entities: one query for all owners.
+        var members: [ObjectIdentifier: [Int64: [NSManagedObjectID]]] = [:]
+        do {
+            for i in rows.indices {
+                for (slot, relationship) in rows[i].plan.toManySlots {
+                    let key = ObjectIdentifier(relationship)
+                    if members[key] == nil {
+                        members[key] = try toManyMembers(of: relationship, owner: rows.count == 1 ? rows[i].pk : nil, in: db)
+                    }
+                    rows[i].values[slot] = .objectIDs(members[key]?[rows[i].pk] ?? [])
+                }
+            }
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+        return rows.map { row in
+            StoreRow(objectID: NSManagedObjectID(entity: row.plan.entity, store: self, primaryKey: row.pk), values: row.values, version: row.version)
+        }
+    }
+
+    func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        guard let entityPlan = plan(for: objectID.entity) else { return nil }
+        let table = entityPlan.table
+        do {
+            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK = ?")
+            statement.bind(objectID.primaryKey, at: 1)
+            guard try statement.step() else { return nil }
+            var row = try decode(statement)
+            while try statement.step() {}
+            for (slot, relationship) in row.plan.toManySlots {
+                row.values[slot] = .objectIDs(try toManyMembers(of: relationship, owner: row.pk, in: db)[row.pk] ?? [])
+            }
+            let id = row.plan.entity === objectID.entity ? objectID : NSManagedObjectID(entity: row.plan.entity, store: self, primaryKey: row.pk)
+            return StoreRow(objectID: id, values: row.values, version: row.version)
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+    }
+
+    /// The entity plan, key, version and slot values of the statement's current row. To-many
+    /// slots are left empty for the caller to fill.
+    private func decode(_ statement: SQLiteStatement) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue]) {
+        let pk = statement.int64(at: 0)
+        let number = Int(statement.int64(at: 1))
+        guard let plan = plan(number: number) else {
+            throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(pk) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
+        }
+        var values: [StoredValue] = []
+        values.reserveCapacity(plan.slots.count)
+        for slot in plan.slots {
+            switch slot {
+            case let .attribute(column, attribute):
+                values.append(SQLiteValueCoding.storedValue(from: statement, at: column, for: attribute))
+            case let .toOne(foreignKey, companion, destination):
+                if statement.isNull(at: foreignKey) { values.append(.null); continue }
+                var target = destination
+                if let companion, !statement.isNull(at: companion), let actual = self.plan(number: Int(statement.int64(at: companion)))?.entity {
+                    target = actual
+                }
+                values.append(.objectID(NSManagedObjectID(entity: target, store: self, primaryKey: statement.int64(at: foreignKey))))
+            case .toMany:
+                values.append(.objectIDs([]))
+            case .notStored(let value):
+                values.append(value)
+            }
+        }
+        return (plan, pk, statement.int64(at: 2), values)
+    }
+
+    /// The members of `relationship` by owner key, in order (`Z_FOK_` for ordered ones, else
+    /// by key): for one owner, or for every owner when `owner` is nil.
+    func toManyMembers(of relationship: NSRelationshipDescription, owner: Int64?, in db: SQLiteConnection) throws -> [Int64: [NSManagedObjectID]] {
+        guard let source = schema.toManySource(for: relationship) else { return [:] }
+        let sql: String
+        switch source {
+        case let .foreignKey(table, column, orderColumn):
+            let fk = table.columns[column].name
+            let order = orderColumn.map { table.columns[$0].name } ?? "Z_PK"
+            sql = "SELECT \(fk), Z_PK, Z_ENT FROM \(table.name) WHERE \(owner == nil ? "\(fk) IS NOT NULL" : "\(fk) = ?") ORDER BY \(fk), \(order), Z_PK"
+        case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
+            let order = orderColumn.map { "j.\($0), " } ?? ""
+            sql = "SELECT j.\(ownerColumn), j.\(targetColumn), t.Z_ENT FROM \(join.name) j JOIN \(targetTable.name) t ON t.Z_PK = j.\(targetColumn)"
+                + (owner == nil ? "" : " WHERE j.\(ownerColumn) = ?") + " ORDER BY j.\(ownerColumn), \(order)j.\(targetColumn)"
+        }
+        var result: [Int64: [NSManagedObjectID]] = [:]
+        let statement = try db.statement(sql)
+        if let owner { statement.bind(owner, at: 1) }
+        while try statement.step() {
+            let ownerKey = statement.int64(at: 0)
+            let number = Int(statement.int64(at: 2))
+            guard let entity = plan(number: number)?.entity else { continue }
+            result[ownerKey, default: []].append(NSManagedObjectID(entity: entity, store: self, primaryKey: statement.int64(at: 1)))
+        }
+        return result
+    }
+
+    private func fetchError(_ error: SQLiteError) -> NSError {
+        let busy = error.code == 5 || error.code == 6  // SQLITE_BUSY, SQLITE_LOCKED
+        return CoreDataError.make(busy ? NSPersistentStoreTimeoutError : NSSQLiteError,
+                                  busy ? "The SQLite store at \(url?.path ?? "?") stayed locked by another connection past the busy timeout (NSPersistentStoreTimeoutOption). Try again, or raise the timeout."
+                                       : "Reading the SQLite store at \(url?.path ?? "?") failed: \(error).",
+                                  ["NSSQLiteErrorDomain": Int(error.extendedCode), NSUnderlyingErrorKey: error as NSError])
+    }
+}

@@ -1,0 +1,255 @@
+import CSQLite
+import Foundation
+
+/// How long (seconds, a number) a SQLite store waits for another connection's lock before a
+/// fetch or save fails. Default: 10.
+public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
+
+/// The SQLite store (`NSSQLiteStoreType`): records in a SQLite file laid out exactly as Apple's
+/// Core Data lays it out, so the same file opens on Linux and on Apple platforms.
+///
+/// ```swift
+/// let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+/// try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
+///                                    at: URL(fileURLWithPath: "/var/lib/app/Model.sqlite"),
+///                                    options: [NSSQLitePragmasOption: ["synchronous": "NORMAL"]])
+/// ```
+///
+/// - A new file gets Apple's schema (`SQLiteSchema`), in WAL journal mode with `auto_vacuum`
+///   incremental, in one transaction. An existing file must be a Core Data store made with this
+///   model: a file that is not a SQLite database throws `NSPersistentStoreOpenError` (134080)
+///   and is left untouched; a store of another model throws
+///   `NSPersistentStoreIncompatibleVersionHashError` (134100).
+/// - Every save is one transaction (`BEGIN IMMEDIATE` ... `COMMIT`). Updates and deletes check
+///   the row's `Z_OPT` in the same statement, so a row changed by another coordinator or
+///   process since it was fetched fails the save with `NSManagedObjectMergeError` (133020) and
+///   nothing is written.
+/// - Options: `NSReadOnlyPersistentStoreOption`, `NSSQLitePragmasOption` (a dictionary of
+///   pragma names and values, applied after the defaults), `NSPersistentStoreTimeoutOption`.
+///
+/// This first cut returns every row of the fetched entity (`evaluatesFetchPlans` is false) and
+/// lets the context evaluate predicates, sorting and limits in memory: correct, not yet fast.
+final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
+    // @unchecked Sendable: `connection` and everything derived from the file are guarded by
+    // `lock`; `schema` and `plans` are set once in loadMetadata (under the lock) and then only read.
+    let lock = NSLock()
+    var connection: SQLiteConnection?
+    private(set) var schema: SQLiteSchema!
+    private(set) var plans: [ObjectIdentifier: SQLiteEntityPlan] = [:]
+    private var plansByNumber: [Int: SQLiteEntityPlan] = [:]
+
+    override var type: String { NSSQLiteStoreType }
+
+    var evaluatesFetchPlans: Bool { false }
+
+    func plan(for entity: NSEntityDescription) -> SQLiteEntityPlan? { plans[ObjectIdentifier(entity)] }
+    func plan(number: Int) -> SQLiteEntityPlan? { plansByNumber[number] }
+
+    /// The open connection, or a clear error if the store was removed.
+    func openConnection() throws -> SQLiteConnection {
+        guard let connection else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "The SQLite store at \(url?.path ?? "?") is closed: it was removed from its coordinator. Add it again to use it.")
+        }
+        return connection
+    }
+
+    // MARK: Opening
+
+    override func loadMetadata() throws {
+        lock.lock(); defer { lock.unlock() }
+        guard let url, url.isFileURL else {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "A SQLite store needs a file URL (got \(url?.absoluteString ?? "nil")). Pass the store file's URL to addPersistentStore(ofType:configurationName:at:options:).")
+        }
+        guard let model = persistentStoreCoordinator?.managedObjectModel else {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "The SQLite store at \(url.path) has no coordinator; add it with NSPersistentStoreCoordinator.addPersistentStore.")
+        }
+        let path = url.path
+        let fileManager = FileManager.default
+        if isReadOnly && !fileManager.fileExists(atPath: path) {
+            throw openError(path, "There is no store file at \(path), and a read-only store (NSReadOnlyPersistentStoreOption) can't create one. Check the path, or open it without the read-only option once to create it.")
+        }
+        if !isReadOnly {
+            try? fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+
+        let db: SQLiteConnection
+        do {
+            db = try SQLiteConnection(path: path, readOnly: isReadOnly)
+        } catch {
+            throw openError(path, "SQLite can't open \(path): \(error). Check that the directory exists and is writable.", error)
+        }
+        var success = false
+        defer { if !success { db.close() } }
+        db.setBusyTimeout(Self.timeout(from: options))
+
+        // The first read of the file: a file that is not a database fails here, before anything
+        // could write to it.
+        let tables: Set<String>
+        do {
+            tables = try db.tableNames()
+        } catch {
+            throw openError(path, "The file at \(path) is not a SQLite database, or it is corrupt: \(error). It was left unchanged. Move it away or restore it from a backup.", error)
+        }
+
+        if tables.isEmpty {
+            guard !isReadOnly else {
+                throw openError(path, "The file at \(path) is an empty database, and a read-only store (NSReadOnlyPersistentStoreOption) can't create the schema. Open it without the read-only option once.")
+            }
+            try createStore(in: db, path: path, model: model)
+        } else {
+            try openExistingStore(db, tables: tables, path: path, model: model)
+        }
+        try applyPragmas(to: db, path: path)
+        connection = db
+        identifier = metadata[NSStoreUUIDKey] as? String
+        success = true
+    }
+
+    private func buildPlans() {
+        for e in schema.entities {
+            let plan = SQLiteEntityPlan(entity: e, schema: schema)
+            plans[ObjectIdentifier(e)] = plan
+            plansByNumber[plan.entityNumber] = plan
+        }
+    }
+
+    /// Writes the schema, `Z_PRIMARYKEY` and `Z_METADATA` of a new store, all or nothing.
+    private func createStore(in db: SQLiteConnection, path: String, model: NSManagedObjectModel) throws {
+        do {
+            schema = try SQLiteSchema(model: model, entityNumbers: nil, existingTables: [])
+        } catch let error as SQLiteSchemaError {
+            throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Can't create a SQLite store for this model: \(error.message).", [NSFilePathErrorKey: path])
+        }
+        buildPlans()
+        let uuid = UUID().uuidString
+        var plist = SQLiteMetadata.plist(for: model, entities: schema.entities)
+        do {
+            // auto_vacuum only takes effect before the first table exists; Apple's stores use 2.
+            try db.execute("PRAGMA auto_vacuum = 2")
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.inTransaction {
+                for sql in schema.createStatements { try db.execute(sql) }
+                for e in schema.entities {
+                    try db.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                               [.integer(Int64(schema.number(of: e))), .text(e.name ?? ""), .integer(Int64(e.superentity.map { schema.number(of: $0) } ?? 0))])
+                }
+                try db.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.text(uuid), .blob(try SQLiteMetadata.encode(plist))])
+            }
+        } catch {
+            throw openError(path, "Can't create the store schema in \(path): \(error).", error)
+        }
+        plist[NSStoreUUIDKey] = uuid
+        metadata = plist
+    }
+
+    /// Reads an existing store's metadata and checks that it was made with this model.
+    private func openExistingStore(_ db: SQLiteConnection, tables: Set<String>, path: String, model: NSManagedObjectModel) throws {
+        guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
+            throw openError(path, "The file at \(path) is a SQLite database but not a Core Data store (it has no Z_METADATA or Z_PRIMARYKEY table). It was left unchanged.")
+        }
+        var stored: [String: Any]
+        var entityNumbers: [String: Int] = [:]
+        do {
+            let rows = try db.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(at: 0), $0.blob(at: 1)) }
+            guard let (uuid, plistData) = rows.first, let uuid, let plistData, let plist = SQLiteMetadata.decode(plistData) else {
+                throw openError(path, "The store at \(path) has no readable metadata (Z_METADATA is empty or its Z_PLIST is not a property list). It was left unchanged.")
+            }
+            stored = plist
+            stored[NSStoreUUIDKey] = uuid
+            for (number, name) in try db.query("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY", [], { ($0.int64(at: 0), $0.text(at: 1) ?? "") }) {
+                entityNumbers[name] = Int(number)
+            }
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+            throw error
+        } catch {
+            throw openError(path, "Can't read the metadata of the store at \(path): \(error). It was left unchanged.", error)
+        }
+        if stored[NSStoreTypeKey] == nil { stored[NSStoreTypeKey] = NSSQLiteStoreType }
+        metadata = stored
+
+        // Our hashes are comparable only with our own; a store Apple's framework wrote is
+        // matched by structure (entity names, tables, columns) — see SQLiteMetadata.
+        let modelHashes = model.entityVersionHashesByName
+        let incompatible = { (reason: String) in
+            CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
+                               "The store at \(path) was made with a different model than this coordinator's: \(reason). Open it with the model it was made with, or migrate it (lightweight migration is not implemented yet).",
+                               [NSFilePathErrorKey: path, "metadata": stored])
+        }
+        if (stored[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme {
+            let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
+            if storeHashes != modelHashes {
+                let differing = Set(storeHashes.keys).union(modelHashes.keys).filter { storeHashes[$0] != modelHashes[$0] }.sorted()
+                throw incompatible("the version hashes of \(differing.joined(separator: ", ")) differ")
+            }
+        } else {
+            // Apple's history-tracking entities (Z_ENT 16001...) are not part of the model.
+            let storeEntities = Set(entityNumbers.filter { $0.value < 16000 }.keys)
+            if storeEntities != Set(modelHashes.keys) {
+                throw incompatible("the store has entities \(storeEntities.sorted().joined(separator: ", ")); the model has \(modelHashes.keys.sorted().joined(separator: ", "))")
+            }
+        }
+        do {
+            schema = try SQLiteSchema(model: model, entityNumbers: entityNumbers, existingTables: tables)
+            let missing = try schema.missingNames(in: db)
+            if !missing.isEmpty { throw incompatible("the store lacks \(missing.joined(separator: ", "))") }
+        } catch let error as SQLiteSchemaError {
+            throw incompatible(error.message)
+        } catch let error as SQLiteError {
+            throw openError(path, "Can't read the schema of the store at \(path): \(error).", error)
+        }
+        buildPlans()
+        if !isReadOnly {
+            do { try db.execute("PRAGMA journal_mode = WAL") } catch {
+                throw openError(path, "Can't switch the store at \(path) to WAL journal mode: \(error). Another process may hold it open in rollback-journal mode.", error)
+            }
+        }
+    }
+
+    /// Applies `NSSQLitePragmasOption` after the defaults, so callers can override them.
+    ///
+    /// SQLite can't bind pragma names or values, so both are checked to be plain names or
+    /// numbers before they become SQL text.
+    private func applyPragmas(to db: SQLiteConnection, path: String) throws {
+        guard let pragmas = options?[NSSQLitePragmasOption] else { return }
+        guard let dictionary = pragmas as? [String: Any] else {
+            throw openError(path, "NSSQLitePragmasOption must be a dictionary of pragma names and values, like [\"synchronous\": \"NORMAL\"].")
+        }
+        for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+            guard name.range(of: "^[A-Za-z_]+$", options: .regularExpression) != nil else {
+                throw openError(path, "NSSQLitePragmasOption: '\(name)' is not a pragma name.")
+            }
+            let literal: String
+            switch value {
+            case let b as Bool: literal = b ? "1" : "0"
+            case let n as NSNumber: literal = n.stringValue
+            case let i as Int: literal = String(i)
+            case let s as String where s.range(of: "^[A-Za-z0-9_.+-]+$", options: .regularExpression) != nil: literal = "'\(s)'"
+            default:
+                throw openError(path, "NSSQLitePragmasOption: the value of '\(name)' must be a number or a plain word, like \"NORMAL\".")
+            }
+            do { try db.execute("PRAGMA \(name) = \(literal)") } catch {
+                throw openError(path, "NSSQLitePragmasOption: PRAGMA \(name) = \(literal) failed: \(error).", error)
+            }
+        }
+    }
+
+    static func timeout(from options: [AnyHashable: Any]?) -> Double {
+        if let n = options?[NSPersistentStoreTimeoutOption] as? NSNumber { return n.doubleValue }
+        if let d = options?[NSPersistentStoreTimeoutOption] as? Double { return d }
+        if let i = options?[NSPersistentStoreTimeoutOption] as? Int { return Double(i) }
+        return 10
+    }
+
+    private func openError(_ path: String, _ message: String, _ underlying: Error? = nil) -> NSError {
+        var info: [String: Any] = [NSFilePathErrorKey: path]
+        if let sqlite = underlying as? SQLiteError { info["NSSQLiteErrorDomain"] = Int(sqlite.extendedCode) }
+        if let underlying { info[NSUnderlyingErrorKey] = underlying as NSError }
+        return CoreDataError.make(NSPersistentStoreOpenError, message, info)
+    }
+
+    override func willRemove(from coordinator: NSPersistentStoreCoordinator?) {
+        lock.lock(); defer { lock.unlock() }
+        connection?.close()
+        connection = nil
+    }
+}

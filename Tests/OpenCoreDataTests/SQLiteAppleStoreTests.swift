@@ -1,0 +1,220 @@
+import OpenCoreData
+import XCTest
+
+/// Stores written by Apple's Core Data (`../shared/fixtures/apple-stores`), opened read-only
+/// with models built in code to match their schemas. The expected values were read from the
+/// files with the sqlite3 tool.
+///
+/// Fixtures are found through `OCD_FIXTURES` (default: `../shared/fixtures` beside this
+/// package) and never opened in place: closing SQLite's last connection checkpoints the WAL
+/// into the main file, so each store is copied WITH its `-wal`/`-shm` files first. A missing
+/// fixture fails the test rather than skipping it.
+final class SQLiteAppleStoreTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-apple-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static var fixtures: URL {
+        if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"] { return URL(fileURLWithPath: path) }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return package.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    }
+
+    /// Copies `relativePath` and its `-wal`/`-shm` siblings into the test's directory.
+    private func copyStore(_ relativePath: String) throws -> URL {
+        let source = Self.fixtures.appendingPathComponent("apple-stores").appendingPathComponent(relativePath)
+        guard FileManager.default.fileExists(atPath: source.path) else {
+            XCTFail("Missing fixture \(source.path). Set OCD_FIXTURES to the shared fixtures directory.")
+            throw CocoaError(.fileNoSuchFile)
+        }
+        let destination = directory.appendingPathComponent(source.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
+            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
+        }
+        return destination
+    }
+
+    private func openReadOnly(_ model: NSManagedObjectModel, at url: URL) throws -> (NSPersistentStore, NSManagedObjectContext) {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
+                                                       options: [NSReadOnlyPersistentStoreOption: true])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return (store, context)
+    }
+
+    private func relationship(_ name: String, to destination: NSEntityDescription, toMany: Bool, ordered: Bool = false) -> NSRelationshipDescription {
+        let r = NSRelationshipDescription()
+        r.name = name
+        r.destinationEntity = destination
+        r.maxCount = toMany ? 0 : 1
+        r.isOrdered = ordered
+        return r
+    }
+
+    // MARK: CoreDataPlus SampleModel V1: inheritance, UUID, dates, transformable
+
+    /// `SampleModel.xcdatamodel` (v1): Car ← SportCar ← ExpensiveSportCar, Person.
+    private func sampleModelV1() -> NSManagedObjectModel {
+        let car = NSEntityDescription(name: "Car")
+        let sportCar = NSEntityDescription(name: "SportCar")
+        let expensive = NSEntityDescription(name: "ExpensiveSportCar")
+        let person = NSEntityDescription(name: "Person")
+        let owner = relationship("owner", to: person, toMany: false)
+        let cars = relationship("cars", to: car, toMany: true)
+        owner.inverseRelationship = cars
+        cars.inverseRelationship = owner
+        let speed = NSAttributeDescription(name: "currentDrivingSpeed", type: .integer64AttributeType, defaultValue: 0)
+        speed.isTransient = true
+        car.properties = [NSAttributeDescription(name: "color", type: .transformableAttributeType), speed,
+                          NSAttributeDescription(name: "maker", type: .stringAttributeType),
+                          NSAttributeDescription(name: "markedForDeletionAsOf", type: .dateAttributeType),
+                          NSAttributeDescription(name: "model", type: .stringAttributeType),
+                          NSAttributeDescription(name: "numberPlate", type: .stringAttributeType, isOptional: false), owner]
+        expensive.properties = [NSAttributeDescription(name: "isLimitedEdition", type: .booleanAttributeType, defaultValue: false)]
+        let driving = NSAttributeDescription(name: "isDriving", type: .booleanAttributeType, defaultValue: false)
+        driving.isTransient = true
+        person.properties = [NSAttributeDescription(name: "firstName", type: .stringAttributeType),
+                             NSAttributeDescription(name: "id", type: .UUIDAttributeType, isOptional: false), driving,
+                             NSAttributeDescription(name: "lastName", type: .stringAttributeType),
+                             NSAttributeDescription(name: "updatedAt", type: .dateAttributeType, isOptional: false), cars]
+        car.subentities = [sportCar]
+        sportCar.subentities = [expensive]
+        let model = NSManagedObjectModel()
+        model.entities = [car, expensive, person, sportCar]
+        return model
+    }
+
+    func testSampleModelV1OpensWithItsValuesAndRelationships() throws {
+        let url = try copyStore("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V1.sqlite")
+        let (store, context) = try openReadOnly(sampleModelV1(), at: url)
+        XCTAssertEqual(store.identifier, "753753D3-A961-4901-AB05-8CC48B1D3853")
+        XCTAssertEqual(store.metadata[NSStoreUUIDKey] as? String, "753753D3-A961-4901-AB05-8CC48B1D3853")
+        XCTAssertEqual((store.metadata[NSStoreModelVersionHashesKey] as? [String: Data])?["Car"]?.base64EncodedString(),
+                       "nlVVKQchWCING6zS+Ao9rUkZ90oyqovp7iKmp7QSbI8=", "Apple's own hashes are kept in the metadata")
+
+        try context.performAndWait {
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Car")), 125)
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "SportCar")), 10)
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "ExpensiveSportCar")), 5)
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Person")), 20)
+
+            let byPlate = NSFetchRequest<NSManagedObject>(entityName: "Car")
+            byPlate.predicate = NSPredicate(format: "numberPlate == %@", "300")
+            let bmw = try XCTUnwrap(context.fetch(byPlate).first)
+            XCTAssertEqual(bmw.entity.name, "ExpensiveSportCar")
+            XCTAssertEqual(bmw.value(forKey: "maker") as? String, "BMW")
+            XCTAssertEqual(bmw.value(forKey: "model") as? String, "M6 Coupe")
+            XCTAssertEqual(bmw.value(forKey: "isLimitedEdition") as? Bool, true)
+            XCTAssertEqual(bmw.objectID.uriRepresentation().absoluteString, "x-coredata://753753D3-A961-4901-AB05-8CC48B1D3853/ExpensiveSportCar/p87")
+            let owner = try XCTUnwrap(bmw.value(forKey: "owner") as? NSManagedObject)
+            XCTAssertEqual(owner.value(forKey: "firstName") as? String, "Faron")
+            XCTAssertEqual(owner.value(forKey: "lastName") as? String, "Moreton")
+            let ownedPlates = (owner.value(forKey: "cars") as? Set<NSManagedObject>)?.compactMap { $0.value(forKey: "numberPlate") as? String }
+            XCTAssertEqual(Set(ownedPlates ?? []), ["3", "300"])
+
+            let byName = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            byName.predicate = NSPredicate(format: "lastName == %@ AND firstName == %@", "Coster", "Victoria")
+            let victoria = try XCTUnwrap(context.fetch(byName).first)
+            XCTAssertEqual(victoria.value(forKey: "id") as? UUID, UUID(uuidString: "FEFE4176-912D-429F-9C83-662FFF641115"))
+            let updatedAt = try XCTUnwrap(victoria.value(forKey: "updatedAt") as? Date)
+            XCTAssertEqual(updatedAt.timeIntervalSinceReferenceDate, 639_503_569.638733, accuracy: 1e-6)
+        }
+    }
+
+    // MARK: BrowserServicesKit Bookmarks V4: rows only in the WAL, ordered to-many, ordered many-to-many
+
+    /// `BookmarksModel 4.xcdatamodel`: one reflexive entity with ordered `children` ↔ `parent`
+    /// and ordered many-to-many `favorites` ↔ `favoriteFolders`.
+    private func bookmarksModelV4() -> NSManagedObjectModel {
+        let bookmark = NSEntityDescription(name: "BookmarkEntity")
+        let children = relationship("children", to: bookmark, toMany: true, ordered: true)
+        let parent = relationship("parent", to: bookmark, toMany: false)
+        let favorites = relationship("favorites", to: bookmark, toMany: true, ordered: true)
+        let favoriteFolders = relationship("favoriteFolders", to: bookmark, toMany: true)
+        children.inverseRelationship = parent; parent.inverseRelationship = children
+        favorites.inverseRelationship = favoriteFolders; favoriteFolders.inverseRelationship = favorites
+        bookmark.properties = [NSAttributeDescription(name: "isFolder", type: .booleanAttributeType, isOptional: false),
+                               NSAttributeDescription(name: "isPendingDeletion", type: .booleanAttributeType, defaultValue: false),
+                               NSAttributeDescription(name: "modifiedAt", type: .dateAttributeType),
+                               NSAttributeDescription(name: "title", type: .stringAttributeType),
+                               NSAttributeDescription(name: "url", type: .stringAttributeType),
+                               NSAttributeDescription(name: "uuid", type: .stringAttributeType, isOptional: false),
+                               children, favoriteFolders, favorites, parent]
+        let model = NSManagedObjectModel()
+        model.entities = [bookmark]
+        return model
+    }
+
+    func testBookmarksV4ReadsRowsFromTheWALAndKeepsOrderedRelationshipsInOrder() throws {
+        let url = try copyStore("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V4.sqlite")
+        let (store, context) = try openReadOnly(bookmarksModelV4(), at: url)
+        XCTAssertEqual(store.identifier, "E688ECA9-D9C7-40C5-94B4-A1F8C6E6A428")
+        try context.performAndWait {
+            func bookmark(_ uuid: String) throws -> NSManagedObject {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "BookmarkEntity")
+                request.predicate = NSPredicate(format: "uuid == %@", uuid)
+                return try XCTUnwrap(context.fetch(request).first, uuid)
+            }
+            func titles(_ value: Any?) -> [String] {
+                ((value as? NSOrderedSet)?.array ?? (value as? [Any]) ?? []).compactMap { ($0 as? NSManagedObject)?.value(forKey: "title") as? String }
+            }
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "BookmarkEntity")), 10, "every row is in the -wal")
+            let root = try bookmark("bookmarks_root")
+            XCTAssertEqual(root.value(forKey: "isFolder") as? Bool, true)
+            XCTAssertEqual(titles(root.value(forKey: "children")), ["1", "2", "3", "4", "5"])
+            let favoritesRoot = try bookmark("favorites_root")
+            XCTAssertEqual(titles(favoritesRoot.value(forKey: "favorites")), ["5", "4", "33", "32", "2"])
+            let folder = try bookmark("3")
+            XCTAssertEqual(titles(folder.value(forKey: "children")), ["31", "32", "33"])
+            let b32 = try bookmark("32")
+            XCTAssertEqual(b32.value(forKey: "url") as? String, "32")
+            XCTAssertTrue((b32.value(forKey: "parent") as? NSManagedObject) === folder)
+            let folders = (b32.value(forKey: "favoriteFolders") as? Set<NSManagedObject>) ?? []
+            XCTAssertEqual(folders.compactMap { $0.value(forKey: "uuid") as? String }, ["favorites_root"])
+            let b4 = try bookmark("4")
+            XCTAssertEqual((b4.value(forKey: "modifiedAt") as? Date)?.timeIntervalSinceReferenceDate ?? 0, 723_485_158.135948, accuracy: 1e-6)
+        }
+    }
+    func testSavingIntoBookmarksV4KeepsApplesLayout() throws {
+        let url = try copyStore("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V4.sqlite")
+        func sql(_ query: String) throws -> [[String?]] { try SQLiteInspector.rows(at: url.path, query) }
+        let schemaBefore = try sql("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+        let optBefore = try XCTUnwrap(sql("SELECT Z_OPT FROM ZBOOKMARKENTITY WHERE ZUUID = '32'").first?.first.flatMap { $0.flatMap { Int($0) } })
+
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: bookmarksModelV4())
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            func bookmark(_ uuid: String) throws -> NSManagedObject {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "BookmarkEntity")
+                request.predicate = NSPredicate(format: "uuid == %@", uuid)
+                return try XCTUnwrap(context.fetch(request).first, uuid)
+            }
+            try bookmark("32").setValue("thirty-two", forKey: "title")
+            let added = NSEntityDescription.insertNewObject(forEntityName: "BookmarkEntity", into: context)
+            added.setValue(false, forKey: "isFolder")
+            added.setValue("new", forKey: "uuid")
+            added.setValue("new", forKey: "title")
+            added.setValue(try bookmark("3"), forKey: "parent")
+            try bookmark("favorites_root").mutableOrderedSetValue(forKey: "favorites").add(added)
+            try context.save()
+        }
+
+        XCTAssertEqual(try sql("SELECT type, name, sql FROM sqlite_master ORDER BY name"), schemaBefore, "same tables, columns and indexes")
+        XCTAssertEqual(try sql("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'BookmarkEntity'"), [["11"]])
+        XCTAssertEqual(try sql("SELECT ZTITLE, Z_OPT FROM ZBOOKMARKENTITY WHERE ZUUID = '32'"), [["thirty-two", String(optBefore + 1)]])
+        XCTAssertEqual(try sql("SELECT Z_PK, Z_ENT, Z_OPT, ZPARENT FROM ZBOOKMARKENTITY WHERE ZUUID = 'new'"), [["11", "1", "1", "4"]])
+        XCTAssertEqual(try sql("SELECT ZUUID FROM ZBOOKMARKENTITY WHERE ZPARENT = 4 ORDER BY Z_FOK_PARENT"), [["31"], ["32"], ["33"], ["new"]])
+        XCTAssertEqual(try sql("SELECT group_concat(Z_1FAVORITES) FROM (SELECT Z_1FAVORITES FROM Z_1FAVORITES WHERE Z_1FAVORITEFOLDERS = 3 ORDER BY Z_FOK_1FAVORITES)"),
+                       [["8,1,10,7,9,11"]])
+    }
+}
