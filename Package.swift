@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd", targets: ["ocd"]),
+        .executable(name: "ocd-bench", targets: ["ocd-bench"]),
     ],
     targets: [
         // The system SQLite, through its C API (needs libsqlite3-dev on Linux).
@@ -14,6 +15,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "OpenCoreData", dependencies: ["CSQLite"]),
         .executableTarget(name: "ocd", dependencies: ["OpenCoreData"]),
+        // Benchmarks: OpenCoreData against raw SQLite C calls in one process.
+        .executableTarget(name: "ocd-bench", dependencies: ["OpenCoreData", "CSQLite"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,36 @@
+import OpenCoreData
+
+/// The benchmark entity: ten Integer 64 attributes, `a0` indexed.
+final class BenchRow: NSManagedObject {
+    @Managed var a0: Int64
+    @Managed var a1: Int64
+    @Managed var a2: Int64
+    @Managed var a3: Int64
+    @Managed var a4: Int64
+    @Managed var a5: Int64
+    @Managed var a6: Int64
+    @Managed var a7: Int64
+    @Managed var a8: Int64
+    @Managed var a9: Int64
+
+    var sum: Int64 { a0 &+ a1 &+ a2 &+ a3 &+ a4 &+ a5 &+ a6 &+ a7 &+ a8 &+ a9 }
+
+    func fill(_ i: Int) {
+        let base = Int64(i * 10)
+        a0 = base; a1 = base + 1; a2 = base + 2; a3 = base + 3; a4 = base + 4
+        a5 = base + 5; a6 = base + 6; a7 = base + 7; a8 = base + 8; a9 = base + 9
+    }
+}
+
+enum BenchModel {
+    static let model: NSManagedObjectModel = {
+        let attributes = (0..<10).map { i -> NSAttributeDescription in
+            let a = NSAttributeDescription(name: "a\(i)", type: .integer64AttributeType, isOptional: false, defaultValue: 0)
+            a.isIndexed = i == 0
+            return a
+        }
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "BenchRow", className: "ocd_bench.BenchRow", properties: attributes)]
+        return model
+    }()
+}

@@ -1,0 +1,210 @@
+import Foundation
+import OpenCoreData
+
+// ocd-bench: each workload through OpenCoreData (SQLite store) and through raw SQLite C calls in
+// the same process, printed as `ratio <name> <ocd seconds> <raw seconds> <ocd/raw>`.
+//
+//   swift run -c release ocd-bench            full sizes
+//   swift run -c release ocd-bench --quick    small sizes, under a minute
+
+let arguments = CommandLine.arguments
+let quick = arguments.contains("--quick")
+/// `--only W2` runs one workload (for profiling); W2–W5 share seeded data.
+let only: String? = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+func runs(_ workload: String) -> Bool { only == nil || only == workload }
+
+struct Sizes {
+    let insert: Int, read: Int, saves: Int, iterate: Int
+}
+let sizes = quick ? Sizes(insert: 5_000, read: 20_000, saves: 100, iterate: 50_000)
+                  : Sizes(insert: 50_000, read: 200_000, saves: 1_000, iterate: 1_000_000)
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-\(ProcessInfo.processInfo.processIdentifier)")
+try? FileManager.default.removeItem(at: directory)
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+
+func time(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func report(_ name: String, _ ocd: Double, _ raw: Double) {
+    print(String(format: "ratio %@ %.4f %.4f %.2f", name, ocd, raw, ocd / raw))
+}
+
+/// A fresh OpenCoreData stack on a new SQLite file.
+func openStack(_ name: String) throws -> NSManagedObjectContext {
+    let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
+    try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("\(name).sqlite"),
+                                       options: [NSSQLitePragmasOption: ["synchronous": "NORMAL"]])
+    let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+    context.persistentStoreCoordinator = coordinator
+    return context
+}
+
+func insertRows(_ count: Int, into context: NSManagedObjectContext) throws {
+    try context.performAndWait {
+        for i in 0..<count { BenchRow(context: context).fill(i) }
+        try context.save()
+        context.reset()
+    }
+}
+
+/// Peak resident memory of this process, in MiB (VmHWM).
+func peakRSS() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kb = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") else { return -1 }
+    return kb / 1024
+}
+
+// W6 runs in a child process so its peak memory is its own.
+if let index = arguments.firstIndex(of: "--w6-child"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
+    let path = arguments[index + 2]
+    let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
+    try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: URL(fileURLWithPath: path))
+    let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+    context.persistentStoreCoordinator = coordinator
+    var sum: Int64 = 0
+    let seconds = try time {
+        try context.performAndWait {
+            let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
+            request.fetchBatchSize = 500
+            for row in try context.fetch(request) { sum &+= row.a1 }
+        }
+    }
+    print(String(format: "w6 %d %.4f %.1f %lld", count, seconds, peakRSS(), sum))
+    exit(0)
+}
+
+print("ocd-bench (\(quick ? "quick" : "full") sizes): insert \(sizes.insert), read \(sizes.read), saves \(sizes.saves), iterate \(sizes.iterate)")
+
+// W1: insert N objects of 10 Integer 64 attributes with one save.
+if runs("W1") {
+    let context = try openStack("w1")
+    let ocd = try time { try insertRows(sizes.insert, into: context) }
+    let raw = try RawSQLite(path: directory.appendingPathComponent("w1-raw.sqlite").path)
+    try raw.createTable()
+    let rawTime = try time { try raw.insert(count: sizes.insert) }
+    report("W1_insert_\(sizes.insert)", ocd, rawTime)
+}
+
+// Shared data for the read workloads.
+let needsReadData = ["W2", "W3", "W5"].contains(where: runs)
+let readContext = try openStack("read")
+if needsReadData { try insertRows(sizes.read, into: readContext) }
+let rawRead = try RawSQLite(path: directory.appendingPathComponent("read-raw.sqlite").path)
+try rawRead.createTable()
+if needsReadData { try rawRead.insert(count: sizes.read) }
+
+// W2: fetch all rows as fully realized objects and read every attribute.
+if runs("W2") {
+    var ocdSum: Int64 = 0
+    let ocd = try time {
+        try readContext.performAndWait {
+            let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
+            request.returnsObjectsAsFaults = false
+            for row in try readContext.fetch(request) { ocdSum &+= row.sum }
+            readContext.reset()
+        }
+    }
+    var rawSum: Int64 = 0
+    let raw = try time { rawSum = try rawRead.scan() }
+    precondition(ocdSum == rawSum, "W2 checksums differ: \(ocdSum) vs \(rawSum)")
+    report("W2_fetch_objects_\(sizes.read)", ocd, raw)
+}
+
+// W3: fetch as faults, then fire every fault.
+if runs("W3") {
+    var ocdSum: Int64 = 0
+    let ocd = try time {
+        try readContext.performAndWait {
+            let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
+            request.returnsObjectsAsFaults = true
+            request.fetchBatchSize = 500
+            for row in try readContext.fetch(request) { ocdSum &+= row.sum }
+            readContext.reset()
+        }
+    }
+    var rawSum: Int64 = 0
+    let raw = try time { rawSum = try rawRead.scan() }
+    precondition(ocdSum == rawSum, "W3 checksums differ")
+    report("W3_fetch_faults_\(sizes.read)", ocd, raw)
+}
+
+// W4: many saves of one changed object.
+if runs("W4") {
+    let context = try openStack("w4")
+    try insertRows(10, into: context)
+    let ocd = try time {
+        try context.performAndWait {
+            let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
+            request.predicate = NSPredicate(format: "a0 == 0")
+            let row = try context.fetch(request)[0]
+            for i in 0..<sizes.saves {
+                row.a1 = Int64(i)
+                try context.save()
+            }
+        }
+    }
+    let raw = try RawSQLite(path: directory.appendingPathComponent("w4-raw.sqlite").path)
+    try raw.createTable()
+    try raw.insert(count: 10)
+    let rawTime = try time { try raw.updateOneRow(times: sizes.saves) }
+    report("W4_saves_\(sizes.saves)", ocd, rawTime)
+}
+
+// W5: indexed predicate fetch of 1% of the rows.
+if runs("W5") {
+    let limit = Int64(sizes.read / 100 * 10)  // a0 = 10 * i, so this selects 1% of rows
+    var ocdCount = 0
+    let ocd = try time {
+        try readContext.performAndWait {
+            let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
+            request.predicate = NSPredicate(format: "a0 < %lld", limit)
+            request.returnsObjectsAsFaults = false
+            let rows = try readContext.fetch(request)
+            ocdCount = rows.count
+            for row in rows { _ = row.sum }
+            readContext.reset()
+        }
+    }
+    let raw = try time { _ = try rawRead.scan(where: "WHERE A0 < ?", bind: limit) }
+    precondition(ocdCount == sizes.read / 100, "W5 returned \(ocdCount) rows")
+    report("W5_indexed_1pct_of_\(sizes.read)", ocd, raw)
+}
+
+// W6: iterate many rows with fetchBatchSize 500, in a child process; report its peak memory.
+if runs("W6") {
+    let path = directory.appendingPathComponent("w6.sqlite")
+    let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
+    try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: path)
+    let seedContext = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+    seedContext.persistentStoreCoordinator = coordinator
+    for chunk in stride(from: 0, to: sizes.iterate, by: 100_000) {
+        try insertRows(min(100_000, sizes.iterate - chunk), into: seedContext)
+    }
+    try coordinator.remove(coordinator.persistentStores[0])
+
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["--w6-child", String(sizes.iterate), path.path]
+    let pipe = Pipe()
+    child.standardOutput = pipe
+    try child.run()
+    child.waitUntilExit()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let fields = output.split(separator: " ")
+    let raw = try RawSQLite(path: directory.appendingPathComponent("w6-raw.sqlite").path)
+    try raw.createTable()
+    try raw.insert(count: sizes.iterate)
+    let rawTime = try time { _ = try raw.scan() }
+    if fields.count >= 4, let seconds = Double(fields[2]), let rss = Double(fields[3]) {
+        report("W6_iterate_\(sizes.iterate)_batch500", seconds, rawTime)
+        print(String(format: "peak_rss W6 %.1f MiB (target < 64 MiB)", rss))
+    } else {
+        print("W6 child failed: \(output)")
+    }
+}
