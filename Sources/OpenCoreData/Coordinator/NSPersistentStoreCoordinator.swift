@@ -317,22 +317,39 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// How many row snapshots the coordinator holds (for tests and diagnostics).
     var snapshotCount: Int { locked { rowCache.count } }
 
-    /// Permanent IDs for new objects, each in the first store whose configuration holds its entity.
+    /// Permanent IDs for new objects, each in the first store whose configuration holds its
+    /// entity. Keys are reserved once per store and entity hierarchy, not once per object: for a
+    /// store on disk each reservation is a write.
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
         try locked {
-            var result: [NSManagedObjectID] = []
-            for object in objects {
+            var storeOfObject: [NSPersistentStore] = []
+            var groups: [GroupKey: [Int]] = [:]
+            for (index, object) in objects.enumerated() {
                 guard let store = stores(for: object.entity).first(where: { !$0.isReadOnly }) ?? stores(for: object.entity).first else {
                     throw CoreDataError.make(NSPersistentStoreSaveError, "No persistent store holds entity '\(object.entity.name ?? "?")'. Add a store whose configuration includes it.")
                 }
                 guard !store.isReadOnly else {
                     throw CoreDataError.make(NSPersistentStoreSaveError, "The store for entity '\(object.entity.name ?? "?")' is read-only.")
                 }
-                let key = try backend(of: store).newPrimaryKeys(for: object.entity, count: 1)[0]
-                result.append(NSManagedObjectID(entity: object.entity, store: store, primaryKey: key))
+                storeOfObject.append(store)
+                groups[GroupKey(store: ObjectIdentifier(store), root: ObjectIdentifier(object.entity.rootEntity)), default: []].append(index)
             }
-            return result
+            var result = [NSManagedObjectID?](repeating: nil, count: objects.count)
+            for indexes in groups.values {
+                let first = objects[indexes[0]], store = storeOfObject[indexes[0]]
+                let keys = try backend(of: store).newPrimaryKeys(for: first.entity, count: indexes.count)
+                for (index, key) in zip(indexes, keys) {
+                    result[index] = NSManagedObjectID(entity: objects[index].entity, store: store, primaryKey: key)
+                }
+            }
+            return result.map { $0! }
         }
+    }
+
+    /// Objects whose keys come from one sequence: one store, one root entity.
+    private struct GroupKey: Hashable {
+        let store: ObjectIdentifier
+        let root: ObjectIdentifier
     }
 
     /// Refuses relationships between objects in different stores: a store can only hold

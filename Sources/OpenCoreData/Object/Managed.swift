@@ -110,49 +110,28 @@ public protocol ManagedPropertyValue {
     static func write(_ value: Self, to object: NSManagedObject, slot: Int)
 }
 
-/// Attribute types with a stored representation.
+/// A value in the form a managed object stores it. Opaque outside OpenCoreData: it lets the
+/// `@Managed` conformances below convert without boxing values as `Any`.
+public struct ManagedStoredValue {
+    let value: StoredValue
+}
+
+/// Attribute types with a stored representation. The conformances are OpenCoreData's own
+/// (`Int`, `Int16`, `Int32`, `Int64`, `Double`, `Float`, `Bool`, `Decimal`, `String`, `Date`,
+/// `Data`, `UUID`, `URL`); they convert directly to and from the object's typed storage.
 public protocol ManagedAttributeValue: ManagedPropertyValue {
     /// The value for a nil attribute in a non-optional property.
     static var managedEmptyValue: Self { get }
+    init?(managedStoredValue: ManagedStoredValue)
+    var managedStoredValue: ManagedStoredValue { get }
 }
 
 extension ManagedAttributeValue {
     public static func read(from object: NSManagedObject, slot: Int) -> Self {
-        storedCast(object.readStored(slot)) ?? managedEmptyValue
+        Self(managedStoredValue: ManagedStoredValue(value: object.readStored(slot))) ?? managedEmptyValue
     }
     public static func write(_ value: Self, to object: NSManagedObject, slot: Int) {
-        object.writeAttribute(value, slot: slot)
-    }
-    static func storedCast(_ stored: StoredValue) -> Self? {
-        switch stored {
-        case .null: return nil
-        case .integer(let i):
-            switch Self.self {
-            case is Int64.Type: return i as? Self
-            case is Int.Type: return Int(truncatingIfNeeded: i) as? Self
-            case is Int32.Type: return Int32(truncatingIfNeeded: i) as? Self
-            case is Int16.Type: return Int16(truncatingIfNeeded: i) as? Self
-            case is Bool.Type: return (i != 0) as? Self
-            case is Double.Type: return Double(i) as? Self
-            default: return nil
-            }
-        case .double(let d):
-            switch Self.self {
-            case is Double.Type: return d as? Self
-            case is Float.Type: return Float(d) as? Self
-            default: return nil
-            }
-        case .bool(let b): return b as? Self
-        case .string(let s): return s as? Self
-        case .date(let d): return d as? Self
-        case .data(let d): return d as? Self
-        case .decimal(let d): return d as? Self
-        case .uuid(let u): return u as? Self
-        case .url(let u): return u as? Self
-        case .boxed(let box): return box.value as? Self
-        case .objectID(let id): return id as? Self
-        case .objectIDs: return nil
-        }
+        object.writeAttribute(stored: value.managedStoredValue.value, slot: slot)
     }
 }
 
@@ -163,21 +142,136 @@ extension NSManagedObject {
         }
         writeSlot(i, .value(StoredValue(value, for: a)))
     }
+
+    /// Writes an already typed value. A Swift type that does not match the attribute's type is
+    /// stored as it is and rejected by validation at save, like a wrong value through KVC.
+    func writeAttribute(stored value: StoredValue, slot i: Int) {
+        guard layout.properties[i] is NSAttributeDescription else {
+            preconditionFailure("@Managed var \(layout.properties[i].name): the property is a relationship; declare it as an NSManagedObject subclass (optional) or a Set of one.")
+        }
+        writeSlot(i, .value(value))
+    }
 }
 
-extension Int: ManagedAttributeValue { public static var managedEmptyValue: Int { 0 } }
-extension Int16: ManagedAttributeValue { public static var managedEmptyValue: Int16 { 0 } }
-extension Int32: ManagedAttributeValue { public static var managedEmptyValue: Int32 { 0 } }
-extension Int64: ManagedAttributeValue { public static var managedEmptyValue: Int64 { 0 } }
-extension Double: ManagedAttributeValue { public static var managedEmptyValue: Double { 0 } }
-extension Float: ManagedAttributeValue { public static var managedEmptyValue: Float { 0 } }
-extension Bool: ManagedAttributeValue { public static var managedEmptyValue: Bool { false } }
-extension Decimal: ManagedAttributeValue { public static var managedEmptyValue: Decimal { 0 } }
-extension String: ManagedAttributeValue { public static var managedEmptyValue: String { "" } }
-extension Date: ManagedAttributeValue { public static var managedEmptyValue: Date { Date(timeIntervalSinceReferenceDate: 0) } }
-extension Data: ManagedAttributeValue { public static var managedEmptyValue: Data { Data() } }
-extension UUID: ManagedAttributeValue { public static var managedEmptyValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) } }
-extension URL: ManagedAttributeValue { public static var managedEmptyValue: URL { URL(string: "about:blank")! } }
+extension Int64: ManagedAttributeValue {
+    public static var managedEmptyValue: Int64 { 0 }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        switch s.value {
+        case .integer(let i): self = i
+        case .bool(let b): self = b ? 1 : 0
+        case .double(let d): guard let i = Int64(exactly: d) else { return nil }; self = i
+        default: return nil
+        }
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .integer(self)) }
+}
+extension Int: ManagedAttributeValue {
+    public static var managedEmptyValue: Int { 0 }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard let i = Int64(managedStoredValue: s) else { return nil }
+        self = Int(truncatingIfNeeded: i)
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .integer(Int64(self))) }
+}
+extension Int32: ManagedAttributeValue {
+    public static var managedEmptyValue: Int32 { 0 }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard let i = Int64(managedStoredValue: s) else { return nil }
+        self = Int32(truncatingIfNeeded: i)
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .integer(Int64(self))) }
+}
+extension Int16: ManagedAttributeValue {
+    public static var managedEmptyValue: Int16 { 0 }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard let i = Int64(managedStoredValue: s) else { return nil }
+        self = Int16(truncatingIfNeeded: i)
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .integer(Int64(self))) }
+}
+extension Double: ManagedAttributeValue {
+    public static var managedEmptyValue: Double { 0 }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        switch s.value {
+        case .double(let d): self = d
+        case .integer(let i): self = Double(i)
+        case .decimal(let d): self = NSDecimalNumber(decimal: d).doubleValue
+        default: return nil
+        }
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .double(self)) }
+}
+extension Float: ManagedAttributeValue {
+    public static var managedEmptyValue: Float { 0 }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard let d = Double(managedStoredValue: s) else { return nil }
+        self = Float(d)
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .double(Double(self))) }
+}
+extension Bool: ManagedAttributeValue {
+    public static var managedEmptyValue: Bool { false }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        switch s.value {
+        case .bool(let b): self = b
+        case .integer(let i): self = i != 0
+        default: return nil
+        }
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .bool(self)) }
+}
+extension Decimal: ManagedAttributeValue {
+    public static var managedEmptyValue: Decimal { 0 }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        switch s.value {
+        case .decimal(let d): self = d
+        case .integer(let i): self = Decimal(i)
+        case .double(let d): self = Decimal(d)
+        default: return nil
+        }
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .decimal(self)) }
+}
+extension String: ManagedAttributeValue {
+    public static var managedEmptyValue: String { "" }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard case .string(let v) = s.value else { return nil }
+        self = v
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .string(self)) }
+}
+extension Date: ManagedAttributeValue {
+    public static var managedEmptyValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard case .date(let v) = s.value else { return nil }
+        self = v
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .date(self)) }
+}
+extension Data: ManagedAttributeValue {
+    public static var managedEmptyValue: Data { Data() }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard case .data(let v) = s.value else { return nil }
+        self = v
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .data(self)) }
+}
+extension UUID: ManagedAttributeValue {
+    public static var managedEmptyValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard case .uuid(let v) = s.value else { return nil }
+        self = v
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .uuid(self)) }
+}
+extension URL: ManagedAttributeValue {
+    public static var managedEmptyValue: URL { URL(string: "about:blank")! }
+    public init?(managedStoredValue s: ManagedStoredValue) {
+        guard case .url(let v) = s.value else { return nil }
+        self = v
+    }
+    public var managedStoredValue: ManagedStoredValue { ManagedStoredValue(value: .url(self)) }
+}
 
 /// Marks a type stored in a transformable attribute, so `@Managed` can hold it.
 public protocol ManagedTransformable: ManagedPropertyValue {}

@@ -43,12 +43,23 @@ extension NSManagedObject {
         if let error = NSManagedObject.combine(errors) { throw error }
     }
 
+    /// Validates every property at save. Model constraints are checked on the stored values —
+    /// no boxing — and only a subclass, which may override `validate(_:value:)`, gets each value
+    /// in its public form.
     func validateAllProperties() throws {
         var errors: [NSError] = []
+        let callsKeyValidation = type(of: self) != NSManagedObject.self
         for (i, property) in layout.properties.enumerated() where !(property is NSFetchedPropertyDescription) {
-            var value = publicValue(slot: i)
             do {
-                try validateValue(&value, forKey: property.name)
+                if let r = property as? NSRelationshipDescription {
+                    try validateRelationshipCount(relatedCount(slot: i, toMany: r.isToMany), r)
+                } else if let a = property as? NSAttributeDescription {
+                    try validateAttribute(readStored(i), a)
+                }
+                if callsKeyValidation {
+                    var value = publicValue(slot: i)
+                    try validate(property.name, value: &value)
+                }
             } catch let error as NSError {
                 if error.code == NSValidationMultipleErrorsError, let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
                     errors += details
@@ -58,6 +69,18 @@ extension NSManagedObject {
             }
         }
         if let error = NSManagedObject.combine(errors) { throw error }
+    }
+
+    /// How many objects a relationship holds, without loading them.
+    private func relatedCount(slot i: Int, toMany: Bool) -> Int {
+        fireFaultIfNeeded()
+        switch slots[i] {
+        case .toMany(let related): return related.count
+        case .toOne: return 1
+        case .value(.objectIDs(let ids)): return ids.count
+        case .value(.null): return 0
+        case .value: return 1
+        }
     }
 
     /// One error for one failure; `NSValidationMultipleErrorsError` with the failures in
@@ -80,13 +103,11 @@ extension NSManagedObject {
         return CoreDataError.make(code, message, info)
     }
 
+    /// The model's constraints on a value given in public form (`validateValue(_:forKey:)`).
     private func validateModelConstraints(_ value: Any?, property: NSPropertyDescription) throws {
-        let key = property.name
-        let what = "\(entity.name ?? "?").\(key)"
         var unwrapped = value
         if let optional = value as? OptionalProtocol { unwrapped = optional.wrappedAny }
         if unwrapped is NSNull { unwrapped = nil }
-
         if let r = property as? NSRelationshipDescription {
             let count: Int
             switch unwrapped {
@@ -97,45 +118,57 @@ extension NSManagedObject {
             case let a as [Any]: count = a.count
             default: count = 1
             }
-            if r.isToMany {
-                if count == 0 && !r.isOptional && r.minCount == 0 {
-                    throw validationError(NSValidationMissingMandatoryPropertyError, key: key, value: unwrapped, "\(what) is required but empty.")
-                }
-                if (count > 0 || !r.isOptional) && count < r.minCount {
-                    throw validationError(NSValidationRelationshipLacksMinimumCountError, key: key, value: unwrapped, "\(what) has \(count) objects; it needs at least \(r.minCount).")
-                }
-                if r.maxCount > 0 && count > r.maxCount {
-                    throw validationError(NSValidationRelationshipExceedsMaximumCountError, key: key, value: unwrapped, "\(what) has \(count) objects; at most \(r.maxCount) are allowed.")
-                }
-            } else if count == 0 && !r.isOptional {
-                throw validationError(NSValidationMissingMandatoryPropertyError, key: key, value: nil, "\(what) is required. Set it before saving.")
-            }
-            return
+            try validateRelationshipCount(count, r)
+        } else if let a = property as? NSAttributeDescription {
+            try validateAttribute(StoredValue(unwrapped, for: a), a)
         }
+    }
 
-        guard let unwrapped else {
-            if !property.isOptional {
+    private func validateRelationshipCount(_ count: Int, _ r: NSRelationshipDescription) throws {
+        let what = "\(entity.name ?? "?").\(r.name)"
+        if r.isToMany {
+            if count == 0 && !r.isOptional && r.minCount == 0 {
+                throw validationError(NSValidationMissingMandatoryPropertyError, key: r.name, value: nil, "\(what) is required but empty.")
+            }
+            if (count > 0 || !r.isOptional) && count < r.minCount {
+                throw validationError(NSValidationRelationshipLacksMinimumCountError, key: r.name, value: publicValue(slot: requireSlot(r.name)), "\(what) has \(count) objects; it needs at least \(r.minCount).")
+            }
+            if r.maxCount > 0 && count > r.maxCount {
+                throw validationError(NSValidationRelationshipExceedsMaximumCountError, key: r.name, value: publicValue(slot: requireSlot(r.name)), "\(what) has \(count) objects; at most \(r.maxCount) are allowed.")
+            }
+        } else if count == 0 && !r.isOptional {
+            throw validationError(NSValidationMissingMandatoryPropertyError, key: r.name, value: nil, "\(what) is required. Set it before saving.")
+        }
+    }
+
+    /// Optionality, type, integer range and validation predicates of one attribute value. The
+    /// value is boxed only to evaluate predicates or report an error.
+    private func validateAttribute(_ stored: StoredValue, _ a: NSAttributeDescription) throws {
+        let key = a.name
+        let what = "\(entity.name ?? "?").\(key)"
+        if stored.isNull {
+            if !a.isOptional {
                 throw validationError(NSValidationMissingMandatoryPropertyError, key: key, value: nil, "\(what) is required. Set it before saving, or make the attribute optional.")
             }
             return
         }
-        if let a = property as? NSAttributeDescription {
-            let stored = StoredValue(unwrapped, for: a)
-            guard stored.fits(a) else {
-                throw validationError(NSManagedObjectValidationError, key: key, value: unwrapped,
-                    "\(what) holds a \(type(of: unwrapped)), but the attribute's type is \(a.attributeValueClassName ?? "\(a.attributeType)"). Store a value of that type.")
-            }
-            if a.attributeType == .integer16AttributeType || a.attributeType == .integer32AttributeType, case .integer(let n) = stored {
-                let range: ClosedRange<Int64> = a.attributeType == .integer16AttributeType ? Int64(Int16.min)...Int64(Int16.max) : Int64(Int32.min)...Int64(Int32.max)
-                if n > range.upperBound { throw validationError(NSValidationNumberTooLargeError, key: key, value: unwrapped, "\(what) is \(n), too large for \(a.attributeType == .integer16AttributeType ? "Integer 16" : "Integer 32").") }
-                if n < range.lowerBound { throw validationError(NSValidationNumberTooSmallError, key: key, value: unwrapped, "\(what) is \(n), too small for \(a.attributeType == .integer16AttributeType ? "Integer 16" : "Integer 32").") }
-            }
+        guard stored.fits(a) else {
+            let shown = stored.publicValue(for: a)
+            throw validationError(NSManagedObjectValidationError, key: key, value: shown,
+                "\(what) holds a \(shown.map { "\(type(of: $0))" } ?? "value") of the wrong type; the attribute's type is \(a.attributeValueClassName ?? "\(a.attributeType)"). Store a value of that type.")
         }
-        for (index, predicate) in property.validationPredicates.enumerated() {
-            let warning = index < property.validationWarnings.count ? property.validationWarnings[index] : nil
-            if let failure = ValidationPredicateCheck.failure(of: predicate, value: unwrapped) {
-                throw validationError(failure.code, key: key, value: unwrapped, predicate: predicate,
-                    warning ?? "\(what) = \(unwrapped) does not satisfy \(predicate.predicateFormat) (\(failure.reason)).")
+        if a.attributeType == .integer16AttributeType || a.attributeType == .integer32AttributeType, case .integer(let n) = stored {
+            let small = a.attributeType == .integer16AttributeType
+            let range: ClosedRange<Int64> = small ? Int64(Int16.min)...Int64(Int16.max) : Int64(Int32.min)...Int64(Int32.max)
+            if n > range.upperBound { throw validationError(NSValidationNumberTooLargeError, key: key, value: n, "\(what) is \(n), too large for \(small ? "Integer 16" : "Integer 32").") }
+            if n < range.lowerBound { throw validationError(NSValidationNumberTooSmallError, key: key, value: n, "\(what) is \(n), too small for \(small ? "Integer 16" : "Integer 32").") }
+        }
+        guard !a.validationPredicates.isEmpty, let value = stored.publicValue(for: a) else { return }
+        for (index, predicate) in a.validationPredicates.enumerated() {
+            let warning = index < a.validationWarnings.count ? a.validationWarnings[index] : nil
+            if let failure = ValidationPredicateCheck.failure(of: predicate, value: value) {
+                throw validationError(failure.code, key: key, value: value, predicate: predicate,
+                    warning ?? "\(what) = \(value) does not satisfy \(predicate.predicateFormat) (\(failure.reason)).")
             }
         }
     }

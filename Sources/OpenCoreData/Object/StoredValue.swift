@@ -98,11 +98,18 @@ extension StoredValue {
         self = .boxed(AnyBox(value))
     }
 
-    /// Whether this value fits the attribute's type (boxed values fit only transformable ones).
+    /// Whether this value fits the attribute's type: the case must be the one the type stores
+    /// (a boxed value fits only transformable, undefined and composite attributes).
     func fits(_ attribute: NSAttributeDescription) -> Bool {
-        switch self {
-        case .boxed: return [.transformableAttributeType, .undefinedAttributeType, .compositeAttributeType].contains(attribute.attributeType)
-        default: return true
+        switch (self, attribute.attributeType) {
+        case (.null, _): return true
+        case (.integer, .integer16AttributeType), (.integer, .integer32AttributeType), (.integer, .integer64AttributeType): return true
+        case (.double, .doubleAttributeType), (.double, .floatAttributeType): return true
+        case (.bool, .booleanAttributeType), (.decimal, .decimalAttributeType), (.string, .stringAttributeType): return true
+        case (.date, .dateAttributeType), (.data, .binaryDataAttributeType), (.uuid, .UUIDAttributeType): return true
+        case (.url, .URIAttributeType), (.objectID, .objectIDAttributeType): return true
+        case (_, .transformableAttributeType), (_, .undefinedAttributeType), (_, .compositeAttributeType): return true
+        default: return false
         }
     }
 
