@@ -170,6 +170,8 @@ final class EntityLayout {
     /// Slots of attributes and relationships that are stored (not transient, not fetched).
     let persistentIndexes: [Int]
     let relationshipIndexes: [Int]
+    /// Where `@Managed` wrappers of this entity's class find their slots.
+    let wrapperSlots = WrapperSlotCache()
 
     init(properties: [NSPropertyDescription]) {
         self.properties = properties

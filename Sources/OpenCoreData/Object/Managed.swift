@@ -25,8 +25,6 @@ import Foundation
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue> {
     var key: String?
-    /// The slot in the object's storage, resolved on first use.
-    var slot: Int = -1
 
     public init() {}
     public init(_ key: String) { self.key = key }
@@ -60,16 +58,36 @@ protocol ManagedWrapperProtocol {
 }
 
 extension NSManagedObject {
-    /// The slot of the property behind a `@Managed` wrapper, cached in the wrapper.
+    /// The slot of the property behind a `@Managed` wrapper.
+    ///
+    /// Cached per entity by the wrapper's key path: one locked lookup per access, and no write
+    /// into the object (writing the wrapper back through its key path cost more than the lookup
+    /// when each object's properties are read once, as in a fetch).
     func resolveSlot<Object: NSManagedObject, Value>(_ storage: ReferenceWritableKeyPath<Object, Managed<Value>>) -> Int {
+        let layout = self.layout
+        if let slot = layout.wrapperSlots.slot(for: storage) { return slot }
         let object = self as! Object
-        let wrapper = object[keyPath: storage]
-        if wrapper.slot >= 0 { return wrapper.slot }
-        let key = wrapper.key ?? ManagedKeyResolver.key(for: storage, in: object)
+        let key = object[keyPath: storage].key ?? ManagedKeyResolver.key(for: storage, in: object)
         let slot = requireSlot(key, "@Managed var \(key)")
-        object[keyPath: storage].slot = slot
-        object[keyPath: storage].key = key
+        layout.wrapperSlots.remember(slot, for: storage)
         return slot
+    }
+}
+
+/// `@Managed` key path → slot, for one entity layout.
+final class WrapperSlotCache: @unchecked Sendable {
+    // @unchecked Sendable: `slots` is guarded by `lock`.
+    private let lock = NSLock()
+    private var slots: [AnyKeyPath: Int] = [:]
+
+    func slot(for keyPath: AnyKeyPath) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        return slots[keyPath]
+    }
+
+    func remember(_ slot: Int, for keyPath: AnyKeyPath) {
+        lock.lock(); defer { lock.unlock() }
+        slots[keyPath] = slot
     }
 }
 
