@@ -18,15 +18,17 @@ enum Demo {
             say("   \(entity.name!): \(properties.joined(separator: ", "))")
         }
 
-        step(2, "Build the stack: a container with an in-memory store.")
+        step(2, "Build the stack: a container with a SQLite store in the default directory.")
         let container = NSPersistentContainer(name: "Company", managedObjectModel: model)
-        container.persistentStoreDescriptions[0].type = NSInMemoryStoreType
+        let storeURL = container.persistentStoreDescriptions[0].url!
+        // Start each tour from an empty store, so it reads the same every time.
+        try container.persistentStoreCoordinator.destroyPersistentStore(at: storeURL, ofType: NSSQLiteStoreType)
         var loadError: Error?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }
         let context = container.newBackgroundContext()
         context.undoManager = UndoManager()
-        say("   Stores: \(container.persistentStoreCoordinator.persistentStores.map(\.type))")
+        say("   Store: \(container.persistentStoreCoordinator.persistentStores.map(\.type).joined()) at \(storeURL.path)")
 
         try context.performAndWait {
             step(3, "Insert objects and relate them. Core Data keeps inverses in step.")
@@ -87,7 +89,7 @@ enum Demo {
             say("   Employees left: \(try context.count(for: NSFetchRequest<Employee>(entityName: "Employee"))) (Fiona, in Sales)")
         }
 
-        step(9, "Another context sees the saved data.")
+        step(9, "Another context sees the saved data (read back from the file).")
         let other = container.newBackgroundContext()
         try other.performAndWait {
             let departments = try other.fetch(NSFetchRequest<Department>(entityName: "Department"))
