@@ -3,8 +3,9 @@ import Foundation
 // Reading rows: fetches and single-row loads (fault firing).
 //
 // A fetch reads the entity's rows from its root table (`WHERE Z_ENT IN (...)` for the entity
-// and, with includesSubentities, its subentities), then fills each to-many relationship with one
-// more query per relationship. The context evaluates the predicate, sort and limits in memory.
+// and, with includesSubentities, its subentities, narrowed by SQLitePredicateFilter), then fills
+// each to-many relationship with one more query per relationship. The context evaluates the
+// predicate, sort and limits in memory.
 extension SQLiteStore {
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
@@ -13,12 +14,18 @@ extension SQLiteStore {
         let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
         guard !included.isEmpty, let tablePlan = self.plan(for: entity) else { return [] }
         let table = tablePlan.table
-        let numbers = included.map { SQLiteValue.integer(Int64(schema.number(of: $0))) }
-        let sql = "SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(numbers.map { _ in "?" }.joined(separator: ", "))) ORDER BY Z_PK"
+        var bindings = included.map { SQLiteValue.integer(Int64(schema.number(of: $0))) }
+        var sql = "SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(bindings.map { _ in "?" }.joined(separator: ", ")))"
+        // Narrow the rows by what SQL can decide exactly; the context evaluates the rest.
+        if let predicate = plan.predicate, let filter = SQLitePredicateFilter(predicate, entity: entity, table: table) {
+            sql += " AND " + filter.sql
+            bindings += filter.bindings
+        }
+        sql += " ORDER BY Z_PK"
         var rows: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
         do {
             let statement = try db.statement(sql)
-            for (i, n) in numbers.enumerated() { statement.bind(n, at: Int32(i + 1)) }
+            for (i, value) in bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
             while try statement.step() { rows.append(try decode(statement)) }
         } catch let error as SQLiteError {
             throw fetchError(error)
