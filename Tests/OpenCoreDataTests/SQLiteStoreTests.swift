@@ -429,4 +429,58 @@ final class SQLiteStoreTests: XCTestCase {
         let error = openError { try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: nil) }
         XCTAssertEqual(error?.code, NSPersistentStoreOpenError)
     }
+    // MARK: Several coordinators
+
+    func testCoordinatorsOnOneFileSaveConcurrentlyWithoutLosingOrSharingKeys() throws {
+        let model = CompanyModel.make()
+        _ = try open(model)  // create the file once, so the workers don't race to create it
+        let workers = 4, perWorker = 40
+        let url = storeURL
+        let failures = FailureBox()
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            do {
+                // Each worker has its own coordinator, so its own SQLite connection: they
+                // meet only in the file (BEGIN IMMEDIATE and the busy timeout).
+                let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+                try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+                let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+                context.persistentStoreCoordinator = coordinator
+                try context.performAndWait {
+                    for i in 0..<perWorker {
+                        let e = Employee(context: context)
+                        e.firstName = "W\(worker)-\(i)"
+                        e.lastName = "worker \(worker)"
+                        if i % 8 == 7 { try context.save() }
+                    }
+                    try context.save()
+                }
+            } catch {
+                failures.append("worker \(worker): \(error)")
+            }
+        }
+        XCTAssertEqual(failures.messages, [])
+        XCTAssertEqual(try sql("SELECT count(*), count(DISTINCT Z_PK), max(Z_PK) FROM ZEMPLOYEE"), [["160", "160", "160"]])
+        XCTAssertEqual(try sql("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'"), [["160"]])
+    }
+
+    func testATruncatedStoreFailsWith134080AndIsLeftUnchanged() throws {
+        try saveCompany(open(CompanyModel.make()).1)
+        let (coordinator, _) = try open(CompanyModel.make())
+        try coordinator.remove(coordinator.persistentStores[0])  // closing checkpoints the WAL into the file
+        let truncated = try Data(contentsOf: storeURL).prefix(1000)
+        let damaged = directory.appendingPathComponent("Damaged.sqlite")
+        try truncated.write(to: damaged)
+        let error = openError { _ = try open(CompanyModel.make(), at: damaged) }
+        XCTAssertEqual(error?.code, NSPersistentStoreOpenError)
+        XCTAssertEqual(try Data(contentsOf: damaged), truncated)
+    }
+}
+
+/// Collects failures from concurrent workers.
+final class FailureBox: @unchecked Sendable {
+    // @unchecked Sendable: `list` is guarded by `lock`.
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(_ message: String) { lock.lock(); list.append(message); lock.unlock() }
+    var messages: [String] { lock.lock(); defer { lock.unlock() }; return list }
 }
