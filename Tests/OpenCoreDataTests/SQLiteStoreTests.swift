@@ -329,22 +329,25 @@ final class SQLiteStoreTests: XCTestCase {
             ann.salary = 1000
             let d = Department(context: first)
             d.name = "Sales"
+            Employee(context: first).firstName = "Temp"
             try first.save()
         }
         let stale = try second.performAndWait { try employee("Ann", in: second) }  // version 1
+        let fresh = try second.performAndWait { try employee("Temp", in: second) }
         try first.performAndWait {
             try employee("Ann", in: first).salary = 2000
             try first.save()
         }
         let error: NSError? = second.performAndWait {
             stale.salary = 3000
-            let d = Department(context: second)  // an insert in the same save is rolled back too
+            second.delete(fresh)                 // runs before the failing update: rolled back
+            let d = Department(context: second)  // an insert in the same save is not written either
             d.name = "Ops"
             return openError { try second.save() }
         }
         XCTAssertEqual(error?.domain, NSCocoaErrorDomain)
         XCTAssertEqual(error?.code, NSManagedObjectMergeError)
-        XCTAssertEqual(try sql("SELECT ZSALARY, Z_OPT FROM ZEMPLOYEE"), [["2000", "2"]])
+        XCTAssertEqual(try sql("SELECT ZFIRSTNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE ORDER BY ZFIRSTNAME"), [["Ann", "2000", "2"], ["Temp", "0", "1"]])
         XCTAssertEqual(try sql("SELECT ZNAME FROM ZDEPARTMENT"), [["Sales"]])
 
         // A delete of a row changed since it was fetched is refused the same way.

@@ -91,7 +91,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             throw openError(path, "The file at \(path) is not a SQLite database, or it is corrupt: \(error). It was left unchanged. Move it away or restore it from a backup.", error)
         }
 
-        do { try db.registerPredicateFunctions() } catch {
+        do {
+            try db.registerPredicateFunctions()
+            try db.registerDerivedAttributeFunctions()
+        } catch {
             throw openError(path, "Can't register the store's SQL functions: \(error).", error)
         }
         if tables.isEmpty {
