@@ -221,6 +221,38 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sql("SELECT count(*) FROM Z_3PROJECTS"), [["2"]], "Apollo: Ann and Boss")
     }
 
+    func testToManyMembersAreRightForLargeAndSmallFetches() throws {
+        // Up to 256 fetched rows read members by owner key, more read the whole relationship.
+        do {
+            let (_, context) = try open(CompanyModel.make())
+            try context.performAndWait {
+                for i in 0..<300 {
+                    let project = Project(context: context)
+                    project.title = "P\(i)"
+                    project.milestones = (0..<(i % 3)).map { j in
+                        let m = Milestone(context: context)
+                        m.title = "P\(i)-M\(j)"
+                        return m
+                    }
+                }
+                try context.save()
+            }
+        }
+        for format in ["title != nil", "title IN {'P7', 'P8', 'P299'}"] {
+            let (_, context) = try open(CompanyModel.make())
+            try context.performAndWait {
+                let request = NSFetchRequest<Project>(entityName: "Project")
+                request.predicate = OpenCoreData.NSPredicate(format: format)
+                let projects = try context.fetch(request)
+                XCTAssertEqual(projects.count, format == "title != nil" ? 300 : 3)
+                for project in projects {
+                    let i = Int(project.title!.dropFirst())!
+                    XCTAssertEqual(project.milestones.map(\.title), (0..<(i % 3)).map { "P\(i)-M\($0)" }, "\(format): \(project.title!)")
+                }
+            }
+        }
+    }
+
     func testDeletingAnObjectRemovesItsRowAndJoinTableRows() throws {
         try saveCompany(open(CompanyModel.make()).1)
         let (_, context) = try open(CompanyModel.make())
