@@ -295,4 +295,59 @@ final class SQLiteAppleStoreTests: XCTestCase {
         XCTAssertEqual(rows, [["100"]])
         XCTAssertEqual(try SQLiteInspector.rows(at: url.path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'"), [["120"]])
     }
+    // MARK: MagicalRecord Recipes: an old store (framework 241): rollback journal, no Z_MODELCACHE
+
+    /// Apple's iPhoneCoreDataRecipes model, recovered from the store's schema (its legacy
+    /// binary model files are not read yet).
+    private func recipesModel() -> NSManagedObjectModel {
+        let image = NSEntityDescription(name: "Image"), ingredient = NSEntityDescription(name: "Ingredient")
+        let recipe = NSEntityDescription(name: "Recipe"), type = NSEntityDescription(name: "RecipeType")
+        let imageRecipe = relationship("recipe", to: recipe, toMany: false), recipeImage = relationship("image", to: image, toMany: false)
+        imageRecipe.inverseRelationship = recipeImage; recipeImage.inverseRelationship = imageRecipe
+        let ingredientRecipe = relationship("recipe", to: recipe, toMany: false), recipeIngredients = relationship("ingredients", to: ingredient, toMany: true)
+        ingredientRecipe.inverseRelationship = recipeIngredients; recipeIngredients.inverseRelationship = ingredientRecipe
+        let recipeType = relationship("type", to: type, toMany: false), typeRecipes = relationship("recipes", to: recipe, toMany: true)
+        recipeType.inverseRelationship = typeRecipes; typeRecipes.inverseRelationship = recipeType
+        image.properties = [NSAttributeDescription(name: "image", type: .transformableAttributeType), imageRecipe]
+        ingredient.properties = [NSAttributeDescription(name: "displayOrder", type: .integer16AttributeType),
+                                 NSAttributeDescription(name: "amount", type: .stringAttributeType),
+                                 NSAttributeDescription(name: "name", type: .stringAttributeType), ingredientRecipe]
+        recipe.properties = [NSAttributeDescription(name: "prepTime", type: .stringAttributeType),
+                             NSAttributeDescription(name: "name", type: .stringAttributeType),
+                             NSAttributeDescription(name: "instructions", type: .stringAttributeType),
+                             NSAttributeDescription(name: "overview", type: .stringAttributeType),
+                             NSAttributeDescription(name: "thumbnailImage", type: .transformableAttributeType),
+                             recipeImage, recipeIngredients, recipeType]
+        type.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), typeRecipes]
+        let model = NSManagedObjectModel()
+        model.entities = [image, ingredient, recipe, type]
+        return model
+    }
+
+    func testRecipesOpensReadOnlyWithoutTouchingTheFile() throws {
+        let url = try copyStore("magicalpanda__MagicalRecord/Recipes/Recipes.sqlite")
+        let before = try Data(contentsOf: url)
+        do {
+            let (_, context) = try openReadOnly(recipesModel(), at: url)
+            try context.performAndWait {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+                request.predicate = OpenCoreData.NSPredicate(format: "name == %@", "Chocolate Cake")
+                let cake = try XCTUnwrap(context.fetch(request).first)
+                XCTAssertEqual(cake.value(forKey: "prepTime") as? String, "1 hour")
+                XCTAssertEqual((cake.value(forKey: "type") as? NSManagedObject)?.value(forKey: "name") as? String, "Dessert")
+                let ingredients = (cake.value(forKey: "ingredients") as? Set<NSManagedObject>) ?? []
+                XCTAssertEqual(ingredients.count, 9)
+                XCTAssertTrue(ingredients.contains { $0.value(forKey: "name") as? String == "Cocoa powder" && $0.value(forKey: "amount") as? String == "2 tablespoons" })
+                let image = try XCTUnwrap(cake.value(forKey: "image") as? NSManagedObject)
+                XCTAssertTrue((image.value(forKey: "recipe") as? NSManagedObject) === cake, "one-to-one: both sides")
+                // A transformable whose bytes are not a keyed archive (a JPEG here) comes back as Data.
+                let thumbnail = try XCTUnwrap(cake.value(forKey: "thumbnailImage") as? Data)
+                XCTAssertEqual(thumbnail.count, 2271)
+                XCTAssertEqual(Array(thumbnail.prefix(3)), [0xFF, 0xD8, 0xFF])
+                let names = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe")).compactMap { $0.value(forKey: "name") as? String }
+                XCTAssertEqual(Set(names), ["Chocolate Cake", "Three Berry Cobbler", "Macarons", "Ginger snaps", "Gaufres de Liège", "Crèpes Suzette", "Tarte aux Fraises"])
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: url), before, "a read-only store leaves a rollback-journal file as it was")
+    }
 }
