@@ -217,4 +217,137 @@ final class SQLiteAppleStoreTests: XCTestCase {
         XCTAssertEqual(try sql("SELECT group_concat(Z_1FAVORITES) FROM (SELECT Z_1FAVORITES FROM Z_1FAVORITES WHERE Z_1FAVORITEFOLDERS = 3 ORDER BY Z_FOK_1FAVORITES)"),
                        [["8,1,10,7,9,11"]])
     }
+    // MARK: CoreDataPlus SampleModel2 V2: decimals, companion columns, derived-attribute triggers, history tables
+
+    /// The programmatic SampleModel2 V2 (its Swift source is not in the fixtures), recovered
+    /// from the store's schema: Book ← GraphicNovel, Feedback, Page, Writer ← Author.
+    private func sampleModel2V2() -> NSManagedObjectModel {
+        let book = NSEntityDescription(name: "Book"), novel = NSEntityDescription(name: "GraphicNovel")
+        let feedback = NSEntityDescription(name: "Feedback"), page = NSEntityDescription(name: "Page")
+        let writer = NSEntityDescription(name: "Writer"), author = NSEntityDescription(name: "Author")
+        let bookAuthor = relationship("author", to: author, toMany: false), authorBooks = relationship("books", to: book, toMany: true)
+        bookAuthor.inverseRelationship = authorBooks; authorBooks.inverseRelationship = bookAuthor
+        let bookPages = relationship("pages", to: page, toMany: true), pageBook = relationship("book", to: book, toMany: false)
+        bookPages.inverseRelationship = pageBook; pageBook.inverseRelationship = bookPages
+        book.properties = [NSAttributeDescription(name: "pagesCount", type: .integer64AttributeType, defaultValue: 0), bookAuthor,
+                           NSAttributeDescription(name: "publishedAt", type: .dateAttributeType),
+                           NSAttributeDescription(name: "price", type: .decimalAttributeType),
+                           NSAttributeDescription(name: "title", type: .stringAttributeType),
+                           NSAttributeDescription(name: "uniqueID", type: .UUIDAttributeType),
+                           NSAttributeDescription(name: "frontCover", type: .transformableAttributeType), bookPages]
+        novel.properties = [NSAttributeDescription(name: "isBlackAndWhite", type: .booleanAttributeType)]
+        feedback.properties = [NSAttributeDescription(name: "rating", type: .doubleAttributeType),
+                               NSAttributeDescription(name: "authorAlias", type: .stringAttributeType),
+                               NSAttributeDescription(name: "comment", type: .stringAttributeType),
+                               NSAttributeDescription(name: "bookID", type: .UUIDAttributeType)]
+        page.properties = [NSAttributeDescription(name: "isBookmarked", type: .booleanAttributeType),
+                           NSAttributeDescription(name: "number", type: .integer64AttributeType, defaultValue: 0), pageBook,
+                           NSAttributeDescription(name: "content", type: .transformableAttributeType)]
+        writer.properties = [NSAttributeDescription(name: "age", type: .integer16AttributeType), NSAttributeDescription(name: "alias", type: .stringAttributeType)]
+        author.properties = [authorBooks]
+        book.subentities = [novel]
+        writer.subentities = [author]
+        let model = NSManagedObjectModel()
+        model.entities = [author, book, feedback, novel, page, writer]
+        return model
+    }
+
+    func testSampleModel2V2ReadsDecimalsAndSubentityTargetsAndStaysWritableWithItsTriggers() throws {
+        let url = try copyStore("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V2.sqlite")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: sampleModel2V2())
+        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        XCTAssertEqual(store.identifier, "4B0F5331-DE87-4D61-9947-8A976CCEB627")
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            func one(_ entity: String, _ format: String, _ arguments: [Any] = []) throws -> NSManagedObject {
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+                request.predicate = OpenCoreData.NSPredicate(format: format, argumentArray: arguments)
+                return try XCTUnwrap(context.fetch(request).first, format)
+            }
+            let book = try one("Book", "title == %@", ["title 1 - author 1"])
+            XCTAssertEqual(book.entity.name, "Book")
+            XCTAssertEqual(book.value(forKey: "price") as? Decimal, Decimal(string: "10.11"))
+            XCTAssertEqual(book.value(forKey: "pagesCount") as? Int, 99)
+            XCTAssertEqual(book.value(forKey: "uniqueID") as? UUID, UUID(uuidString: "AE289A08-EC9E-49D5-A96B-CBDFD53D451F"))
+            XCTAssertEqual((book.value(forKey: "pages") as? Set<NSManagedObject>)?.count, 99)
+            let author = try XCTUnwrap(book.value(forKey: "author") as? NSManagedObject)
+            XCTAssertEqual(author.entity.name, "Author")
+            XCTAssertEqual(author.value(forKey: "alias") as? String, "Alessandro")
+            XCTAssertEqual(author.value(forKey: "age") as? Int, 40)
+
+            let novel = try one("Book", "title == %@", ["title graphic novel - author 1"])
+            XCTAssertEqual(novel.entity.name, "GraphicNovel")
+            XCTAssertEqual(novel.value(forKey: "isBlackAndWhite") as? Bool, true)
+            XCTAssertEqual(novel.value(forKey: "price") as? Decimal, Decimal(string: "3.3333333333"))
+            let firstPage = try one("Page", "number == 19 AND isBookmarked == NO")
+            XCTAssertTrue((firstPage.value(forKey: "book") as? NSManagedObject) === novel, "Z1_BOOK says the target is a GraphicNovel")
+            XCTAssertEqual(try one("Feedback", "comment == %@", ["great novel"]).value(forKey: "rating") as? Double, 4.3)
+
+            // Apple's Z_DA_ triggers call NSCoreDataDATrigger... functions; with ours registered,
+            // inserting a page works and the trigger keeps pagesCount right in the file.
+            let added = NSEntityDescription.insertNewObject(forEntityName: "Page", into: context)
+            added.setValue(1000, forKey: "number")
+            added.setValue(book, forKey: "book")
+            try context.save()
+        }
+        let rows = try SQLiteInspector.rows(at: url.path, "SELECT ZPAGESCOUNT FROM ZBOOK WHERE ZTITLE = 'title 1 - author 1'")
+        XCTAssertEqual(rows, [["100"]])
+        XCTAssertEqual(try SQLiteInspector.rows(at: url.path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'"), [["120"]])
+    }
+    // MARK: MagicalRecord Recipes: an old store (framework 241): rollback journal, no Z_MODELCACHE
+
+    /// Apple's iPhoneCoreDataRecipes model, recovered from the store's schema (its legacy
+    /// binary model files are not read yet).
+    private func recipesModel() -> NSManagedObjectModel {
+        let image = NSEntityDescription(name: "Image"), ingredient = NSEntityDescription(name: "Ingredient")
+        let recipe = NSEntityDescription(name: "Recipe"), type = NSEntityDescription(name: "RecipeType")
+        let imageRecipe = relationship("recipe", to: recipe, toMany: false), recipeImage = relationship("image", to: image, toMany: false)
+        imageRecipe.inverseRelationship = recipeImage; recipeImage.inverseRelationship = imageRecipe
+        let ingredientRecipe = relationship("recipe", to: recipe, toMany: false), recipeIngredients = relationship("ingredients", to: ingredient, toMany: true)
+        ingredientRecipe.inverseRelationship = recipeIngredients; recipeIngredients.inverseRelationship = ingredientRecipe
+        let recipeType = relationship("type", to: type, toMany: false), typeRecipes = relationship("recipes", to: recipe, toMany: true)
+        recipeType.inverseRelationship = typeRecipes; typeRecipes.inverseRelationship = recipeType
+        image.properties = [NSAttributeDescription(name: "image", type: .transformableAttributeType), imageRecipe]
+        ingredient.properties = [NSAttributeDescription(name: "displayOrder", type: .integer16AttributeType),
+                                 NSAttributeDescription(name: "amount", type: .stringAttributeType),
+                                 NSAttributeDescription(name: "name", type: .stringAttributeType), ingredientRecipe]
+        recipe.properties = [NSAttributeDescription(name: "prepTime", type: .stringAttributeType),
+                             NSAttributeDescription(name: "name", type: .stringAttributeType),
+                             NSAttributeDescription(name: "instructions", type: .stringAttributeType),
+                             NSAttributeDescription(name: "overview", type: .stringAttributeType),
+                             NSAttributeDescription(name: "thumbnailImage", type: .transformableAttributeType),
+                             recipeImage, recipeIngredients, recipeType]
+        type.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), typeRecipes]
+        let model = NSManagedObjectModel()
+        model.entities = [image, ingredient, recipe, type]
+        return model
+    }
+
+    func testRecipesOpensReadOnlyWithoutTouchingTheFile() throws {
+        let url = try copyStore("magicalpanda__MagicalRecord/Recipes/Recipes.sqlite")
+        let before = try Data(contentsOf: url)
+        do {
+            let (_, context) = try openReadOnly(recipesModel(), at: url)
+            try context.performAndWait {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+                request.predicate = OpenCoreData.NSPredicate(format: "name == %@", "Chocolate Cake")
+                let cake = try XCTUnwrap(context.fetch(request).first)
+                XCTAssertEqual(cake.value(forKey: "prepTime") as? String, "1 hour")
+                XCTAssertEqual((cake.value(forKey: "type") as? NSManagedObject)?.value(forKey: "name") as? String, "Dessert")
+                let ingredients = (cake.value(forKey: "ingredients") as? Set<NSManagedObject>) ?? []
+                XCTAssertEqual(ingredients.count, 9)
+                XCTAssertTrue(ingredients.contains { $0.value(forKey: "name") as? String == "Cocoa powder" && $0.value(forKey: "amount") as? String == "2 tablespoons" })
+                let image = try XCTUnwrap(cake.value(forKey: "image") as? NSManagedObject)
+                XCTAssertTrue((image.value(forKey: "recipe") as? NSManagedObject) === cake, "one-to-one: both sides")
+                // A transformable whose bytes are not a keyed archive (a JPEG here) comes back as Data.
+                let thumbnail = try XCTUnwrap(cake.value(forKey: "thumbnailImage") as? Data)
+                XCTAssertEqual(thumbnail.count, 2271)
+                XCTAssertEqual(Array(thumbnail.prefix(3)), [0xFF, 0xD8, 0xFF])
+                let names = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe")).compactMap { $0.value(forKey: "name") as? String }
+                XCTAssertEqual(Set(names), ["Chocolate Cake", "Three Berry Cobbler", "Macarons", "Ginger snaps", "Gaufres de Liège", "Crèpes Suzette", "Tarte aux Fraises"])
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: url), before, "a read-only store leaves a rollback-journal file as it was")
+    }
 }

@@ -221,6 +221,38 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sql("SELECT count(*) FROM Z_3PROJECTS"), [["2"]], "Apollo: Ann and Boss")
     }
 
+    func testToManyMembersAreRightForLargeAndSmallFetches() throws {
+        // Up to 256 fetched rows read members by owner key, more read the whole relationship.
+        do {
+            let (_, context) = try open(CompanyModel.make())
+            try context.performAndWait {
+                for i in 0..<300 {
+                    let project = Project(context: context)
+                    project.title = "P\(i)"
+                    project.milestones = (0..<(i % 3)).map { j in
+                        let m = Milestone(context: context)
+                        m.title = "P\(i)-M\(j)"
+                        return m
+                    }
+                }
+                try context.save()
+            }
+        }
+        for format in ["title != nil", "title IN {'P7', 'P8', 'P299'}"] {
+            let (_, context) = try open(CompanyModel.make())
+            try context.performAndWait {
+                let request = NSFetchRequest<Project>(entityName: "Project")
+                request.predicate = OpenCoreData.NSPredicate(format: format)
+                let projects = try context.fetch(request)
+                XCTAssertEqual(projects.count, format == "title != nil" ? 300 : 3)
+                for project in projects {
+                    let i = Int(project.title!.dropFirst())!
+                    XCTAssertEqual(project.milestones.map(\.title), (0..<(i % 3)).map { "P\(i)-M\($0)" }, "\(format): \(project.title!)")
+                }
+            }
+        }
+    }
+
     func testDeletingAnObjectRemovesItsRowAndJoinTableRows() throws {
         try saveCompany(open(CompanyModel.make()).1)
         let (_, context) = try open(CompanyModel.make())
@@ -329,22 +361,25 @@ final class SQLiteStoreTests: XCTestCase {
             ann.salary = 1000
             let d = Department(context: first)
             d.name = "Sales"
+            Employee(context: first).firstName = "Temp"
             try first.save()
         }
         let stale = try second.performAndWait { try employee("Ann", in: second) }  // version 1
+        let fresh = try second.performAndWait { try employee("Temp", in: second) }
         try first.performAndWait {
             try employee("Ann", in: first).salary = 2000
             try first.save()
         }
         let error: NSError? = second.performAndWait {
             stale.salary = 3000
-            let d = Department(context: second)  // an insert in the same save is rolled back too
+            second.delete(fresh)                 // runs before the failing update: rolled back
+            let d = Department(context: second)  // an insert in the same save is not written either
             d.name = "Ops"
             return openError { try second.save() }
         }
         XCTAssertEqual(error?.domain, NSCocoaErrorDomain)
         XCTAssertEqual(error?.code, NSManagedObjectMergeError)
-        XCTAssertEqual(try sql("SELECT ZSALARY, Z_OPT FROM ZEMPLOYEE"), [["2000", "2"]])
+        XCTAssertEqual(try sql("SELECT ZFIRSTNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE ORDER BY ZFIRSTNAME"), [["Ann", "2000", "2"], ["Temp", "0", "1"]])
         XCTAssertEqual(try sql("SELECT ZNAME FROM ZDEPARTMENT"), [["Sales"]])
 
         // A delete of a row changed since it was fetched is refused the same way.
@@ -429,4 +464,58 @@ final class SQLiteStoreTests: XCTestCase {
         let error = openError { try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: nil) }
         XCTAssertEqual(error?.code, NSPersistentStoreOpenError)
     }
+    // MARK: Several coordinators
+
+    func testCoordinatorsOnOneFileSaveConcurrentlyWithoutLosingOrSharingKeys() throws {
+        let model = CompanyModel.make()
+        _ = try open(model)  // create the file once, so the workers don't race to create it
+        let workers = 4, perWorker = 40
+        let url = storeURL
+        let failures = FailureBox()
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            do {
+                // Each worker has its own coordinator, so its own SQLite connection: they
+                // meet only in the file (BEGIN IMMEDIATE and the busy timeout).
+                let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+                try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+                let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+                context.persistentStoreCoordinator = coordinator
+                try context.performAndWait {
+                    for i in 0..<perWorker {
+                        let e = Employee(context: context)
+                        e.firstName = "W\(worker)-\(i)"
+                        e.lastName = "worker \(worker)"
+                        if i % 8 == 7 { try context.save() }
+                    }
+                    try context.save()
+                }
+            } catch {
+                failures.append("worker \(worker): \(error)")
+            }
+        }
+        XCTAssertEqual(failures.messages, [])
+        XCTAssertEqual(try sql("SELECT count(*), count(DISTINCT Z_PK), max(Z_PK) FROM ZEMPLOYEE"), [["160", "160", "160"]])
+        XCTAssertEqual(try sql("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'"), [["160"]])
+    }
+
+    func testATruncatedStoreFailsWith134080AndIsLeftUnchanged() throws {
+        try saveCompany(open(CompanyModel.make()).1)
+        let (coordinator, _) = try open(CompanyModel.make())
+        try coordinator.remove(coordinator.persistentStores[0])  // closing checkpoints the WAL into the file
+        let truncated = try Data(contentsOf: storeURL).prefix(1000)
+        let damaged = directory.appendingPathComponent("Damaged.sqlite")
+        try truncated.write(to: damaged)
+        let error = openError { _ = try open(CompanyModel.make(), at: damaged) }
+        XCTAssertEqual(error?.code, NSPersistentStoreOpenError)
+        XCTAssertEqual(try Data(contentsOf: damaged), truncated)
+    }
+}
+
+/// Collects failures from concurrent workers.
+final class FailureBox: @unchecked Sendable {
+    // @unchecked Sendable: `list` is guarded by `lock`.
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(_ message: String) { lock.lock(); list.append(message); lock.unlock() }
+    var messages: [String] { lock.lock(); defer { lock.unlock() }; return list }
 }

@@ -3,8 +3,9 @@ import Foundation
 // Reading rows: fetches and single-row loads (fault firing).
 //
 // A fetch reads the entity's rows from its root table (`WHERE Z_ENT IN (...)` for the entity
-// and, with includesSubentities, its subentities), then fills each to-many relationship with one
-// more query per relationship. The context evaluates the predicate, sort and limits in memory.
+// and, with includesSubentities, its subentities, narrowed by SQLitePredicateFilter), then fills
+// each to-many relationship with one more query per relationship. The context evaluates the
+// predicate, sort and limits in memory.
 extension SQLiteStore {
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
@@ -13,24 +14,32 @@ extension SQLiteStore {
         let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
         guard !included.isEmpty, let tablePlan = self.plan(for: entity) else { return [] }
         let table = tablePlan.table
-        let numbers = included.map { SQLiteValue.integer(Int64(schema.number(of: $0))) }
-        let sql = "SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(numbers.map { _ in "?" }.joined(separator: ", "))) ORDER BY Z_PK"
+        var bindings = included.map { SQLiteValue.integer(Int64(schema.number(of: $0))) }
+        var sql = "SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(bindings.map { _ in "?" }.joined(separator: ", ")))"
+        // Narrow the rows by what SQL can decide exactly; the context evaluates the rest.
+        if let predicate = plan.predicate, let filter = SQLitePredicateFilter(predicate, entity: entity, table: table) {
+            sql += " AND " + filter.sql
+            bindings += filter.bindings
+        }
+        sql += " ORDER BY Z_PK"
         var rows: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
         do {
             let statement = try db.statement(sql)
-            for (i, n) in numbers.enumerated() { statement.bind(n, at: Int32(i + 1)) }
+            for (i, value) in bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
             while try statement.step() { rows.append(try decode(statement)) }
         } catch let error as SQLiteError {
             throw fetchError(error)
         }
-        // Each to-many relationship of the fetched entities: one query for all owners.
+        // Each to-many relationship of the fetched entities: one query for all owners — by
+        // their keys when the fetch returned few rows, else over the whole relationship.
         var members: [ObjectIdentifier: [Int64: [NSManagedObjectID]]] = [:]
+        let owners: [Int64]? = rows.count <= Self.ownerListLimit ? rows.map(\.pk) : nil
         do {
             for i in rows.indices {
                 for (slot, relationship) in rows[i].plan.toManySlots {
                     let key = ObjectIdentifier(relationship)
                     if members[key] == nil {
-                        members[key] = try toManyMembers(of: relationship, owner: rows.count == 1 ? rows[i].pk : nil, in: db)
+                        members[key] = try toManyMembers(of: relationship, owners: owners, in: db)
                     }
                     rows[i].values[slot] = .objectIDs(members[key]?[rows[i].pk] ?? [])
                 }
@@ -55,7 +64,7 @@ extension SQLiteStore {
             var row = try decode(statement)
             while try statement.step() {}
             for (slot, relationship) in row.plan.toManySlots {
-                row.values[slot] = .objectIDs(try toManyMembers(of: relationship, owner: row.pk, in: db)[row.pk] ?? [])
+                row.values[slot] = .objectIDs(try toManyMembers(of: relationship, owners: [row.pk], in: db)[row.pk] ?? [])
             }
             let id = row.plan.entity === objectID.entity ? objectID : NSManagedObjectID(entity: row.plan.entity, store: self, primaryKey: row.pk)
             return StoreRow(objectID: id, values: row.values, version: row.version)
@@ -94,24 +103,38 @@ extension SQLiteStore {
         return (plan, pk, statement.int64(at: 2), values)
     }
 
+    /// Up to this many fetched rows, to-many members are read by owner key (`IN (...)`).
+    static let ownerListLimit = 256
+
     /// The members of `relationship` by owner key, in order (`Z_FOK_` for ordered ones, else
-    /// by key): for one owner, or for every owner when `owner` is nil.
-    func toManyMembers(of relationship: NSRelationshipDescription, owner: Int64?, in db: SQLiteConnection) throws -> [Int64: [NSManagedObjectID]] {
+    /// by key): for the owners listed (at most ``ownerListLimit``), or for every owner when
+    /// `owners` is nil.
+    func toManyMembers(of relationship: NSRelationshipDescription, owners: [Int64]?, in db: SQLiteConnection) throws -> [Int64: [NSManagedObjectID]] {
         guard let source = schema.toManySource(for: relationship) else { return [:] }
+        // Pad the key list to a power of two (repeating the last key), so a relationship needs
+        // at most nine cached statements whatever the number of owners.
+        var keys = owners ?? []
+        if let last = keys.last {
+            var size = 1
+            while size < keys.count { size *= 2 }
+            keys += Array(repeating: last, count: size - keys.count)
+        }
+        let placeholders = keys.map { _ in "?" }.joined(separator: ", ")
         let sql: String
         switch source {
         case let .foreignKey(table, column, orderColumn):
             let fk = table.columns[column].name
             let order = orderColumn.map { table.columns[$0].name } ?? "Z_PK"
-            sql = "SELECT \(fk), Z_PK, Z_ENT FROM \(table.name) WHERE \(owner == nil ? "\(fk) IS NOT NULL" : "\(fk) = ?") ORDER BY \(fk), \(order), Z_PK"
+            sql = "SELECT \(fk), Z_PK, Z_ENT FROM \(table.name) WHERE \(owners == nil ? "\(fk) IS NOT NULL" : "\(fk) IN (\(placeholders))") ORDER BY \(fk), \(order), Z_PK"
         case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
             let order = orderColumn.map { "j.\($0), " } ?? ""
             sql = "SELECT j.\(ownerColumn), j.\(targetColumn), t.Z_ENT FROM \(join.name) j JOIN \(targetTable.name) t ON t.Z_PK = j.\(targetColumn)"
-                + (owner == nil ? "" : " WHERE j.\(ownerColumn) = ?") + " ORDER BY j.\(ownerColumn), \(order)j.\(targetColumn)"
+                + (owners == nil ? "" : " WHERE j.\(ownerColumn) IN (\(placeholders))") + " ORDER BY j.\(ownerColumn), \(order)j.\(targetColumn)"
         }
         var result: [Int64: [NSManagedObjectID]] = [:]
+        if owners?.isEmpty == true { return result }
         let statement = try db.statement(sql)
-        if let owner { statement.bind(owner, at: 1) }
+        for (i, key) in keys.enumerated() { statement.bind(key, at: Int32(i + 1)) }
         while try statement.step() {
             let ownerKey = statement.int64(at: 0)
             let number = Int(statement.int64(at: 2))

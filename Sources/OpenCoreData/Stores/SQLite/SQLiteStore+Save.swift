@@ -39,9 +39,13 @@ extension SQLiteStore {
         do {
             try db.inTransaction {
                 // Deletes first, so an inserted object may take a unique value a deleted one held.
+                // Updates before inserts: Apple's derived-attribute triggers (Z_DA_...) update a
+                // parent's count when a child row is inserted, and the parent's UPDATE, which
+                // writes every column, must not overwrite that afterwards. (Derived attributes
+                // are not modelled yet; see SQLiteDerivedAttributeFunctions.)
                 for row in changes.deleted { try delete(row, in: db) }
-                for row in changes.inserted { try write(row, insert: true, in: db) }
                 for row in changes.updated { try write(row, insert: false, in: db) }
+                for row in changes.inserted { try write(row, insert: true, in: db) }
                 try writeToManyRelationships(of: changes.inserted + changes.updated, in: db)
                 var highest: [Int64: Int64] = [:]
                 for row in changes.inserted {

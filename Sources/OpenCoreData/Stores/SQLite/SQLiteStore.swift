@@ -91,6 +91,12 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             throw openError(path, "The file at \(path) is not a SQLite database, or it is corrupt: \(error). It was left unchanged. Move it away or restore it from a backup.", error)
         }
 
+        do {
+            try db.registerPredicateFunctions()
+            try db.registerDerivedAttributeFunctions()
+        } catch {
+            throw openError(path, "Can't register the store's SQL functions: \(error).", error)
+        }
         if tables.isEmpty {
             guard !isReadOnly else {
                 throw openError(path, "The file at \(path) is an empty database, and a read-only store (NSReadOnlyPersistentStoreOption) can't create the schema. Open it without the read-only option once.")

@@ -14,7 +14,7 @@ import Foundation
 /// | Integer 16/32/64, Boolean | INTEGER (Boolean 0/1) |
 /// | Double, Float | REAL |
 /// | Date | REAL seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`) |
-/// | Decimal | REAL, as in Apple's stores (digits beyond a Double's precision are lost) |
+/// | Decimal | REAL, as in Apple's stores; read back with 15 significant digits (more are lost) |
 /// | String | TEXT; URI: its `absoluteString` |
 /// | UUID | BLOB of 16 bytes |
 /// | Binary | BLOB |
@@ -76,7 +76,12 @@ enum SQLiteValueCoding {
             switch storage {
             case SQLITE_INTEGER: return .decimal(Decimal(row.int64(at: index)))
             case SQLITE_TEXT: return Decimal(string: row.text(at: index) ?? "", locale: Locale(identifier: "en_US_POSIX")).map { .decimal($0) } ?? .null
-            default: return .decimal(Decimal(string: String(row.double(at: index)), locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(row.double(at: index)))
+            default:
+                // Apple's framework stores a decimal through its Double value (3.3333333333 lands
+                // as 3.3333333332999993); 15 significant digits, all a Double holds reliably,
+                // give the decimal back.
+                let double = row.double(at: index)
+                return .decimal(Decimal(string: String(format: "%.15g", double), locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(double))
             }
         case .stringAttributeType:
             return row.text(at: index).map { .string($0) } ?? .null
@@ -97,9 +102,14 @@ enum SQLiteValueCoding {
         }
     }
 
+    /// The archived root object, or nil when `data` is not a keyed archive or names a class
+    /// this process does not have.
     private static func unarchive(_ data: Data) -> Any? {
         guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
         unarchiver.requiresSecureCoding = false
+        // The default policy on Linux traps on an archive of an unknown class (an Apple app's
+        // own NSSecureCoding types, say); report failure instead and keep the bytes.
+        unarchiver.decodingFailurePolicy = .setErrorAndReturn
         defer { unarchiver.finishDecoding() }
         return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
     }
