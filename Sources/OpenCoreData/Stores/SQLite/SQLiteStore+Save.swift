@@ -30,36 +30,77 @@ extension SQLiteStore {
     }
 
     func save(_ changes: StoreChanges) throws {
+        try prepareSave(changes).commit()
+    }
+
+    /// Phase one of a save: `BEGIN IMMEDIATE` and every write, so a conflict, constraint or I/O
+    /// error shows here and rolls back; `commit` is then only `COMMIT`. Between the phases the
+    /// transaction holds SQLite's write lock, so no other connection can write.
+    func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
         guard !isReadOnly else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save to the SQLite store at \(url?.path ?? "?"): it was opened read-only (NSReadOnlyPersistentStoreOption).")
         }
-        guard !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return PreparedStoreSave(commit: {}, rollback: {}) }
         do {
-            try db.inTransaction {
-                // Deletes first, so an inserted object may take a unique value a deleted one held.
-                // Updates before inserts: Apple's derived-attribute triggers (Z_DA_...) update a
-                // parent's count when a child row is inserted, and the parent's UPDATE, which
-                // writes every column, must not overwrite that afterwards. (Derived attributes
-                // are not modelled yet; see SQLiteDerivedAttributeFunctions.)
-                for row in changes.deleted { try delete(row, in: db) }
-                for row in changes.updated { try write(row, insert: false, in: db) }
-                for row in changes.inserted { try write(row, insert: true, in: db) }
-                try writeToManyRelationships(of: changes.inserted + changes.updated, in: db)
-                var highest: [Int64: Int64] = [:]
-                for row in changes.inserted {
-                    let root = Int64(schema.number(of: row.objectID.entity.rootEntity))
-                    highest[root] = max(highest[root] ?? 0, row.objectID.primaryKey)
-                }
-                for (root, key) in highest {
-                    try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?", [.integer(key), .integer(root)])
-                }
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                try write(changes, in: db)
+            } catch {
+                if db.isInTransaction { try? db.execute("ROLLBACK") }
+                throw error
             }
         } catch let error as SQLiteError {
             throw saveError(error)
         } catch let error as SQLiteCodingError {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save to the SQLite store: \(error.message). Nothing was written.")
+        }
+        return PreparedStoreSave(
+            commit: { [self] in
+                lock.lock(); defer { lock.unlock() }
+                do {
+                    try db.execute("COMMIT")
+                } catch let error as SQLiteError {
+                    if db.isInTransaction { try? db.execute("ROLLBACK") }
+                    throw saveError(error)
+                }
+            },
+            rollback: { [self] in
+                lock.lock(); defer { lock.unlock() }
+                if db.isInTransaction { try? db.execute("ROLLBACK") }
+            })
+    }
+
+    /// Every write of a save, inside the caller's transaction.
+    private func write(_ changes: StoreChanges, in db: SQLiteConnection) throws {
+        // Deletes first, so an inserted object may take a unique value a deleted one held.
+        // Updates before inserts: Apple's derived-attribute triggers (Z_DA_...) update a
+        // parent's count when a child row is inserted, and the parent's UPDATE, which
+        // writes every column, must not overwrite that afterwards. (Derived attributes
+        // are not modelled yet; see SQLiteDerivedAttributeFunctions.)
+        for row in changes.deleted { try delete(row, in: db) }
+        for row in changes.updated { try write(row, insert: false, in: db) }
+        for row in changes.locked { try bumpVersion(row, in: db) }
+        for row in changes.inserted { try write(row, insert: true, in: db) }
+        try writeToManyRelationships(of: changes.inserted + changes.updated, in: db)
+        var highest: [Int64: Int64] = [:]
+        for row in changes.inserted {
+            let root = Int64(schema.number(of: row.objectID.entity.rootEntity))
+            highest[root] = max(highest[root] ?? 0, row.objectID.primaryKey)
+        }
+        for (root, key) in highest {
+            try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?", [.integer(key), .integer(root)])
+        }
+    }
+
+    /// A locked object (`detectConflicts(for:)`): its version is checked and raised, its values
+    /// stay.
+    private func bumpVersion(_ row: StoreRow, in db: SQLiteConnection) throws {
+        let table = try entityPlan(row).table.name
+        if try db.run("UPDATE \(table) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                      [.integer(row.version), .integer(row.objectID.primaryKey), .integer(row.version - 1)]) == 0 {
+            throw conflict(row, "was changed or deleted by another context or process")
         }
     }
 

@@ -253,6 +253,38 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         return CoreDataError.make(NSPersistentStoreOpenError, message, info)
     }
 
+    /// The metadata of the store at `url`, read without adding it (the file is opened read-only).
+    override class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(path).", [NSFilePathErrorKey: path])
+        }
+        do {
+            let db = try SQLiteConnection(path: path, readOnly: true)
+            defer { db.close() }
+            let rows = try db.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(at: 0), $0.blob(at: 1)) }
+            guard let (uuid, data) = rows.first, let uuid, let data, var plist = SQLiteMetadata.decode(data) else {
+                throw CoreDataError.make(NSPersistentStoreOpenError, "The store at \(path) has no readable metadata.", [NSFilePathErrorKey: path])
+            }
+            plist[NSStoreUUIDKey] = uuid
+            if plist[NSStoreTypeKey] == nil { plist[NSStoreTypeKey] = NSSQLiteStoreType }
+            return plist
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+            throw error
+        } catch {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "The file at \(path) is not a Core Data SQLite store: \(error).", [NSFilePathErrorKey: path, NSUnderlyingErrorKey: error])
+        }
+    }
+
+    /// Removes the store file with its `-wal`, `-shm` and `-journal` companions: a stale WAL
+    /// beside a new file of the same name would be replayed into it.
+    override class func destroyPersistentStore(at url: URL) throws {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let file = URL(fileURLWithPath: url.path + suffix)
+            if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+        }
+    }
+
     override func willRemove(from coordinator: NSPersistentStoreCoordinator?) {
         lock.lock(); defer { lock.unlock() }
         connection?.close()

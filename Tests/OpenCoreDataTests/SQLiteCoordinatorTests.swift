@@ -1,0 +1,98 @@
+@testable import OpenCoreData
+import XCTest
+
+/// The SQLite store under the coordinator's store-management and multi-store protocols:
+/// metadata without adding the store, destroying its files, two-phase saves, locked objects.
+final class SQLiteCoordinatorTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-sqlite-coord-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+
+    private func stack(_ model: NSManagedObjectModel = CompanyModel.make(), at name: String = "Company.sqlite") throws -> TestStack {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent(name))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return TestStack(model: model, coordinator: coordinator, context: context)
+    }
+
+    func testMetadataIsReadableWithoutAddingTheStoreAndDestroyRemovesEveryFile() throws {
+        let s = try stack()
+        try s.context.performAndWait {
+            _ = s.employee("E")
+            try s.context.save()
+        }
+        let url = directory.appendingPathComponent("Company.sqlite")
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        XCTAssertEqual(metadata[NSStoreUUIDKey] as? String, s.coordinator.persistentStores[0].identifier)
+        XCTAssertEqual(metadata[NSStoreTypeKey] as? String, NSSQLiteStoreType)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: url.path + "-wal"))
+
+        try s.coordinator.destroyPersistentStore(at: url, ofType: NSSQLiteStoreType)
+        for suffix in ["", "-wal", "-shm"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: url.path + suffix), "\(suffix) left behind")
+        }
+        XCTAssertTrue(s.coordinator.persistentStores.isEmpty)
+        XCTAssertThrowsError(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url))
+    }
+
+    func testASQLiteStoreIsRolledBackWhenAnotherStoreRefusesTheSave() throws {
+        NSPersistentStoreCoordinator.registerStoreClass(RefusingStore.self, forStoreType: "Refusing")
+        let model = CompanyModel.make()
+        let byName = model.entitiesByName
+        model.setEntities([byName["Department"]!], forConfigurationName: "Org")
+        model.setEntities(["Employee", "Manager", "Project", "Milestone", "Badge"].map { byName[$0]! }, forConfigurationName: "People")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let url = directory.appendingPathComponent("Org.sqlite")
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "Org", at: url)
+        try coordinator.addPersistentStore(ofType: "Refusing", configurationName: "People", at: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+            d.setValue("Org", forKey: "name")
+            let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            e.setValue("Refused", forKey: "firstName")
+            XCTAssertThrowsError(try context.save()) { XCTAssertEqual(($0 as NSError).code, 4242) }
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Department")), 1, "still pending in the context")
+        }
+        // Another coordinator reads the file: the department was not committed.
+        let reader = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try reader.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "Org", at: url)
+        let readContext = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        readContext.persistentStoreCoordinator = reader
+        try readContext.performAndWait {
+            XCTAssertEqual(try readContext.count(for: NSFetchRequest<NSManagedObject>(entityName: "Department")), 0)
+        }
+    }
+
+    func testDetectConflictsBumpsTheRowVersionOnDisk() throws {
+        let a = try stack()
+        let department: Department = try a.context.performAndWait {
+            let d = a.department("Locked")
+            try a.context.save()
+            return d
+        }
+        try a.context.performAndWait {
+            a.context.detectConflicts(for: department)
+            try a.context.save()
+        }
+        let b = try stack()
+        try b.context.performAndWait {
+            let theirs = try b.context.existingObject(with: b.coordinator.managedObjectID(forURIRepresentation: department.objectID.uriRepresentation())!)
+            theirs.setValue("Renamed", forKey: "name")
+            try b.context.save()
+        }
+        try a.context.performAndWait {
+            department.name = "Stale"
+            XCTAssertThrowsError(try a.context.save()) { XCTAssertEqual(($0 as NSError).code, NSManagedObjectMergeError) }
+        }
+        let versions = try SQLiteInspector.rows(at: directory.appendingPathComponent("Company.sqlite").path, "SELECT Z_OPT FROM ZDEPARTMENT")
+        XCTAssertEqual(versions, [["3"]], "insert 1, locked save 2, other stack's update 3")
+    }
+}
