@@ -1,4 +1,4 @@
-import OpenCoreData
+@testable import OpenCoreData
 import XCTest
 
 /// Transformable attributes and value transformers.
@@ -39,6 +39,38 @@ final class TransformableAttributeTests: XCTestCase {
         try other.performAndWait {
             let note = try other.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))[0]
             XCTAssertEqual(note.value(forKey: "tags") as? [String], ["red", "blue"])
+        }
+    }
+
+    func testSQLiteStoreWritesWhatTheNamedTransformerMakes() throws {
+        let name = NSValueTransformerName("OCDUppercaseForSQLite")
+        ValueTransformer.setValueTransformer(UppercaseTransformer(), forName: name)
+        defer { ValueTransformer.setValueTransformer(nil, forName: name) }
+        let shout = NSAttributeDescription(name: "shout", type: .transformableAttributeType)
+        shout.valueTransformerName = name.rawValue
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Note", properties: [shout])]
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-transform-\(UUID().uuidString).sqlite")
+        defer { try? NSPersistentStoreCoordinator(managedObjectModel: model).destroyPersistentStore(at: url, ofType: NSSQLiteStoreType) }
+
+        func open() throws -> NSManagedObjectContext {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            return context
+        }
+        let writer = try open()
+        try writer.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Note", into: writer).setValue("hello", forKey: "shout")
+            try writer.save()
+        }
+        let bytes = try SQLiteInspector.rows(at: url.path, "SELECT CAST(ZSHOUT AS TEXT) FROM ZNOTE")
+        XCTAssertEqual(bytes, [["HELLO"]], "the column holds the transformer's output")
+        let reader = try open()
+        try reader.performAndWait {
+            let note = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))[0]
+            XCTAssertEqual(note.value(forKey: "shout") as? String, "HELLO", "read back through reverseTransformedValue")
         }
     }
 }

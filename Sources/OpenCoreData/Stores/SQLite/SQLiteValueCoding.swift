@@ -18,7 +18,7 @@ import Foundation
 /// | String | TEXT; URI: its `absoluteString` |
 /// | UUID | BLOB of 16 bytes |
 /// | Binary | BLOB |
-/// | Transformable | BLOB: an `NSKeyedArchiver` archive (see below) |
+/// | Transformable | BLOB: the named `ValueTransformer`'s data, or an `NSKeyedArchiver` archive (see below) |
 ///
 /// Transformable values are archived with `NSKeyedArchiver` when they are `NSCoding` objects.
 /// A `ValueTransformer` layer (with `NSSecureUnarchiveFromData` as the default, as on Apple
@@ -44,9 +44,15 @@ enum SQLiteValueCoding {
             guard attribute.attributeType == .transformableAttributeType else {
                 throw SQLiteCodingError("attribute '\(attribute.name)' holds a \(type(of: box.value)), not a value of its type \(attribute.attributeType)")
             }
+            if let transformer = customTransformer(of: attribute) {
+                guard let data = transformer.transformedValue(box.value) as? Data else {
+                    throw SQLiteCodingError("transformable attribute '\(attribute.name)': value transformer '\(attribute.valueTransformerName ?? "")' did not turn the \(type(of: box.value)) into Data")
+                }
+                return .blob(data)
+            }
             if let data = box.value as? Data { return .blob(data) }
             guard let object = box.value as? NSObject, object is NSCoding else {
-                throw SQLiteCodingError("transformable attribute '\(attribute.name)' holds a \(type(of: box.value)), which is not an NSCoding object. Until the SQLite store supports ValueTransformer, store NSCoding objects (NSString, NSArray, NSDictionary, your NSSecureCoding class) or Data")
+                throw SQLiteCodingError("transformable attribute '\(attribute.name)' holds a \(type(of: box.value)), which is not an NSCoding object. Store NSCoding objects (NSString, NSArray, NSDictionary, your NSSecureCoding class) or Data, or name a registered ValueTransformer in valueTransformerName")
             }
             do {
                 return .blob(try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false))
@@ -96,10 +102,22 @@ enum SQLiteValueCoding {
             return row.blob(at: index).map { .data($0) } ?? .null
         case .transformableAttributeType:
             guard let data = row.blob(at: index) else { return .null }
+            if let transformer = customTransformer(of: attribute) {
+                return transformer.reverseTransformedValue(data).map { .boxed(AnyBox($0)) } ?? .null
+            }
             return .boxed(AnyBox(unarchive(data) ?? data))
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
             return .null
         }
+    }
+
+    /// The transformer an attribute names, unless it is one of the keyed-archive defaults, which
+    /// the store applies itself (leniently, so an Apple app's own classes come back as bytes).
+    private static func customTransformer(of attribute: NSAttributeDescription) -> ValueTransformer? {
+        guard let name = attribute.valueTransformerName, !name.isEmpty,
+              ![NSValueTransformerName.secureUnarchiveFromDataTransformerName, .keyedUnarchiveFromDataTransformerName, .unarchiveFromDataTransformerName]
+                .map(\.rawValue).contains(name) else { return nil }
+        return ValueTransformer.registered(NSValueTransformerName(name))
     }
 
     /// The archived root object, or nil when `data` is not a keyed archive or names a class
