@@ -36,7 +36,8 @@ extension NSManagedObjectContext {
         if request.includesPendingChanges { processPendingChanges() }
         let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
                              includesSubentities: request.includesSubentities,
-                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores)
+                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
+                             context: self, request: request)
         let pendingMayMatter = request.includesPendingChanges && hasChanges
         // A child context evaluates predicates itself: its parent hands over every row of the
         // entity as the parent sees it, unsaved changes included.
@@ -99,6 +100,8 @@ extension NSManagedObjectContext {
 
     /// The registered object for a row, or a new one made from it.
     func materialize(_ row: StoreRow) -> NSManagedObject {
+        // A row without values (an incremental store's fetch): a fault, loaded on first use.
+        if row.isFault { return object(with: row.objectID) }
         if let existing = registry.object(for: row.objectID.key) {
             if existing.isFault { fill(existing, from: row) }
             return existing

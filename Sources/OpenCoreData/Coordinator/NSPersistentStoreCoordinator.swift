@@ -72,6 +72,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             let store = storeClass.init(persistentStoreCoordinator: self, configurationName: configuration, at: url, options: options)
             if storeURL == nil { store.url = nil }
             try store.loadMetadata()
+            try (store as? StoreBackend)?.didLoadMetadata(model: managedObjectModel)
             stores.append(store)
             store.didAdd(to: self)
             return store
@@ -156,26 +157,43 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
-    func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+    func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
-        return try locked { try backend(of: objectID.persistentStore).row(for: objectID) }
+        return try locked { try backend(of: objectID.persistentStore).row(for: objectID, in: context) }
     }
 
     /// Permanent IDs for new objects, each in the first store whose configuration holds its entity.
+    /// A store that chooses its own IDs (`NSIncrementalStore.obtainPermanentIDs(for:)`) gets all
+    /// of its objects in one call, as Apple's coordinator does.
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
         try locked {
-            var result: [NSManagedObjectID] = []
-            for object in objects {
+            var result = [NSManagedObjectID?](repeating: nil, count: objects.count)
+            var perStore: [ObjectIdentifier: (store: NSPersistentStore, indexes: [Int])] = [:]
+            var storeOrder: [ObjectIdentifier] = []
+            for (index, object) in objects.enumerated() {
                 guard let store = stores(for: object.entity).first(where: { !$0.isReadOnly }) ?? stores(for: object.entity).first else {
                     throw CoreDataError.make(NSPersistentStoreSaveError, "No persistent store holds entity '\(object.entity.name ?? "?")'. Add a store whose configuration includes it.")
                 }
                 guard !store.isReadOnly else {
                     throw CoreDataError.make(NSPersistentStoreSaveError, "The store for entity '\(object.entity.name ?? "?")' is read-only.")
                 }
-                let key = try backend(of: store).newPrimaryKeys(for: object.entity, count: 1)[0]
-                result.append(NSManagedObjectID(entity: object.entity, store: store, primaryKey: key))
+                let id = ObjectIdentifier(store)
+                if perStore[id] == nil { perStore[id] = (store, []); storeOrder.append(id) }
+                perStore[id]!.indexes.append(index)
             }
-            return result
+            for id in storeOrder {
+                let (store, indexes) = perStore[id]!
+                let backend = try backend(of: store)
+                if let ids = try backend.permanentIDs(for: indexes.map { objects[$0] }) {
+                    for (index, objectID) in zip(indexes, ids) { result[index] = objectID }
+                } else {
+                    for index in indexes {
+                        let key = try backend.newPrimaryKeys(for: objects[index].entity, count: 1)[0]
+                        result[index] = NSManagedObjectID(entity: objects[index].entity, store: store, primaryKey: key)
+                    }
+                }
+            }
+            return result.map { $0! }
         }
     }
 
