@@ -34,6 +34,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     private static let registryLock = NSLock()
     nonisolated(unsafe) private static var storeClasses: [String: NSPersistentStore.Type] = [  // guarded by `registryLock`
         NSInMemoryStoreType: InMemoryStore.self,
+        NSBinaryStoreType: BinaryStore.self,
+        NSXMLStoreType: XMLStore.self,
     ]
 
     /// Makes `storeClass` available under `storeType` for `addPersistentStore(ofType:...)`.
