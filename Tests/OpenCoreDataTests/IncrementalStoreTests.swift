@@ -385,6 +385,8 @@ final class IncrementalStoreTests: XCTestCase {
             let context = stack.newContext()
             try context.performAndWait {
                 let cy = try employees(context) { $0.predicate = NSPredicate(format: "firstName == 'Cy'") }[0]
+                XCTAssertEqual(cy.value(forKey: "firstName") as? String, "Cy")
+                XCTAssertFalse(stack.backing.log.contains("relationship E-cy.department"), "a to-one left out of the node waits until it is read")
                 let lab = try XCTUnwrap(cy.value(forKey: "department") as? NSManagedObject)
                 XCTAssertEqual(lab.value(forKey: "name") as? String, "Lab")
                 XCTAssertEqual(stack.backing.log.contains("relationship E-cy.department"), !toOneInNode, "\(stack.backing.log)")
@@ -420,9 +422,12 @@ final class IncrementalStoreTests: XCTestCase {
             let departments = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Department"))
             let sales = departments.first { $0.value(forKey: "name") as? String == "Sales" }!
             let lab = departments.first { $0.value(forKey: "name") as? String == "Lab" }!
+            XCTAssertFalse(stack.backing.log.contains { $0.hasPrefix("relationship") }, "values load without the to-many: \(stack.backing.log)")
+            XCTAssertTrue(sales.hasFault(forRelationshipNamed: "employees"))
             let members = try XCTUnwrap(sales.value(forKey: "employees") as? Set<NSManagedObject>)
+            XCTAssertFalse(sales.hasFault(forRelationshipNamed: "employees"))
             XCTAssertEqual(Set(members.map { $0.value(forKey: "firstName") as? String ?? "?" }), ["Ann", "Bob"])
-            XCTAssertTrue(stack.backing.log.contains("relationship D-sales.employees"), "\(stack.backing.log)")
+            XCTAssertEqual(stack.backing.log.filter { $0.hasPrefix("relationship") }, ["relationship D-sales.employees"], "only the relationship read was loaded")
 
             // Move Bob to the lab, add a new employee to sales, and remove Ann.
             let bob = members.first { $0.value(forKey: "firstName") as? String == "Bob" }!

@@ -164,6 +164,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return try locked { try backend(of: objectID.persistentStore).row(for: objectID, in: context) }
     }
 
+    /// A relationship the store left out of an object's row, loaded on first read.
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue {
+        guard !objectID.isTemporaryID else { return relationship.isToMany ? .objectIDs([]) : .null }
+        return try locked { try backend(of: objectID.persistentStore).relationshipValue(relationship, for: objectID, in: context) }
+    }
+
     /// Permanent IDs for new objects, each in the first store whose configuration holds its entity.
     /// A store that chooses its own IDs (`NSIncrementalStore.obtainPermanentIDs(for:)`) gets all
     /// of its objects in one call, as Apple's coordinator does.

@@ -83,6 +83,9 @@ protocol StoreBackend: AnyObject {
     /// `row(for:)` on behalf of `context` (an incremental store passes it to
     /// `newValuesForObject(with:with:)`).
     func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoreRow?
+    /// The IDs of a relationship a row left unloaded (`UnloadedRelationship`): `.objectID`,
+    /// `.null` or `.objectIDs` (`newValue(forRelationship:forObjectWith:with:)`).
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue
     /// Called by the coordinator right after `loadMetadata()`: fill in missing metadata, check
     /// the store against the model (134100 when it was made with another model).
     func didLoadMetadata(model: NSManagedObjectModel) throws
@@ -96,6 +99,12 @@ protocol StoreBackend: AnyObject {
 extension StoreBackend {
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID]? { nil }
     func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoreRow? { try row(for: objectID) }
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue {
+        // Stores that return complete rows never leave a relationship unloaded; read it from the row.
+        let index = objectID.entity.layout?.indexByName[relationship.name]
+        guard let index, let row = try row(for: objectID, in: context), index < row.values.count else { return relationship.isToMany ? .objectIDs([]) : .null }
+        return row.values[index]
+    }
     func didLoadMetadata(model: NSManagedObjectModel) throws {}
     func contextDidRegister(_ objectIDs: [NSManagedObjectID]) {}
     func contextDidUnregister(_ objectIDs: [NSManagedObjectID]) {}

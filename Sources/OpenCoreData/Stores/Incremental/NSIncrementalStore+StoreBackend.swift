@@ -56,8 +56,8 @@ extension NSIncrementalStore: StoreBackend {
         try row(for: objectID, in: nil)
     }
 
-    /// A fault fires: `newValuesForObject(with:with:)`, then
-    /// `newValue(forRelationship:forObjectWith:with:)` for each relationship the node left out.
+    /// A fault fires: `newValuesForObject(with:with:)`. Relationships the node left out stay
+    /// unloaded until read (`relationshipValue(_:for:in:)`).
     func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoreRow? {
         guard let context else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "An NSIncrementalStore loads values on behalf of a context (newValuesForObject(with:with:)), and none was given for \(objectID.uriRepresentation().absoluteString). Load objects through a managed object context.")
@@ -70,15 +70,20 @@ extension NSIncrementalStore: StoreBackend {
                 return attribute.isTransient ? attribute.defaultStoredValue : StoredValue(node.value(for: attribute), for: attribute)
             case let relationship as NSRelationshipDescription:
                 if relationship.isTransient { return relationship.isToMany ? .objectIDs([]) : .null }
-                let value: Any? = node.hasEntry(for: relationship.name)
-                    ? node.value(for: relationship)
-                    : try newValue(forRelationship: relationship, forObjectWith: objectID, with: context)
-                return try storedRelationshipValue(value, relationship, of: objectID)
+                // Left out of the node: loaded through newValue(forRelationship:...) on first read.
+                guard node.hasEntry(for: relationship.name) else { return UnloadedRelationship.value }
+                return try storedRelationshipValue(node.value(for: relationship), relationship, of: objectID)
             default:
                 return .null
             }
         }
         return StoreRow(objectID: objectID, values: values, version: Int64(clamping: node.version))
+    }
+
+    /// A relationship the node left out, when it is first read.
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue {
+        let value = try newValue(forRelationship: relationship, forObjectWith: objectID, with: context)
+        return try storedRelationshipValue(value, relationship, of: objectID)
     }
 
     /// A relationship value from a node or `newValue(forRelationship:...)` in stored form.

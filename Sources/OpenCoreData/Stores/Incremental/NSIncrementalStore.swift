@@ -45,7 +45,8 @@ import Foundation
 ///   `.managedObjectResultType` otherwise; the context makes dictionaries and counts itself.
 /// - `newValuesForObject(with:with:)` only when a fault fires (and, at save, for each changed
 ///   object, to compare versions for optimistic locking).
-/// - `newValue(forRelationship:forObjectWith:with:)` for each relationship the node left out.
+/// - `newValue(forRelationship:forObjectWith:with:)` when a relationship the node left out is
+///   first read (a relationship fault).
 /// - At save: `obtainPermanentIDs(for:)` with all new objects, then `execute(_:with:)` with an
 ///   ``NSSaveChangesRequest``. An error thrown by either reaches the caller of `save()` unchanged,
 ///   and the context keeps its changes.
