@@ -546,6 +546,42 @@ final class IncrementalStoreTests: XCTestCase {
         }
     }
 
+    func testChildContextReadsAndSavesThroughTheParent() throws {
+        let stack = try makeStack()
+        let parent = stack.newContext()
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        try child.performAndWait {
+            let sales = try child.fetch(NSFetchRequest<NSManagedObject>(entityName: "Department")).first { $0.value(forKey: "name") as? String == "Sales" }!
+            let members = (sales.value(forKey: "employees") as? Set<NSManagedObject>) ?? []
+            XCTAssertEqual(Set(members.map { $0.value(forKey: "firstName") as? String ?? "?" }), ["Ann", "Bob"])
+            members.first { $0.value(forKey: "firstName") as? String == "Bob" }!.setValue(101, forKey: "salary")
+            try child.save()
+        }
+        XCTAssertEqual(stack.backing.records["Employee"]?["E-bob"]?.values["salary"] as? Int, 100, "a child's save stays in the parent")
+        try parent.performAndWait { try parent.save() }
+        XCTAssertEqual(stack.backing.records["Employee"]?["E-bob"]?.values["salary"] as? Int, 101)
+    }
+
+    func testAnErrorFromObtainPermanentIDsFailsTheSaveUnchanged() throws {
+        final class NoIDsStore: NSIncrementalStore, @unchecked Sendable {
+            static let failure = NSError(domain: "NoIDs", code: 3)
+            override func loadMetadata() throws { metadata = [NSStoreUUIDKey: "no-ids", NSStoreTypeKey: "NoIDs"] }
+            override func obtainPermanentIDs(for array: [NSManagedObject]) throws -> [NSManagedObjectID] { throw Self.failure }
+        }
+        NSPersistentStoreCoordinator.registerStoreClass(NoIDsStore.self, forStoreType: "NoIDs")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.makeModel())
+        try coordinator.addPersistentStore(ofType: "NoIDs", configurationName: nil, at: URL(fileURLWithPath: "/tmp/no-ids"), options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            XCTAssertThrowsError(try context.save()) { error in XCTAssertTrue((error as NSError) === NoIDsStore.failure) }
+            XCTAssertTrue(e.objectID.isTemporaryID)
+            XCTAssertTrue(e.isInserted)
+        }
+    }
+
     func testContextsReportRegisteringAndUnregisteringObjects() throws {
         let stack = try makeStack()
         let context = stack.newContext()

@@ -42,6 +42,8 @@ extension NSManagedObject {
         let relationship = layout.properties[i] as? NSRelationshipDescription
         let empty: StoredValue = relationship?.isToMany == true ? .objectIDs([]) : .null
         let value = relationship.flatMap { try? managedObjectContext?.loadRelationship($0, of: self) } ?? empty
+        // The store ran user code: if the object was turned into a fault meanwhile, keep that.
+        guard i < slots.count, slots[i].isUnloadedRelationship else { return }
         slots[i] = .value(value)
         // The store's value is the committed one too (the slot could not have changed unread).
         if let committed, i < committed.count, UnloadedRelationship.isMarker(committed[i]) { self.committed![i] = value }
