@@ -582,6 +582,27 @@ final class IncrementalStoreTests: XCTestCase {
         }
     }
 
+    /// Contexts on several queues fetch and fire faults at once; the store's registration
+    /// callbacks arrive from all of them (run under Thread Sanitizer by CI's filter too).
+    func testConcurrentContextsShareTheStore() throws {
+        let stack = try makeStack()
+        let contexts = (0..<4).map { _ in stack.newContext() }
+        let totals = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: contexts.count) { index in
+            let context = contexts[index]
+            context.performAndWait {
+                for _ in 0..<20 {
+                    let salaries = ((try? context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Employee"))) ?? [])
+                        .map { ($0.value(forKey: "salary") as? Int) ?? 0 }
+                    totals.add(salaries.reduce(0, +))
+                    context.reset()
+                }
+            }
+        }
+        XCTAssertEqual(totals.value, 4 * 20 * 600)
+        XCTAssertEqual(stack.backing.registeredCount, 0, "every registration was matched by an unregistration")
+    }
+
     func testContextsReportRegisteringAndUnregisteringObjects() throws {
         let stack = try makeStack()
         let context = stack.newContext()
@@ -601,4 +622,13 @@ final class IncrementalStoreTests: XCTestCase {
             _ = kept
         }
     }
+}
+
+/// A lock-guarded running total for concurrent tests.
+final class LockedCounter: @unchecked Sendable {
+    // @unchecked Sendable: `total` is guarded by `lock`.
+    private let lock = NSLock()
+    private var total = 0
+    func add(_ n: Int) { lock.lock(); total += n; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return total }
 }
