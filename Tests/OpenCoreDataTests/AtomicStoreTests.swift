@@ -247,6 +247,54 @@ final class AtomicStoreTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["company.binary"], "no temporary file is left behind")
     }
 
+    /// A save that fails while the file is being encoded (a transformable value its transformer
+    /// refuses) leaves the file, the store and the context as they were.
+    func testAFailedSaveLeavesTheFileAndTheStoreAsTheyWere() throws {
+        final class PickyTransformer: ValueTransformer, @unchecked Sendable {
+            override func transformedValue(_ value: Any?) -> Any? { (value as? [String]).map { Data($0.joined(separator: ",").utf8) } }
+            override func reverseTransformedValue(_ value: Any?) -> Any? { (value as? Data).map { String(decoding: $0, as: UTF8.self).components(separatedBy: ",") } }
+        }
+        ValueTransformer.setValueTransformer(PickyTransformer(), forName: NSValueTransformerName("OCDPickyTransformer"))
+        let note = NSEntityDescription(name: "Note")
+        let tags = NSAttributeDescription(name: "tags", type: .transformableAttributeType)
+        tags.valueTransformerName = "OCDPickyTransformer"
+        note.properties = [NSAttributeDescription(name: "title", type: .stringAttributeType), tags]
+        let model = NSManagedObjectModel()
+        model.entities = [note]
+
+        let url = directory.appendingPathComponent("notes.binary")
+        let (coordinator, context) = try stack(NSBinaryStoreType, at: url, model: model)
+        try context.performAndWait {
+            let first = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            first.setValue("first", forKey: "title"); first.setValue(["a", "b"], forKey: "tags")
+            try context.save()
+            let bytes = try Data(contentsOf: url)
+
+            first.setValue("changed", forKey: "title")
+            let bad = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            bad.setValue(42, forKey: "tags")   // the transformer turns only [String] into data
+            XCTAssertThrowsError(try context.save()) { error in
+                XCTAssertEqual((error as NSError).code, NSPersistentStoreSaveError, "\(error)")
+            }
+            XCTAssertEqual(try Data(contentsOf: url), bytes, "the file is untouched")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["notes.binary"])
+            let check = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            check.persistentStoreCoordinator = coordinator
+            try check.performAndWait {
+                XCTAssertEqual(try fetch("Note", in: check).map { $0.value(forKey: "title") as? String }, ["first"], "the store's records are as they were")
+            }
+
+            bad.setValue(["c"], forKey: "tags")
+            try context.save()
+        }
+        let (_, reopened) = try stack(NSBinaryStoreType, at: url, model: model)
+        try reopened.performAndWait {
+            let notes = try fetch("Note", in: reopened, sortedBy: "title")
+            XCTAssertEqual(notes.map { $0.value(forKey: "title") as? String }, [nil, "changed"])
+            XCTAssertEqual(notes.map { $0.value(forKey: "tags") as? [String] }, [["c"], ["a", "b"]])
+        }
+    }
+
     func testCorruptOrForeignFilesFailToOpenAndAreNotChanged() throws {
         let valid = directory.appendingPathComponent("valid.binary")
         _ = try populate(try stack(NSBinaryStoreType, at: valid).1)
