@@ -36,7 +36,8 @@ extension NSManagedObjectContext {
         if request.includesPendingChanges { processPendingChanges() }
         let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
                              includesSubentities: request.includesSubentities,
-                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores)
+                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
+                             context: self, request: request)
         let pendingMayMatter = request.includesPendingChanges && hasChanges
         // A child context evaluates predicates itself: its parent hands over every row of the
         // entity as the parent sees it, unsaved changes included.
@@ -141,6 +142,8 @@ extension NSManagedObjectContext {
     /// The registered object for a row, or a new one made from it. `asFault` leaves a new
     /// object unfilled; it still holds the row in the coordinator's cache, so firing it is free.
     func materialize(_ row: StoreRow, asFault: Bool = false) -> NSManagedObject {
+        // A row without values (an incremental store's fetch): a fault, loaded on first use.
+        if row.isFault { return object(with: row.objectID) }
         if let existing = registry.object(for: row.objectID.key) {
             if existing.isFault && !asFault { fill(existing, from: row) }
             return existing
@@ -159,7 +162,7 @@ extension NSManagedObjectContext {
     /// Takes a reference to `row` in the coordinator's cache for `object` (root contexts only: a
     /// child's rows are its parent's state, not the store's).
     func holdSnapshot(of object: NSManagedObject, _ row: StoreRow) {
-        guard parent == nil, !object.flags.contains(.holdsSnapshot), let coordinator = persistentStoreCoordinator else { return }
+        guard parent == nil, !row.isFault, !object.flags.contains(.holdsSnapshot), let coordinator = persistentStoreCoordinator else { return }
         coordinator.retainSnapshot(row)
         object.flags.insert(.holdsSnapshot)
     }
@@ -219,9 +222,9 @@ extension NSManagedObjectContext {
         let row: StoreRow?
         if parent != nil || object.flags.contains(.holdsSnapshot) {
             row = parent != nil ? try? sourceRow(for: object.objectID)
-                : try? persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval)
+                : try? persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval, in: self)
         } else {
-            row = try? persistentStoreCoordinator?.retainedRow(for: object.objectID, stalenessInterval: stalenessInterval)
+            row = try? persistentStoreCoordinator?.retainedRow(for: object.objectID, stalenessInterval: stalenessInterval, in: self)
             if row != nil { object.flags.insert(.holdsSnapshot) }
         }
         guard let row else {
@@ -255,8 +258,8 @@ extension NSManagedObjectContext {
         } else if parent != nil {
             row = try? sourceRow(for: object.objectID)
         } else {
-            row = try? (fromStore ? persistentStoreCoordinator?.row(for: object.objectID)
-                        : persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval))
+            row = try? (fromStore ? persistentStoreCoordinator?.row(for: object.objectID, in: self)
+                        : persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval, in: self))
         }
         if !flag || row == nil {
             object.willTurnIntoFault()

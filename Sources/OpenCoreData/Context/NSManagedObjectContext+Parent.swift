@@ -22,7 +22,7 @@ extension NSManagedObjectContext {
             return try parent.performAndWait { try parent.rowForChild(objectID) }
         }
         guard !objectID.isTemporaryID else { return nil }
-        return try persistentStoreCoordinator?.row(for: objectID)
+        return try persistentStoreCoordinator?.row(for: objectID, in: self)
     }
 
     /// Every object of `entity` as this context sees it now, as rows.

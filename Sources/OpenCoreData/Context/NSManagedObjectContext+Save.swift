@@ -42,10 +42,10 @@ extension NSManagedObjectContext {
                 registry.rekey(object, from: old)
             }
             let changes = StoreChanges(
-                inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1) },
-                updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1) },
-                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version) },
-                locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1) })
+                inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1, source: .init($0)) },
+                updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: .init($0)) },
+                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version, source: .init($0)) },
+                locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: .init($0)) })
             do {
                 try coordinator.save(changes)
             } catch {
@@ -79,7 +79,7 @@ extension NSManagedObjectContext {
     private func resolveOptimisticLockingConflicts(with coordinator: NSPersistentStoreCoordinator) throws {
         var conflicts: [NSMergeConflict] = []
         for object in updated.union(deleted).union(lockedObjects) where !object.objectID.isTemporaryID {
-            let row = try coordinator.row(for: object.objectID)
+            let row = try coordinator.row(for: object.objectID, in: self)
             if row == nil && object.isDeleted { continue }
             if row?.version != object.version { conflicts.append(NSMergeConflict(object: object, persistedRow: row)) }
         }

@@ -5,13 +5,20 @@ import Foundation
 /// It holds its objects unretained: a changed object is kept alive by the context's change sets,
 /// an unchanged one only by the application (seed 004, "Object Lifetime"). An object removes its
 /// own entry in `deinit`, which is cheaper than a weak reference's side table per object.
+///
+/// Objects of a store that observes registration (`NSIncrementalStore`: its
+/// `managedObjectContextDidRegisterObjects(with:)` / `...DidUnregister...`; such stores have a
+/// negative store token) are reported to their store as they come and go; their IDs are kept in
+/// `observedIDs` so that an unregistration can name the ID after the object changed it.
 final class ObjectRegistry {
     private var objects: [ObjectKey: Unmanaged<NSManagedObject>] = [:]
+    private var observedIDs: [ObjectKey: NSManagedObjectID] = [:]
 
     var count: Int { objects.count }
 
     func register(_ object: NSManagedObject) {
         objects[object.objectID.key] = .passUnretained(object)
+        if object.objectID.key.storeToken < 0 { observe(object.objectID) }
     }
 
     func object(for key: ObjectKey) -> NSManagedObject? {
@@ -23,16 +30,45 @@ final class ObjectRegistry {
         let key = object.objectID.key
         if let entry = objects[key], entry.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
             objects[key] = nil
+            if key.storeToken < 0 { unobserve(key) }
         }
     }
 
     /// Moves an object to a new key (its temporary ID became permanent, or back after a failed save).
     func rekey(_ object: NSManagedObject, from old: ObjectKey) {
-        if let entry = objects[old], entry.toOpaque() == Unmanaged.passUnretained(object).toOpaque() { objects[old] = nil }
+        if let entry = objects[old], entry.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
+            objects[old] = nil
+            if old.storeToken < 0 { unobserve(old) }
+        }
         objects[object.objectID.key] = .passUnretained(object)
+        if object.objectID.key.storeToken < 0 { observe(object.objectID) }
     }
 
     var allObjects: [NSManagedObject] { objects.values.map { $0.takeUnretainedValue() } }
 
-    func removeAll() { objects.removeAll() }
+    func removeAll() {
+        objects.removeAll()
+        let ids = Array(observedIDs.values)
+        observedIDs.removeAll()
+        for (store, group) in Self.byStore(ids) { store.contextDidUnregister(group) }
+    }
+
+    private func observe(_ id: NSManagedObjectID) {
+        guard observedIDs.updateValue(id, forKey: id.key) == nil else { return }
+        (id.persistentStore as? StoreBackend)?.contextDidRegister([id])
+    }
+
+    private func unobserve(_ key: ObjectKey) {
+        guard let id = observedIDs.removeValue(forKey: key) else { return }
+        (id.persistentStore as? StoreBackend)?.contextDidUnregister([id])
+    }
+
+    private static func byStore(_ ids: [NSManagedObjectID]) -> [(StoreBackend, [NSManagedObjectID])] {
+        var groups: [ObjectIdentifier: (StoreBackend, [NSManagedObjectID])] = [:]
+        for id in ids {
+            guard let store = id.persistentStore as? StoreBackend else { continue }
+            groups[ObjectIdentifier(store), default: (store, [])].1.append(id)
+        }
+        return Array(groups.values)
+    }
 }

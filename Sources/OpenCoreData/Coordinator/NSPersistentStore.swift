@@ -36,7 +36,13 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     open var metadata: [String: Any]! = [:]
 
     /// A process-unique number for identity maps (object keys carry it instead of the store).
-    let token: Int32 = StoreTokens.next()
+    /// Negative for stores that want to hear which of their objects contexts register
+    /// (`NSIncrementalStore`), so the identity map tells them apart without a cast or a lookup.
+    let token: Int32
+
+    /// Whether contexts report registering and unregistering this store's objects (see
+    /// `StoreBackend.contextDidRegister(_:)`).
+    class var observesObjectRegistration: Bool { false }
 
     open var type: String { NSStringFromClass(Swift.type(of: self)) }
 
@@ -46,6 +52,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         self.url = url
         self.options = options
         self.isReadOnly = (options?[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        self.token = Self.observesObjectRegistration ? -StoreTokens.next() : StoreTokens.next()
         super.init()
     }
 

@@ -37,6 +37,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     nonisolated(unsafe) private static var storeClasses: [String: NSPersistentStore.Type] = [  // guarded by `registryLock`
         NSInMemoryStoreType: InMemoryStore.self,
         NSSQLiteStoreType: SQLiteStore.self,
+        NSBinaryStoreType: BinaryStore.self,
+        NSXMLStoreType: XMLStore.self,
     ]
 
     /// Makes `storeClass` available under `storeType` for `addPersistentStore(ofType:...)`.
@@ -75,6 +77,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             let store = storeClass.init(persistentStoreCoordinator: self, configurationName: configuration, at: url, options: options)
             if storeURL == nil { store.url = nil }
             try store.loadMetadata()
+            try (store as? StoreBackend)?.didLoadMetadata(model: managedObjectModel)
             stores.append(store)
             store.didAdd(to: self)
             return store
@@ -256,17 +259,24 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 
     /// The record's row without taking a reference: cached if fresh enough, else from the store.
-    func currentRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval) throws -> StoreRow? {
+    func currentRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: NSManagedObjectContext? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
-        return try locked { try rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) ?? row(for: objectID) }
+        return try locked { try rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) ?? row(for: objectID, in: context) }
     }
 
-    /// The record's row as the store has it now (the cache is refreshed with it).
-    func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+    /// A relationship the store left out of an object's row, loaded on first read.
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue {
+        guard !objectID.isTemporaryID else { return relationship.isToMany ? .objectIDs([]) : .null }
+        return try locked { try backend(of: objectID.persistentStore).relationshipValue(relationship, for: objectID, in: context) }
+    }
+
+    /// The record's row as the store has it now (the cache is refreshed with it). `context` is
+    /// passed on to stores that want it (`NSIncrementalStore.newValuesForObject(with:with:)`).
+    func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
         return try locked {
             storeRoundTrips += 1
-            let row = try backend(of: objectID.persistentStore).row(for: objectID)
+            let row = try backend(of: objectID.persistentStore).row(for: objectID, in: context)
             if let row { rowCache.update(row) } else { rowCache.remove(objectID.key) }
             return row
         }
@@ -274,7 +284,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// The record's row for an object that will hold it: from the cache when it is fresh
     /// enough, else from the store. Counts one reference.
-    func retainedRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval) throws -> StoreRow? {
+    func retainedRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: NSManagedObjectContext? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
         return try locked {
             if let cached = rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) {
@@ -282,7 +292,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 return cached
             }
             storeRoundTrips += 1
-            guard let row = try backend(of: objectID.persistentStore).row(for: objectID) else {
+            guard let row = try backend(of: objectID.persistentStore).row(for: objectID, in: context) else {
                 rowCache.remove(objectID.key)
                 return nil
             }
@@ -318,12 +328,15 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     var snapshotCount: Int { locked { rowCache.count } }
 
     /// Permanent IDs for new objects, each in the first store whose configuration holds its
-    /// entity. Keys are reserved once per store and entity hierarchy, not once per object: for a
-    /// store on disk each reservation is a write.
+    /// entity. A store that chooses its own IDs (`NSIncrementalStore.obtainPermanentIDs(for:)`)
+    /// gets all of its objects in one call, as Apple's coordinator does; for the others keys are
+    /// reserved once per store and entity hierarchy, not once per object: for a store on disk
+    /// each reservation is a write.
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
         try locked {
-            var storeOfObject: [NSPersistentStore] = []
-            var groups: [GroupKey: [Int]] = [:]
+            var result = [NSManagedObjectID?](repeating: nil, count: objects.count)
+            var perStore: [ObjectIdentifier: (store: NSPersistentStore, indexes: [Int])] = [:]
+            var storeOrder: [ObjectIdentifier] = []
             for (index, object) in objects.enumerated() {
                 guard let store = stores(for: object.entity).first(where: { !$0.isReadOnly }) ?? stores(for: object.entity).first else {
                     throw CoreDataError.make(NSPersistentStoreSaveError, "No persistent store holds entity '\(object.entity.name ?? "?")'. Add a store whose configuration includes it.")
@@ -331,25 +344,29 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 guard !store.isReadOnly else {
                     throw CoreDataError.make(NSPersistentStoreSaveError, "The store for entity '\(object.entity.name ?? "?")' is read-only.")
                 }
-                storeOfObject.append(store)
-                groups[GroupKey(store: ObjectIdentifier(store), root: ObjectIdentifier(object.entity.rootEntity)), default: []].append(index)
+                let id = ObjectIdentifier(store)
+                if perStore[id] == nil { perStore[id] = (store, []); storeOrder.append(id) }
+                perStore[id]!.indexes.append(index)
             }
-            var result = [NSManagedObjectID?](repeating: nil, count: objects.count)
-            for indexes in groups.values {
-                let first = objects[indexes[0]], store = storeOfObject[indexes[0]]
-                let keys = try backend(of: store).newPrimaryKeys(for: first.entity, count: indexes.count)
-                for (index, key) in zip(indexes, keys) {
-                    result[index] = NSManagedObjectID(entity: objects[index].entity, store: store, primaryKey: key)
+            for id in storeOrder {
+                let (store, indexes) = perStore[id]!
+                let backend = try backend(of: store)
+                if let ids = try backend.permanentIDs(for: indexes.map { objects[$0] }) {
+                    for (index, objectID) in zip(indexes, ids) { result[index] = objectID }
+                    continue
+                }
+                // One key reservation per entity hierarchy of this store.
+                var byRoot: [ObjectIdentifier: [Int]] = [:]
+                for index in indexes { byRoot[ObjectIdentifier(objects[index].entity.rootEntity), default: []].append(index) }
+                for group in byRoot.values {
+                    let keys = try backend.newPrimaryKeys(for: objects[group[0]].entity, count: group.count)
+                    for (index, key) in zip(group, keys) {
+                        result[index] = NSManagedObjectID(entity: objects[index].entity, store: store, primaryKey: key)
+                    }
                 }
             }
             return result.map { $0! }
         }
-    }
-
-    /// Objects whose keys come from one sequence: one store, one root entity.
-    private struct GroupKey: Hashable {
-        let store: ObjectIdentifier
-        let root: ObjectIdentifier
     }
 
     /// Refuses relationships between objects in different stores: a store can only hold

@@ -24,6 +24,8 @@ final class RowCache {
 
     /// Caches `row` (replacing an older copy) and counts one more object using it.
     func retain(_ row: StoreRow) {
+        // A row without values (an incremental store's fetch result) is no snapshot.
+        guard !row.isFault else { return }
         let now = ProcessInfo.processInfo.systemUptime
         if var entry = entries[row.objectID.key] {
             entry.references += 1
@@ -36,7 +38,7 @@ final class RowCache {
 
     /// Replaces a cached row with a newer one (after a save or a fresh read); no new reference.
     func update(_ row: StoreRow) {
-        guard var entry = entries[row.objectID.key] else { return }
+        guard !row.isFault, var entry = entries[row.objectID.key] else { return }
         entry.row = row
         entry.loadedAt = ProcessInfo.processInfo.systemUptime
         entries[row.objectID.key] = entry

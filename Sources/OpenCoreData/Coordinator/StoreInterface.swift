@@ -9,6 +9,21 @@ struct StoreRow: Sendable {
     let values: [StoredValue]
     /// Optimistic-locking version: 1 after insert, +1 per saved change.
     let version: Int64
+    /// A row that names a record without its values: an `NSIncrementalStore` fetch answers with
+    /// object IDs (or faults), and values load only when a fault fires (`row(for:in:)`). The
+    /// context registers such a row as a fault.
+    var isFault = false
+    /// The object a save row was made from. `NSSaveChangesRequest` and `NSAtomicStore`'s
+    /// cache-node callbacks hand stores managed objects, not rows; held weakly, so a store that
+    /// keeps rows (the in-memory store) never keeps objects alive.
+    var source: SourceObjectReference? = nil
+}
+
+/// A weak reference to the managed object a save row describes. Read only during the save, on
+/// the saving context's queue (stores run under the coordinator's lock, called from there).
+final class SourceObjectReference: @unchecked Sendable {
+    private(set) weak var object: NSManagedObject?
+    init(_ object: NSManagedObject) { self.object = object }
 }
 
 /// A fetch as the coordinator hands it to a store.
@@ -20,11 +35,15 @@ struct FetchPlan {
     let fetchLimit: Int
     let fetchOffset: Int
     let affectedStores: [NSPersistentStore]?
+    /// The fetching context and its request: an `NSIncrementalStore` receives both in
+    /// `execute(_:with:)` (its fetch answers with `context.object(with:)` faults).
+    var context: NSManagedObjectContext? = nil
+    var request: NSPersistentStoreRequest? = nil
 
     /// The same fetch without offset and limit (applied later, after pending changes).
     var withoutLimits: FetchPlan {
         FetchPlan(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors, includesSubentities: includesSubentities,
-                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores)
+                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request)
     }
 
     /// Whether a row of `entity` belongs in the result.
@@ -62,6 +81,27 @@ protocol StoreBackend: AnyObject {
     /// First phase of a save that spans several stores: check and stage `changes` so that
     /// `commit` can no longer fail for a reason the store could have known now.
     func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave
+
+    // Optional (defaults below): what custom stores (NSIncrementalStore, NSAtomicStore) need.
+
+    /// Permanent IDs for new objects chosen by the store itself (`obtainPermanentIDs(for:)`,
+    /// `newReferenceObject(for:)`), in the order of `objects`; nil to let the coordinator make
+    /// them from `newPrimaryKeys(for:count:)`.
+    func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID]?
+    /// `row(for:)` on behalf of `context` (an incremental store passes it to
+    /// `newValuesForObject(with:with:)`).
+    func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoreRow?
+    /// The IDs of a relationship a row left unloaded (`UnloadedRelationship`): `.objectID`,
+    /// `.null` or `.objectIDs` (`newValue(forRelationship:forObjectWith:with:)`).
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue
+    /// Called by the coordinator right after `loadMetadata()`: fill in missing metadata, check
+    /// the store against the model (134100 when it was made with another model).
+    func didLoadMetadata(model: NSManagedObjectModel) throws
+    /// A context registered objects of this store in its identity map, or let go of them
+    /// (only for stores whose `observesObjectRegistration` is true). Called on that context's
+    /// queue, so possibly from several threads at once.
+    func contextDidRegister(_ objectIDs: [NSManagedObjectID])
+    func contextDidUnregister(_ objectIDs: [NSManagedObjectID])
 }
 
 extension StoreBackend {
@@ -73,6 +113,18 @@ extension StoreBackend {
     func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave {
         PreparedStoreSave(commit: { try self.save(changes) }, rollback: {})
     }
+
+    func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID]? { nil }
+    func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoreRow? { try row(for: objectID) }
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue {
+        // Stores that return complete rows never leave a relationship unloaded; read it from the row.
+        let index = objectID.entity.layout?.indexByName[relationship.name]
+        guard let index, let row = try row(for: objectID, in: context), index < row.values.count else { return relationship.isToMany ? .objectIDs([]) : .null }
+        return row.values[index]
+    }
+    func didLoadMetadata(model: NSManagedObjectModel) throws {}
+    func contextDidRegister(_ objectIDs: [NSManagedObjectID]) {}
+    func contextDidUnregister(_ objectIDs: [NSManagedObjectID]) {}
 }
 
 /// A staged save: `commit` makes it durable, `rollback` drops it.

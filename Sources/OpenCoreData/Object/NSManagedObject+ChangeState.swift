@@ -52,7 +52,10 @@ extension NSManagedObject {
     }
 
     /// A snapshot of the persistent slots in stored form.
-    func snapshot() -> [StoredValue] { (0..<slots.count).map { readStored($0) } }
+    func snapshot() -> [StoredValue] {
+        fireFaultIfNeeded()   // a fault has no slots yet; without this its snapshot would be empty
+        return (0..<slots.count).map { readStored($0) }
+    }
 }
 
 extension StoredValue {

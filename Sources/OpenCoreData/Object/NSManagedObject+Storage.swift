@@ -22,11 +22,13 @@ extension NSManagedObject {
 
     func readStored(_ i: Int) -> StoredValue {
         fireFaultIfNeeded()
+        loadRelationshipIfNeeded(i)
         return slots[i].storedValue
     }
 
     func readToOne(_ i: Int) -> NSManagedObject? {
         fireFaultIfNeeded()
+        loadRelationshipIfNeeded(i)
         switch slots[i] {
         case .toOne(let o): return o
         case .value(.objectID(let id)):
@@ -39,6 +41,7 @@ extension NSManagedObject {
 
     func readToMany(_ i: Int) -> RelatedObjects {
         fireFaultIfNeeded()
+        loadRelationshipIfNeeded(i)
         switch slots[i] {
         case .toMany(let r): return r
         case .value(.objectIDs(let ids)):

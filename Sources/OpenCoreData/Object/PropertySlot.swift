@@ -24,7 +24,7 @@ enum PropertySlot {
     var isRelationshipFault: Bool {
         switch self {
         case .value(.objectID), .value(.objectIDs): return true
-        default: return false
+        default: return isUnloadedRelationship
         }
     }
 }

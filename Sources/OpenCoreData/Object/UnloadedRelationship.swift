@@ -1,0 +1,64 @@
+import Foundation
+
+/// The value of a relationship a store has not given yet: an `NSIncrementalStoreNode` may leave
+/// a relationship out, and Core Data then asks the store for it
+/// (`newValue(forRelationship:forObjectWith:with:)`) only when the relationship is first read —
+/// Apple's guide: to-many relationships are faulted "separately from to-one relationships and
+/// values".
+///
+/// It is kept as a `StoredValue` (a box holding this one marker), so rows, snapshots and slots
+/// carry it without a new case every switch over `StoredValue` would have to handle. Reading
+/// the slot (`readStored`, `readToOne`, `readToMany`) replaces it with the store's answer;
+/// snapshots and saves read slots that way, so the marker never leaves the context that
+/// fetched the object.
+enum UnloadedRelationship {
+    private final class Marker: CustomStringConvertible {
+        var description: String { "<relationship fault>" }
+    }
+
+    /// The one value that stands for "not loaded yet".
+    static let value = StoredValue.boxed(AnyBox(Marker()))
+
+    static func isMarker(_ value: StoredValue) -> Bool {
+        if case .boxed(let box) = value, case .boxed(let marker) = Self.value { return box === marker }
+        return false
+    }
+}
+
+extension PropertySlot {
+    /// Whether this slot is a relationship the store has not given yet.
+    var isUnloadedRelationship: Bool {
+        if case .value(let value) = self { return UnloadedRelationship.isMarker(value) }
+        return false
+    }
+}
+
+extension NSManagedObject {
+    /// Loads slot `i` if it is a relationship the store has not given yet. Like a fault whose
+    /// record is gone, a relationship the store can't load reads as empty (a property getter
+    /// can't throw; docs/DEVIATIONS.md).
+    @inline(__always) func loadRelationshipIfNeeded(_ i: Int) {
+        guard slots[i].isUnloadedRelationship else { return }
+        let relationship = layout.properties[i] as? NSRelationshipDescription
+        let empty: StoredValue = relationship?.isToMany == true ? .objectIDs([]) : .null
+        let value = relationship.flatMap { try? managedObjectContext?.loadRelationship($0, of: self) } ?? empty
+        // The store ran user code: if the object was turned into a fault meanwhile, keep that.
+        guard i < slots.count, slots[i].isUnloadedRelationship else { return }
+        slots[i] = .value(value)
+        // The store's value is the committed one too (the slot could not have changed unread).
+        if let committed, i < committed.count, UnloadedRelationship.isMarker(committed[i]) { self.committed![i] = value }
+    }
+}
+
+extension NSManagedObjectContext {
+    /// A relationship's IDs, from the parent for a child context, from the store for a root one.
+    func loadRelationship(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> StoredValue {
+        let objectID = object.objectID
+        if let parent {
+            let index = object.layout.indexByName[relationship.name]!
+            return parent.performAndWait { parent.object(with: objectID).readStored(index) }
+        }
+        guard let coordinator = persistentStoreCoordinator else { return relationship.isToMany ? .objectIDs([]) : .null }
+        return try coordinator.relationshipValue(relationship, for: objectID, in: self)
+    }
+}
