@@ -87,6 +87,8 @@ final class PredicateBridgeTests: XCTestCase {
         try assertTranslation(#Predicate { $0.salary > 2500 }, "salary > 2500")
         try assertTranslation(#Predicate { $0.salary >= 2500 }, "salary >= 2500")
         try assertTranslation(#Predicate { 2500 < $0.salary }, "2500 < salary")
+        // nil is unequal to a value in Swift and in the format language alike (Bob has no last name).
+        try assertTranslation(#Predicate { $0.lastName != "Lee" }, "lastName != \"Lee\"")
     }
 
     func testAndOrNotFlattenRuns() throws {
