@@ -89,6 +89,9 @@ final class PredicateBridgeTests: XCTestCase {
         try assertTranslation(#Predicate { 2500 < $0.salary }, "2500 < salary")
         // nil is unequal to a value in Swift and in the format language alike (Bob has no last name).
         try assertTranslation(#Predicate { $0.lastName != "Lee" }, "lastName != \"Lee\"")
+        // String order is Swift's: upper case before lower case, "Ö" after "Z".
+        try assertTranslation(#Predicate { ($0.firstName ?? "") < "D" }, "TERNARY(firstName != nil, firstName, \"\") < \"D\"")
+        try assertTranslation(#Predicate { ($0.lastName ?? "") > "M" }, "TERNARY(lastName != nil, lastName, \"\") > \"M\"")
     }
 
     func testAndOrNotFlattenRuns() throws {
@@ -129,6 +132,12 @@ final class PredicateBridgeTests: XCTestCase {
         try assertTranslation(#Predicate { ($0.lastName ?? "") == "Lee" }, "TERNARY(lastName != nil, lastName, \"\") == \"Lee\"")
         try assertTranslation(#Predicate { ($0.department?.budget ?? 0) > 200 },
                               "TERNARY(department.budget != nil, department.budget, 0) > 200")
+    }
+
+    func testFlatMapThatDoesNotReadOnIsGuarded() throws {
+        // Without a department Swift answers nil, even though the transform ignores its argument.
+        try assertTranslation(#Predicate { e in e.department.flatMap { _ in e.firstName } == nil },
+                              "TERNARY(department != nil, firstName, nil) == nil")
     }
 
     func testFlatMapThatIsNotAKeyPathIsGuarded() throws {
@@ -221,6 +230,8 @@ final class PredicateBridgeTests: XCTestCase {
         XCTAssertEqual(try KeyPathNames.name(of: \Employee.manager?.manager?.firstName), "manager.manager.firstName")
         XCTAssertEqual(try KeyPathNames.name(of: \Employee.department!.name), "department.name")
         XCTAssertEqual(try KeyPathNames.name(of: \Department.employees), "employees")
+        XCTAssertEqual(try KeyPathNames.name(of: \Employee.manager?.department), "manager.department")
+        XCTAssertThrowsError(try KeyPathNames.name(of: \Employee.manager?.directReports))
         XCTAssertEqual(try KeyPathNames.name(of: \Employee.salaryAlias), "salary")
         XCTAssertThrowsError(try KeyPathNames.name(of: \Employee.doubledSalary))
         XCTAssertThrowsError(try KeyPathNames.name(of: \Employee.department?.shoutedName))
@@ -291,5 +302,90 @@ final class PredicateBridgeTests: XCTestCase {
             XCTAssertEqual(try stack.context.fetch(request).map(\.firstName), ["eve", "Bob", "Dee"])
         }
         XCTAssertThrowsError(try NSFetchRequest<Employee>(entityName: "Employee", predicate: nil, sortBy: [SortDescriptor(\.doubledSalary)]))
+    }
+}
+
+/// An entity with the attribute types the company model lacks, for constants of every kind.
+final class Gadget: NSManagedObject {
+    @Managed var serial: UUID?
+    @Managed var homepage: URL?
+    @Managed var price: Decimal
+    @Managed var blob: Data?
+    @Managed var weight: Double
+    @Managed var stock: Int16
+}
+
+final class PredicateBridgeConstantTests: XCTestCase {
+    private static func model() -> NSManagedObjectModel {
+        let gadget = NSEntityDescription(name: "Gadget", className: "OpenCoreDataTests.Gadget")
+        gadget.properties = [
+            NSAttributeDescription(name: "serial", type: .UUIDAttributeType, isOptional: true, defaultValue: nil),
+            NSAttributeDescription(name: "homepage", type: .URIAttributeType, isOptional: true, defaultValue: nil),
+            NSAttributeDescription(name: "price", type: .decimalAttributeType, isOptional: false, defaultValue: Decimal(0)),
+            NSAttributeDescription(name: "blob", type: .binaryDataAttributeType, isOptional: true, defaultValue: nil),
+            NSAttributeDescription(name: "weight", type: .doubleAttributeType, isOptional: false, defaultValue: 0.0),
+            NSAttributeDescription(name: "stock", type: .integer16AttributeType, isOptional: false, defaultValue: 0),
+        ]
+        let model = NSManagedObjectModel()
+        model.entities = [gadget]
+        return model
+    }
+
+    func testConstantsOfEveryAttributeType() throws {
+        let stack = TestStack(model: Self.model())
+        let serial = UUID(uuidString: "11111111-2222-3333-4444-555555555555")!
+        let homepage = URL(string: "https://example.com/a")!
+        let blob = Data([1, 2, 3])
+        let price = Decimal(string: "9.99")!
+        var gadgets: [Gadget] = []
+        try stack.context.performAndWait {
+            for i in 0..<3 {
+                let g = Gadget(context: stack.context)
+                g.stock = Int16(i * 10)
+                g.weight = Double(i) + 0.5
+                g.price = i == 1 ? price : Decimal(i)
+                if i == 0 { g.serial = serial; g.homepage = homepage; g.blob = blob }
+                gadgets.append(g)
+            }
+            try stack.context.save()
+        }
+        let cases: [(Predicate<Gadget>, String)] = [
+            (#Predicate { $0.serial == serial }, "serial == CAST(\"11111111-2222-3333-4444-555555555555\", \"NSUUID\")"),
+            (#Predicate { $0.homepage == homepage }, "homepage == CAST(\"https://example.com/a\", \"NSURL\")"),
+            (#Predicate { $0.blob == blob }, "blob == CAST(\"AQID\", \"NSData\")"),
+            (#Predicate { $0.price == price }, "price == 9.99"),
+            (#Predicate { $0.weight > 1.25 }, "weight > 1.25"),
+            (#Predicate { $0.stock >= 10 && $0.serial == nil }, "stock >= 10 AND serial == nil"),
+        ]
+        for (predicate, format) in cases {
+            let translated = try NSPredicate(translating: predicate)
+            XCTAssertEqual(translated.predicateFormat, format)
+            try stack.context.performAndWait {
+                let expected = try gadgets.filter { try predicate.evaluate($0) }.map(\.stock)
+                XCTAssertFalse(expected.isEmpty, format)
+                for p in [translated, parse(format)] {
+                    let request = NSFetchRequest<Gadget>(entityName: "Gadget")
+                    request.predicate = p
+                    XCTAssertEqual(try stack.context.fetch(request).map(\.stock).sorted(), expected.sorted(), p.predicateFormat)
+                }
+            }
+        }
+    }
+
+    func testKeyPathNamesResolveConcurrently() {
+        _ = TestStack(model: Self.model())
+        let expected = ["serial", "homepage", "price", "blob", "weight", "stock"]
+        final class Results: @unchecked Sendable {  // guarded by `lock`
+            let lock = NSLock()
+            var names = [String](repeating: "", count: 60)
+        }
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 60) { i in
+            // Key paths of a non-Sendable root are not Sendable: make them on the worker thread.
+            let keyPaths: [PartialKeyPath<Gadget>] = [\.serial, \.homepage, \.price, \.blob, \.weight, \.stock]
+            let name = (try? KeyPathNames.name(of: keyPaths[i % 6])) ?? "failed"
+            results.lock.lock(); results.names[i] = name; results.lock.unlock()
+        }
+        XCTAssertEqual(results.names, (0..<60).map { expected[$0 % 6] })
     }
 }

@@ -22,8 +22,10 @@ import Foundation
 /// - one property: the key path must equal the property's own key path (`\Employee.salary`);
 /// - a chain: every link but the last is a to-one relationship read on the previous link's
 ///   object, the key path's value type is the last property's, and the value read through the
-///   key path is the value stored in the last attribute (checked with a probe value), so a
-///   computed property that transforms a value (`\.department?.upperCasedName`) is refused.
+///   key path is the value stored in the last attribute (checked with a probe value) or the
+///   object the last to-one relationship holds, so a computed property that transforms a value
+///   (`\.department?.upperCasedName`) is refused. A chain ending in a to-many relationship
+///   cannot be checked this way and is refused too.
 ///
 /// Anything else (a computed property, `.count`, a property that is not `@Managed`) throws an
 /// `NSError` (`NSCocoaErrorDomain`, code 2048) that says what to write instead.
@@ -138,6 +140,10 @@ public enum KeyPathNames {
     /// Whether reading `keyPath` on `root` answers what is stored in the last read attribute,
     /// checked with an unusual value there (a transformed value would differ from it).
     private static func readsStoredValue(_ keyPath: AnyKeyPath, root: NSManagedObject, last: Access) throws -> Bool {
+        if let destination = last.destination {
+            // A chain ending in a to-one relationship must answer the probe the relationship holds.
+            return KVCValueKinds.unwrap(root[keyPath: keyPath] as Any).map { $0 as AnyObject === destination } ?? false
+        }
         guard let attribute = last.object.layout.properties[last.slot] as? NSAttributeDescription,
               let probeValue = probeValue(for: attribute.attributeType) else { return false }
         last.object.slots[last.slot] = .value(StoredValue(probeValue, for: attribute))

@@ -161,9 +161,10 @@ extension PredicateExpressions.OptionalFlatMap: NSPredicateTranslatable {
         let base = try wrapped.translatedExpression(&state)
         state.bind(variable.key, to: base)
         let transformed = try transform.translatedExpression(&state)
-        // `$0.department?.name`: a key path read through a nil link is nil, as in Swift.
-        if PredicateTranslation.isPlainKeyPath(base) || base.expressionType == .evaluatedObject,
-           PredicateTranslation.isPlainKeyPath(transformed) {
+        // `$0.department?.name`: a key path read through a nil link is nil, as in Swift. Only when
+        // the transform reads on from the unwrapped value; `e.department.flatMap { _ in e.firstName }`
+        // must still be nil when there is no department.
+        if PredicateTranslation.isPlainKeyPath(transformed), PredicateTranslation.isKeyPath(transformed, extending: base) {
             return .expression(transformed)
         }
         // Anything else would be evaluated on nil, so guard it the way Swift does.

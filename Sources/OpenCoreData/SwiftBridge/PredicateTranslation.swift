@@ -130,6 +130,21 @@ enum PredicateTranslation {
         return isVariable(operand) || isPlainKeyPath(operand)
     }
 
+    /// Whether `e` reads `base` and then more keys (`department.name` extends `department`), so
+    /// that `e` is nil whenever `base` is.
+    static func isKeyPath(_ e: NSExpression, extending base: NSExpression) -> Bool {
+        guard case .keyPath(let operand, let components) = e.node else { return false }
+        switch base.node {
+        case .keyPath(let baseOperand, let baseComponents):
+            let sameOperand = operand.map { o in baseOperand.map { o.isEqual($0) } ?? false } ?? (baseOperand == nil)
+            return sameOperand && components.count > baseComponents.count && components.starts(with: baseComponents)
+        case .variable:
+            return operand.map { $0.isEqual(base) } ?? false
+        default:
+            return false
+        }
+    }
+
     private static func isVariable(_ e: NSExpression) -> Bool {
         if case .variable = e.node { return true }
         return false
