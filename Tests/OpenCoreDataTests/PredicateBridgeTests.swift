@@ -229,6 +229,8 @@ final class PredicateBridgeTests: XCTestCase {
         XCTAssertEqual(try KeyPathNames.name(of: \Employee.department?.budget), "department.budget")
         XCTAssertEqual(try KeyPathNames.name(of: \Employee.manager?.manager?.firstName), "manager.manager.firstName")
         XCTAssertEqual(try KeyPathNames.name(of: \Employee.department!.name), "department.name")
+        XCTAssertEqual(try KeyPathNames.name(of: \Employee.department!.name!), "department.name")
+        XCTAssertEqual(try KeyPathNames.name(of: \Employee.firstName!), "firstName")
         XCTAssertEqual(try KeyPathNames.name(of: \Department.employees), "employees")
         XCTAssertEqual(try KeyPathNames.name(of: \Employee.manager?.department), "manager.department")
         XCTAssertThrowsError(try KeyPathNames.name(of: \Employee.manager?.directReports))

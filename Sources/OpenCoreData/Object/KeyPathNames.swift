@@ -99,6 +99,13 @@ public enum KeyPathNames {
     private static func makeProbe(of entity: NSEntityDescription) -> NSManagedObject {
         let probe = entity.resolvedClass.init(entity: entity, insertInto: nil)
         probe.flags.insert(.keyPathProbe)
+        // Every attribute holds a value, so force-unwrapping key paths (`\.firstName!`) and
+        // computed properties read on the probe find one instead of trapping on nil.
+        for (i, property) in probe.layout.properties.enumerated() {
+            if let a = property as? NSAttributeDescription, let value = probeValue(for: a.attributeType) {
+                probe.slots[i] = .value(StoredValue(value, for: a))
+            }
+        }
         return probe
     }
 
@@ -131,22 +138,21 @@ public enum KeyPathNames {
             // Not literally the property's own key path: a chain, or a subclass root. Accept it
             // only if it reads the last property's value unchanged.
             guard last.valueTypes.contains(where: { $0 == keyPathType.valueType }),
-                  try readsStoredValue(keyPath, root: root, last: last) else { throw notAPropertyChain(keyPath) }
+                  readsStoredValue(keyPath, root: root, last: last) else { throw notAPropertyChain(keyPath) }
         }
         let properties = accesses.map { $0.object.layout.properties[$0.slot] }
         return Resolved(name: properties.map(\.name).joined(separator: "."), properties: properties)
     }
 
-    /// Whether reading `keyPath` on `root` answers what is stored in the last read attribute,
-    /// checked with an unusual value there (a transformed value would differ from it).
-    private static func readsStoredValue(_ keyPath: AnyKeyPath, root: NSManagedObject, last: Access) throws -> Bool {
+    /// Whether reading `keyPath` on `root` answers what is stored in the last read attribute:
+    /// the probe's unusual value there (see `makeProbe`), which a transformation would change.
+    private static func readsStoredValue(_ keyPath: AnyKeyPath, root: NSManagedObject, last: Access) -> Bool {
         if let destination = last.destination {
             // A chain ending in a to-one relationship must answer the probe the relationship holds.
             return KVCValueKinds.unwrap(root[keyPath: keyPath] as Any).map { $0 as AnyObject === destination } ?? false
         }
         guard let attribute = last.object.layout.properties[last.slot] as? NSAttributeDescription,
               let probeValue = probeValue(for: attribute.attributeType) else { return false }
-        last.object.slots[last.slot] = .value(StoredValue(probeValue, for: attribute))
         guard let read = KVCValueKinds.unwrap(root[keyPath: keyPath] as Any) else { return false }
         return ValueComparison.compare(read, probeValue, options: []) == .orderedSame
     }
