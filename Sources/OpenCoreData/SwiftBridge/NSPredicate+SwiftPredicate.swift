@@ -13,13 +13,14 @@ extension _PredicateFormatParsing {
     /// ```
     ///
     /// Key paths must go through `@Managed` properties of classes whose entities a loaded model
-    /// describes (see ``KeyPathNames``). What translates, and what throws instead: comparisons,
-    /// `&&` `||` `!`, constants, optional chaining and `??`, `contains` on a constant collection
-    /// or range (`IN`, `BETWEEN`), string `contains` / `starts(with:)` /
-    /// `localizedStandardContains` / `caseInsensitiveCompare`, to-many `contains(where:)`,
-    /// `allSatisfy`, `filter`, `count` and `isEmpty`, arithmetic; docs/DEVIATIONS.md has the full
-    /// list. Nothing is approximated: where Swift's meaning and the predicate language's differ
-    /// (`String.count`, integer `/`), the initializer throws.
+    /// describes (see ``KeyPathNames``). Translated: comparisons, `&&` `||` `!`, constants,
+    /// optional chaining and `??`, `c ? a : b`, `contains` on a constant collection or range
+    /// (`IN`, `BETWEEN`), string `contains` / `starts(with:)` / `isEmpty`, to-many
+    /// `contains(where:)` / `allSatisfy` / `filter` (`SUBQUERY`), `count` and `isEmpty`
+    /// (`@count`), arithmetic; docs/DEVIATIONS.md has the full table. Nothing is approximated:
+    /// where Swift's meaning and the predicate language's differ (`String.count`, integer `/`,
+    /// force unwrap) the initializer throws. Parts that do not read the object are computed by
+    /// Swift and become constants.
     ///
     /// The error is an `NSError` in `NSCocoaErrorDomain` with code 2048, whose description says
     /// what could not be translated and what to write instead.
