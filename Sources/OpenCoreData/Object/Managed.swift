@@ -40,7 +40,15 @@ public struct Managed<Value: ManagedPropertyValue> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
     ) -> Value {
-        get { Value.read(from: object, slot: object.resolveSlot(storageKeyPath)) }
+        get {
+            let slot = object.resolveSlot(storageKeyPath)
+            // One bit test on an object already in cache: the cost of letting `KeyPathNames` learn
+            // which property a Swift key path reads (Linux has no `_kvcKeyPathString`).
+            if object.flags.contains(.keyPathProbe) {
+                KeyPathNames.probe(object, didRead: slot, through: wrappedKeyPath, as: Value.self)
+            }
+            return Value.read(from: object, slot: slot)
+        }
         set { Value.write(newValue, to: object, slot: object.resolveSlot(storageKeyPath)) }
     }
 }

@@ -211,6 +211,8 @@ struct ObjectFlags: OptionSet {
     static let awaitingRemoval = ObjectFlags(rawValue: 16)
     /// The object holds one reference to its row in the coordinator's row cache.
     static let holdsSnapshot = ObjectFlags(rawValue: 32)
+    /// A throwaway object that reports each `@Managed` read to ``KeyPathNames`` (never inserted).
+    static let keyPathProbe = ObjectFlags(rawValue: 64)
 }
 
 /// Why an object is being woken from a snapshot.

@@ -115,24 +115,3 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
         "(\(key ?? "self"), \(ascending ? "ascending" : "descending"), \(selector?.name ?? (comparator == nil ? "compare:" : "<comparator>")))"
     }
 }
-
-extension NSSortDescriptor {
-    /// Wraps Foundation's `SortDescriptor<Compared>` as a comparator-based descriptor.
-    ///
-    /// ```swift
-    /// struct Item { var rank: Int }
-    /// let d = NSSortDescriptor(SortDescriptor(\Item.rank, order: .reverse))
-    /// [Item(rank: 1), Item(rank: 3)].sorted(using: [d]).map(\.rank) // [3, 1]
-    /// ```
-    ///
-    /// Linux cannot read a key string out of a Swift key path, so the result has `key == nil`
-    /// and cannot be translated to SQL: fetches using it sort in memory. The direction is the
-    /// `SortDescriptor`'s own `order`; `ascending` is true. Objects that are not `Compared`
-    /// compare as the same.
-    public convenience init<Compared>(_ sortDescriptor: SortDescriptor<Compared>) {
-        self.init(key: nil, ascending: true) { a, b in
-            guard let x = a as? Compared, let y = b as? Compared else { return .orderedSame }
-            return sortDescriptor.compare(x, y)
-        }
-    }
-}
