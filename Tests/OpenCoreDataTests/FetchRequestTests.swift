@@ -132,6 +132,31 @@ final class FetchRequestTests: XCTestCase {
         }
     }
 
+    func testFetchedPropertyIsLazyCachedAndReRunOnRefresh() throws {
+        let model = CompanyModel.make()
+        let richer = NSFetchedPropertyDescription()
+        richer.name = "earnsMore"
+        richer.userInfo = ["kind": "earner"]
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        // $FETCHED_PROPERTY is the description itself; its userInfo is readable in the predicate.
+        request.predicate = NSPredicate(format: "salary > $FETCH_SOURCE.salary AND $FETCHED_PROPERTY.userInfo.kind == 'earner'")
+        request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: true)]
+        richer.fetchRequest = request
+        model.entitiesByName["Employee"]!.properties.append(richer)
+        let stack = TestStack(model: model)
+        try stack.context.performAndWait {
+            let low = stack.employee("Low", salary: 1)
+            _ = stack.employee("Mid", salary: 5)
+            try stack.context.save()
+            XCTAssertEqual((low.value(forKey: "earnsMore") as? [NSManagedObject])?.compactMap { $0.value(forKey: "firstName") as? String }, ["Mid"])
+            _ = stack.employee("High", salary: 9)
+            try stack.context.save()
+            XCTAssertEqual((low.value(forKey: "earnsMore") as? [NSManagedObject])?.count, 1, "cached: not re-run on every read")
+            stack.context.refresh(low, mergeChanges: true)
+            XCTAssertEqual((low.value(forKey: "earnsMore") as? [NSManagedObject])?.compactMap { $0.value(forKey: "firstName") as? String }, ["Mid", "High"], "re-run after a refresh")
+        }
+    }
+
     func testFetchedPropertyUsesFetchSource() throws {
         let model = CompanyModel.make()
         let colleagues = NSFetchedPropertyDescription()

@@ -84,3 +84,24 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
 
     public required override init() { super.init() }
 }
+
+extension NSPropertyDescription: KeyValueCoding {
+    /// Key-value access for predicates: a fetched property's predicate reads its own description
+    /// as `$FETCHED_PROPERTY`, typically `$FETCHED_PROPERTY.userInfo.someKey`.
+    public func checkedValue(forKey key: String) throws -> Any? {
+        switch key {
+        case "name": return name
+        case "isOptional", "optional": return isOptional
+        case "isTransient", "transient": return isTransient
+        case "isIndexed", "indexed": return isIndexed
+        case "renamingIdentifier": return renamingIdentifier
+        case "versionHashModifier": return versionHashModifier
+        case "entity": return entity?.name
+        case "userInfo":
+            var info: [String: Any] = [:]
+            for (k, v) in userInfo ?? [:] { info["\(k)"] = v }
+            return info
+        default: throw KeyValueCodingError.undefinedKey(key, in: "\(type(of: self))")
+        }
+    }
+}
