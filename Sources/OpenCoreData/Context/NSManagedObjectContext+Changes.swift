@@ -97,16 +97,22 @@ extension NSManagedObjectContext {
     /// Called by an object after one of its slots changed.
     func objectDidChange(_ object: NSManagedObject, slot i: Int, from old: PropertySlot) {
         assertOnQueue()
-        if object.eventOriginals == nil {
-            object.eventOriginals = [:]
-            eventChangedObjects.append(object)
+        // A new object has no earlier values to report in changedValuesForCurrentEvent(); not
+        // recording them saves a dictionary per inserted object.
+        if !object.isInserted {
+            if object.eventOriginals == nil {
+                object.eventOriginals = [:]
+                eventChangedObjects.append(object)
+            }
+            if object.eventOriginals![i] == nil { object.eventOriginals![i] = old.storedValue }
+            if !object.isDeleted {
+                if !object.flags.contains(.updated) {
+                    object.flags.insert(.updated)
+                    updated.insert(object)
+                }
+                eventUpdated.insert(object)
+            }
         }
-        if object.eventOriginals![i] == nil { object.eventOriginals![i] = old.storedValue }
-        if !object.isInserted && !object.isDeleted && !object.flags.contains(.updated) {
-            object.flags.insert(.updated)
-            updated.insert(object)
-        }
-        if !object.isInserted && !object.isDeleted { eventUpdated.insert(object) }
         if let undoManager, undoManager.isUndoRegistrationEnabled {
             undoManager.registerUndo(withTarget: object) { o in o.restoreSlot(i, old) }
         }
