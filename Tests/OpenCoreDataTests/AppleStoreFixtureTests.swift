@@ -359,4 +359,145 @@ final class AppleStoreFixtureTests: XCTestCase {
         }
         XCTAssertEqual(try SQLiteInspector.rows(at: url.path, "SELECT Z_PK, ZNAME, ZTYPE FROM ZRECIPE WHERE ZNAME = 'Far breton'"), [["11", "Far breton", "5"]])
     }
+
+    // MARK: - Stores without models: opened read-only with a model recovered from the schema
+
+    private func openRecovered(_ relative: String) throws -> (NSManagedObjectModel, NSPersistentStore, NSManagedObjectContext) {
+        let url = try copyStore(relative)
+        let model = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: url)
+        let (store, context) = try open(model, at: url, readOnly: true)
+        XCTAssertTrue(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: store.metadata))
+        return (model, store, context)
+    }
+
+    private func count(_ context: NSManagedObjectContext, _ entity: String) throws -> Int {
+        try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity))
+    }
+
+    func testSampleModel2V2OpensWithARecoveredModel() throws {
+        // Programmatic model (not in the fixtures); history tracking, derived-attribute triggers.
+        let (model, _, context) = try openRecovered("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V2.sqlite")
+        XCTAssertEqual(model.entitiesByName.keys.sorted(), ["Author", "Book", "Feedback", "GraphicNovel", "Page", "Writer"])
+        XCTAssertEqual(model.entitiesByName["GraphicNovel"]?.superentity?.name, "Book")
+        XCTAssertEqual(model.entitiesByName["Author"]?.superentity?.name, "Writer")
+        XCTAssertEqual(model.entitiesByName["Book"]?.attributesByName["price"]?.attributeType, .decimalAttributeType)
+        XCTAssertEqual(model.entitiesByName["Page"]?.relationshipsByName["book"]?.destinationEntity?.name, "Book", "from the Z1_BOOK companion column")
+        XCTAssertEqual(model.entitiesByName["Book"]?.relationshipsByName["author"]?.destinationEntity?.name, "Author", "from the column's name")
+        try context.performAndWait {
+            XCTAssertEqual(try count(context, "Book"), 3)
+            XCTAssertEqual(try count(context, "GraphicNovel"), 1)
+            XCTAssertEqual(try count(context, "Page"), 119)
+            let book = try one(context, "Book", "title == %@", "title 1 - author 1")
+            XCTAssertEqual(book.value(forKey: "price") as? Decimal, Decimal(string: "10.11"))
+            XCTAssertEqual(book.value(forKey: "pagescount") as? Int, 99)
+            XCTAssertEqual((book.value(forKey: "uniqueid") as? Data)?.prefix(4), Data([0xAE, 0x28, 0x9A, 0x08]))
+            let author = try XCTUnwrap(book.value(forKey: "author") as? NSManagedObject)
+            XCTAssertEqual(author.entity.name, "Author")
+            XCTAssertEqual(author.value(forKey: "alias") as? String, "Alessandro")
+            XCTAssertEqual(author.value(forKey: "age") as? Int, 40)
+            XCTAssertEqual(titles(author.value(forKey: "authorInverse")), ["title 1 - author 1", "title 2 - author 1", "title graphic novel - author 1"])
+            let novel = try one(context, "Book", "isblackandwhite == 1")
+            XCTAssertEqual(novel.entity.name, "GraphicNovel")
+            let page = try one(context, "Page", "number == 97")
+            XCTAssertEqual((page.value(forKey: "book") as? NSManagedObject)?.value(forKey: "title") as? String, "title 1 - author 1")
+            XCTAssertEqual(try one(context, "Feedback", "comment == %@", "great book").value(forKey: "rating") as? Double, 4.2)
+        }
+    }
+
+    func testSampleModel2V1OpensWithARecoveredModel() throws {
+        let (_, _, context) = try openRecovered("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V1.sqlite")
+        try context.performAndWait {
+            XCTAssertEqual(try count(context, "Book"), 52)
+            XCTAssertEqual(try count(context, "Page"), 4970)
+            XCTAssertEqual(try count(context, "Feedback"), 444)
+            let andrea = try one(context, "Writer", "alias == %@", "Andrea")
+            XCTAssertEqual(andrea.entity.name, "Author")
+            XCTAssertEqual(andrea.value(forKey: "age") as? Int, 30)
+            let book = try one(context, "Book", "title == %@", "title 2 - author 2")
+            XCTAssertEqual((book.value(forKey: "author") as? NSManagedObject)?.value(forKey: "alias") as? String, "Andrea")
+            XCTAssertEqual((book.value(forKey: "bookInverse") as? Set<NSManagedObject>)?.count, 99)
+        }
+    }
+
+    func testKikOpensWithARecoveredModel() throws {
+        // Framework version 519: no Z_MODELCACHE; reflexive many-to-many join tables.
+        let (model, _, context) = try openRecovered("log2timeline__plaso/ios/kik.sqlite")
+        let user = try XCTUnwrap(model.entitiesByName["KikUser"])
+        XCTAssertEqual(user.relationshipsByName["members"]?.inverseRelationship?.name, "membersinverse")
+        XCTAssertEqual(user.relationshipsByName["bansinverse"]?.inverseRelationship?.name, "bans")
+        XCTAssertEqual(model.entitiesByName["KikChat"]?.relationshipsByName["messages"]?.destinationEntity?.name, "KikMessage")
+        XCTAssertEqual(model.entitiesByName["KikChat"]?.relationshipsByName["extra"]?.destinationEntity?.name, "KikChatExtra")
+        try context.performAndWait {
+            XCTAssertEqual(try count(context, "KikMessage"), 60)
+            XCTAssertEqual(try count(context, "KikUser"), 25)
+            let group = try one(context, "KikUser", "displayname == %@", "EveryoneButRoss")
+            XCTAssertEqual(group.value(forKey: "jid") as? String, "1100024090445_g@groups.kik.com")
+            XCTAssertEqual(titles(group.value(forKey: "members"), "displayname"), ["Ken Doh", "Mark Jenkins", "Sina Babadi", "Solid Snake"])
+            let ken = try one(context, "KikUser", "displayname == %@", "Ken Doh")
+            XCTAssertEqual(titles(ken.value(forKey: "membersinverse"), "displayname"), ["EveryoneButRoss"])
+            let andy = try one(context, "KikUser", "jid == %@", "jon.doh2015_mql@talk.kik.com")
+            XCTAssertEqual(andy.value(forKey: "firstname") as? String, "Andy")
+            let chatID = try XCTUnwrap(context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: URL(string: "x-coredata://FD0CDBFF-F80E-4D08-B817-2F3BFB4EFF5D/KikChat/p1")!))
+            let chat = try context.existingObject(with: chatID)
+            XCTAssertEqual((chat.value(forKey: "user") as? NSManagedObject)?.value(forKey: "displayname") as? String, "Kik Team")
+            let messages = try XCTUnwrap(chat.value(forKey: "messages") as? Set<NSManagedObject>)
+            XCTAssertEqual(messages.count, 1)
+            let welcome = try XCTUnwrap(messages.first)
+            XCTAssertTrue((welcome.value(forKey: "body") as? String)?.hasPrefix("Welcome to Kik, the super fast smartphone messenger!") ?? false)
+            XCTAssertEqual(try XCTUnwrap(welcome.value(forKey: "timestamp") as? Date).timeIntervalSinceReferenceDate, 457_260_372.024, accuracy: 1e-6)
+        }
+    }
+
+    func testNetusageOpensWithARecoveredModel() throws {
+        // Inheritance Process ← App, a to-one into the hierarchy (Z15_HASPROCESS), Z_FOK_HASAPP.
+        let (model, _, context) = try openRecovered("log2timeline__plaso/ios/netusage.sqlite")
+        XCTAssertEqual(model.entities.count, 18)
+        XCTAssertEqual(model.entitiesByName["App"]?.superentity?.name, "Process")
+        XCTAssertEqual(model.entitiesByName["App"]?.relationshipsByName["hasappInverseFromAppRun"]?.isOrdered, false)
+        XCTAssertEqual(model.entitiesByName["App"]?.relationshipsByName["hasappInverseFromAppTypicalUsage"]?.isOrdered, true, "Z_FOK_HASAPP orders it")
+        try context.performAndWait {
+            XCTAssertEqual(try count(context, "Process"), 260)
+            XCTAssertEqual(try count(context, "App"), 75)
+            XCTAssertEqual(try count(context, "LiveUsage"), 335)
+            XCTAssertEqual(try one(context, "Process", "procname == %@", "com.apple.purplebuddy").entity.name, "App")
+            let usage = try one(context, "LiveUsage", "timestamp == %@", Date(timeIntervalSinceReferenceDate: 632_604_217.411826))
+            XCTAssertEqual(usage.value(forKey: "wifiin") as? Double, 2_246_216)
+            let process = try XCTUnwrap(usage.value(forKey: "hasprocess") as? NSManagedObject)
+            XCTAssertEqual(process.entity.name, "Process")
+            XCTAssertEqual(process.value(forKey: "procname") as? String, "configd")
+            XCTAssertEqual(try one(context, "NetworkAttachment", "identifier == %@", "Carrier-18005506").value(forKey: "kind") as? Int, 2)
+        }
+    }
+
+    func testDataUsageOpensWithARecoveredModel() throws {
+        let (model, store, context) = try openRecovered("log2timeline__plaso/ios/DataUsage.sqlite")
+        XCTAssertEqual(store.identifier, "78771074-CDF9-407D-BC49-72EB4E613503")
+        XCTAssertEqual(model.entitiesByName["Event"]?.relationshipsByName["hasscene"]?.destinationEntity?.name, "EventScene")
+        XCTAssertEqual(model.entitiesByName["TshootingData"]?.relationshipsByName["withcheckupevent"]?.destinationEntity?.name, "CheckUpEvent")
+        try context.performAndWait {
+            XCTAssertEqual(try count(context, "LiveUsage"), 887)
+            XCTAssertEqual(try count(context, "Process"), 371)
+            let usage = try one(context, "LiveUsage", "wwanin == %@", 1_185_814_689.0)
+            XCTAssertEqual(usage.value(forKey: "kind") as? Int, 255)
+            XCTAssertEqual((usage.value(forKey: "hasprocess") as? NSManagedObject)?.value(forKey: "procname") as? String, "CumulativeUsageTracker")
+            XCTAssertEqual(try one(context, "Process", "bundlename == %@", "com.apple.Fitness").value(forKey: "procname") as? String,
+                           "1FB47783-A2FE-47D9-B256-DF50EF44BBA4/com.apple.Fitness")
+        }
+    }
+
+    func testRecoveringFromAFileThatIsNotAStoreFailsClearly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-recover-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let text = directory.appendingPathComponent("notes.sqlite")
+        try Data("just some text, not a database".utf8).write(to: text)
+        XCTAssertThrowsError(try NSManagedObjectModel.recovered(fromSQLiteStoreAt: text)) { error in
+            XCTAssertEqual((error as NSError).code, NSPersistentStoreOpenError)
+            XCTAssertTrue((error as NSError).localizedDescription.contains("not a SQLite database"), (error as NSError).localizedDescription)
+        }
+        XCTAssertEqual(try String(contentsOf: text, encoding: .utf8), "just some text, not a database", "left unchanged")
+        XCTAssertThrowsError(try NSManagedObjectModel.recovered(fromSQLiteStoreAt: directory.appendingPathComponent("missing.sqlite"))) { error in
+            XCTAssertEqual((error as NSError).code, NSPersistentStoreOpenError)
+        }
+    }
 }
