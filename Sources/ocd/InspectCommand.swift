@@ -14,7 +14,7 @@ import OpenCoreData
 ///   model version hashes (18):
 ///     App                      TujNzGi51XR1IPdjJOo39jYTs9cME70xoxoZmEraq0I=
 ///     ...
-///   model               recovered from the schema (1 guess, listed under Notes)
+///   model               recovered from the store (how: see Notes)
 /// Entities (18)
 ///   App  ← Process  Z_ENT 16  table ZPROCESS  75 rows
 ///   ...
@@ -25,7 +25,8 @@ import OpenCoreData
 ///
 /// The store is copied (with its `-wal` and `-shm`) to a temporary folder and opened there
 /// read-only, so inspecting never changes the file, not even by checkpointing its WAL.
-/// Without `--model` the entities come from `NSManagedObjectModel.recovered(fromSQLiteStoreAt:)`.
+/// Without `--model` the entities come from `NSManagedObjectModel.recovered(fromSQLiteStoreAt:)`
+/// (the store's `Z_MODELCACHE`, else its schema).
 enum InspectCommand {
     static let usage = "usage: ocd inspect <store.sqlite> [--model <.xcdatamodeld or .xcdatamodel> [--version-info <.momd>]]"
 
@@ -88,7 +89,7 @@ enum InspectCommand {
             modelDescription = modelPath + (model.xcodeVersionName.map { " (version \"\($0)\")" } ?? "")
         } else {
             model = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: url)
-            modelDescription = "recovered from the schema" + (model.loadingWarnings.isEmpty ? "" : " (\(model.loadingWarnings.count) \(model.loadingWarnings.count == 1 ? "guess" : "guesses"), listed under Notes)")
+            modelDescription = "recovered from the store" + (model.loadingWarnings.isEmpty ? "" : " (how: see Notes)")
         }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
@@ -110,23 +111,29 @@ enum InspectCommand {
         field("model", modelDescription)
 
         // Entities with their rows (including subentities', as a fetch counts them).
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
         let entities = model.entities.sorted { ($0.name ?? "") < ($1.name ?? "") }
-        let counts: [String: Int] = try context.performAndWait {
-            var counts: [String: Int] = [:]
-            for e in entities { if let name = e.name { counts[name] = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: name)) } }
-            return counts
-        }
         let numbers = Dictionary(try SQLiteInspector.rows(at: url.path, "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").compactMap { row in
             row[0].flatMap { name in row[1].flatMap { Int($0) }.map { (name, $0) } }
         }, uniquingKeysWith: { a, _ in a })
+        func number(_ e: NSEntityDescription) -> Int? { numbers[e.name ?? ""] ?? e.renamingIdentifier.flatMap { numbers[$0] } }
+        // Counted in SQL (Z_ENT of the entity and its subentities), as a fetch would count
+        // them, without materializing every row.
+        var counts: [String: Int] = [:]
+        for e in entities {
+            var members = [e], i = 0
+            while i < members.count { members += members[i].subentities; i += 1 }
+            var root = e
+            while let parent = root.superentity { root = parent }
+            let list = members.compactMap(number).map(String.init).joined(separator: ", ")
+            guard !list.isEmpty, let name = e.name else { continue }
+            counts[name] = (try SQLiteInspector.rows(at: url.path, "SELECT COUNT(*) FROM Z\((root.name ?? "").uppercased()) WHERE Z_ENT IN (\(list))").first?.first ?? nil).flatMap { Int($0) }
+        }
         out += "Entities (\(entities.count))\n"
         for e in entities {
             let name = e.name ?? "?"
             var line = "  \(name)"
             if let parent = e.superentity?.name { line += "  ← \(parent)" }
-            if let n = numbers[name] ?? e.renamingIdentifier.flatMap({ numbers[$0] }) { line += "  Z_ENT \(n)" }
+            if let n = number(e) { line += "  Z_ENT \(n)" }
             var root = e
             while let parent = root.superentity { root = parent }
             line += "  table Z\((root.name ?? "").uppercased())  \(counts[name] ?? 0) rows"

@@ -362,9 +362,9 @@ final class AppleStoreFixtureTests: XCTestCase {
 
     // MARK: - Stores without models: opened read-only with a model recovered from the schema
 
-    private func openRecovered(_ relative: String) throws -> (NSManagedObjectModel, NSPersistentStore, NSManagedObjectContext) {
+    private func openRecovered(_ relative: String, usingModelCache: Bool) throws -> (NSManagedObjectModel, NSPersistentStore, NSManagedObjectContext) {
         let url = try copyStore(relative)
-        let model = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: url)
+        let model = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: url, usingModelCache: usingModelCache)
         let (store, context) = try open(model, at: url, readOnly: true)
         XCTAssertTrue(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: store.metadata))
         return (model, store, context)
@@ -376,7 +376,7 @@ final class AppleStoreFixtureTests: XCTestCase {
 
     func testSampleModel2V2OpensWithARecoveredModel() throws {
         // Programmatic model (not in the fixtures); history tracking, derived-attribute triggers.
-        let (model, _, context) = try openRecovered("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V2.sqlite")
+        let (model, _, context) = try openRecovered("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V2.sqlite", usingModelCache: false)
         XCTAssertEqual(model.entitiesByName.keys.sorted(), ["Author", "Book", "Feedback", "GraphicNovel", "Page", "Writer"])
         XCTAssertEqual(model.entitiesByName["GraphicNovel"]?.superentity?.name, "Book")
         XCTAssertEqual(model.entitiesByName["Author"]?.superentity?.name, "Writer")
@@ -404,8 +404,20 @@ final class AppleStoreFixtureTests: XCTestCase {
         }
     }
 
-    func testSampleModel2V1OpensWithARecoveredModel() throws {
-        let (_, _, context) = try openRecovered("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V1.sqlite")
+    func testSampleModel2V1OpensWithTheModelFromItsModelCache() throws {
+        // Z_MODELCACHE gives the real names, types and relationships (with inverses).
+        let (model, _, context) = try openRecovered("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V1.sqlite", usingModelCache: true)
+        XCTAssertTrue(model.loadingWarnings.contains { $0.contains("Z_MODELCACHE") }, "\(model.loadingWarnings)")
+        let book = try XCTUnwrap(model.entitiesByName["Book"])
+        XCTAssertEqual(book.attributesByName["pagesCount"]?.attributeType, .integer64AttributeType)
+        XCTAssertEqual(book.attributesByName["cover"]?.attributeType, .transformableAttributeType)
+        XCTAssertEqual(book.relationshipsByName["pages"]?.inverseRelationship?.name, "book")
+        XCTAssertEqual(book.relationshipsByName["pages"]?.deleteRule, .cascadeDeleteRule)
+        XCTAssertEqual(model.entitiesByName["Writer"]?.isAbstract, true)
+        XCTAssertEqual(model.entitiesByName["Author"]?.superentity?.name, "Writer")
+        XCTAssertNil(model.entitiesByName["Author"]?.propertiesByName["age"].flatMap { p in model.entitiesByName["Author"]?.properties.first { $0 === p } },
+                     "inherited from Writer, not declared again")
+        XCTAssertEqual(model.entitiesByName["Author"]?.attributesByName["siteURL"]?.attributeType, .URIAttributeType)
         try context.performAndWait {
             XCTAssertEqual(try count(context, "Book"), 52)
             XCTAssertEqual(try count(context, "Page"), 4970)
@@ -414,14 +426,41 @@ final class AppleStoreFixtureTests: XCTestCase {
             XCTAssertEqual(andrea.entity.name, "Author")
             XCTAssertEqual(andrea.value(forKey: "age") as? Int, 30)
             let book = try one(context, "Book", "title == %@", "title 2 - author 2")
+            XCTAssertEqual(book.value(forKey: "price") as? Decimal, Decimal(string: "10.11"))
+            XCTAssertEqual(book.value(forKey: "pagesCount") as? Int, 99)
             XCTAssertEqual((book.value(forKey: "author") as? NSManagedObject)?.value(forKey: "alias") as? String, "Andrea")
-            XCTAssertEqual((book.value(forKey: "bookInverse") as? Set<NSManagedObject>)?.count, 99)
+            XCTAssertEqual((book.value(forKey: "pages") as? Set<NSManagedObject>)?.count, 99)
+        }
+    }
+
+    func testSampleModelV2OpensWithTheModelFromItsModelCache() throws {
+        // The cached model names entity 3 LuxuryCar (renaming identifier ExpensiveSportCar).
+        let (model, _, context) = try openRecovered("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V2.sqlite", usingModelCache: true)
+        XCTAssertEqual(model.entitiesByName["LuxuryCar"]?.renamingIdentifier, "ExpensiveSportCar")
+        XCTAssertEqual(model.entitiesByName["LuxuryCar"]?.attributesByName["isLimitedEdition"]?.attributeType, .booleanAttributeType)
+        try context.performAndWait {
+            let bmw = try one(context, "Car", "numberPlate == %@", "300")
+            XCTAssertEqual(bmw.entity.name, "LuxuryCar")
+            XCTAssertEqual(bmw.value(forKey: "isLimitedEdition") as? Bool, true)
+            XCTAssertEqual((bmw.value(forKey: "owner") as? NSManagedObject)?.value(forKey: "lastName") as? String, "Moreton")
+        }
+    }
+
+    func testNetusageOpensWithTheModelFromItsModelCache() throws {
+        let (model, _, context) = try openRecovered("log2timeline__plaso/ios/netusage.sqlite", usingModelCache: true)
+        XCTAssertEqual(model.entitiesByName["App"]?.relationshipsByName["hasTypicalUsage"]?.isOrdered, true)
+        XCTAssertEqual(model.entitiesByName["LiveUsage"]?.relationshipsByName["hasProcess"]?.inverseRelationship?.name, "hasLiveUsage")
+        try context.performAndWait {
+            XCTAssertEqual(try count(context, "Process"), 260)
+            let usage = try one(context, "LiveUsage", "timeStamp == %@", Date(timeIntervalSinceReferenceDate: 632_604_217.411826))
+            XCTAssertEqual(usage.value(forKey: "wifiIN") as? Double, 2_246_216)
+            XCTAssertEqual((usage.value(forKey: "hasProcess") as? NSManagedObject)?.value(forKey: "procName") as? String, "configd")
         }
     }
 
     func testKikOpensWithARecoveredModel() throws {
         // Framework version 519: no Z_MODELCACHE; reflexive many-to-many join tables.
-        let (model, _, context) = try openRecovered("log2timeline__plaso/ios/kik.sqlite")
+        let (model, _, context) = try openRecovered("log2timeline__plaso/ios/kik.sqlite", usingModelCache: true)
         let user = try XCTUnwrap(model.entitiesByName["KikUser"])
         XCTAssertEqual(user.relationshipsByName["members"]?.inverseRelationship?.name, "membersinverse")
         XCTAssertEqual(user.relationshipsByName["bansinverse"]?.inverseRelationship?.name, "bans")
@@ -450,7 +489,7 @@ final class AppleStoreFixtureTests: XCTestCase {
 
     func testNetusageOpensWithARecoveredModel() throws {
         // Inheritance Process ← App, a to-one into the hierarchy (Z15_HASPROCESS), Z_FOK_HASAPP.
-        let (model, _, context) = try openRecovered("log2timeline__plaso/ios/netusage.sqlite")
+        let (model, _, context) = try openRecovered("log2timeline__plaso/ios/netusage.sqlite", usingModelCache: false)
         XCTAssertEqual(model.entities.count, 18)
         XCTAssertEqual(model.entitiesByName["App"]?.superentity?.name, "Process")
         XCTAssertEqual(model.entitiesByName["App"]?.relationshipsByName["hasappInverseFromAppRun"]?.isOrdered, false)
@@ -470,7 +509,7 @@ final class AppleStoreFixtureTests: XCTestCase {
     }
 
     func testDataUsageOpensWithARecoveredModel() throws {
-        let (model, store, context) = try openRecovered("log2timeline__plaso/ios/DataUsage.sqlite")
+        let (model, store, context) = try openRecovered("log2timeline__plaso/ios/DataUsage.sqlite", usingModelCache: false)
         XCTAssertEqual(store.identifier, "78771074-CDF9-407D-BC49-72EB4E613503")
         XCTAssertEqual(model.entitiesByName["Event"]?.relationshipsByName["hasscene"]?.destinationEntity?.name, "EventScene")
         XCTAssertEqual(model.entitiesByName["TshootingData"]?.relationshipsByName["withcheckupevent"]?.destinationEntity?.name, "CheckUpEvent")

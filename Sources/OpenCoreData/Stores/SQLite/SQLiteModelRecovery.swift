@@ -14,8 +14,15 @@ extension NSManagedObjectModel {
     /// for warning in model.loadingWarnings { print("note:", warning) }   // what was guessed
     /// ```
     ///
-    /// An OpenCoreData addition (Apple's framework has no such API). What the file says is used
-    /// as it is; what it doesn't say is guessed and listed in ``loadingWarnings``:
+    /// An OpenCoreData addition (Apple's framework has no such API).
+    ///
+    /// Stores written by framework version 1044 and later keep their model in `Z_MODELCACHE`;
+    /// that model is used when it decodes and fits the tables (see `SQLiteModelCache`: names,
+    /// types, inheritance, relationships with inverses and order, exactly as written; fetched
+    /// properties, constraints and indexes are left out). Pass `usingModelCache: false`, or
+    /// open an older store (no cache), and the model is rebuilt from the schema instead. What
+    /// the file says is used as it is; what it doesn't say is guessed and listed in
+    /// ``loadingWarnings``:
     /// - Entities and inheritance: `Z_PRIMARYKEY` (`Z_ENT`, `Z_NAME`, `Z_SUPER`); history
     ///   tracking's entities (16001+) are left out. An entity Apple's migration renamed keeps
     ///   its old `Z_NAME`; the name in the metadata's version hashes is used, with the old one
@@ -44,14 +51,15 @@ extension NSManagedObjectModel {
     ///
     /// - Throws: `NSPersistentStoreOpenError` (134080) when `url` is not a readable Core Data
     ///   SQLite store (no file, not SQLite, no `Z_PRIMARYKEY`/`Z_METADATA`).
-    public static func recovered(fromSQLiteStoreAt url: URL) throws -> NSManagedObjectModel {
-        try SQLiteModelRecovery(url: url).recover()
+    public static func recovered(fromSQLiteStoreAt url: URL, usingModelCache: Bool = true) throws -> NSManagedObjectModel {
+        try SQLiteModelRecovery(url: url, usesModelCache: usingModelCache).recover()
     }
 }
 
 /// Rebuilds a model from a store's schema; see ``NSManagedObjectModel/recovered(fromSQLiteStoreAt:)``.
 struct SQLiteModelRecovery {
     let url: URL
+    let usesModelCache: Bool
 
     private struct Column {
         let name: String
@@ -91,6 +99,31 @@ struct SQLiteModelRecovery {
         let metadata = try db.query("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { $0.blob(at: 0) }
             .first.flatMap { $0 }.flatMap(SQLiteMetadata.decode) ?? [:]
         let hashes = metadata[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
+        func finish(_ model: NSManagedObjectModel) -> NSManagedObjectModel {
+            if !hashes.isEmpty { model.appleEntityVersionHashesByName = hashes }
+            if let identifiers = metadata[NSStoreModelVersionIdentifiersKey] as? [Any] {
+                model.versionIdentifiers = Set(identifiers.compactMap { $0 as? AnyHashable })
+            }
+            model.loadingWarnings = warnings
+            return model
+        }
+
+        if usesModelCache, tables.contains("Z_MODELCACHE"),
+           let blob = try db.query("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1", [], { $0.blob(at: 0) }).first ?? nil {
+            do {
+                let model = try SQLiteModelCache.model(from: blob)
+                // Used only if the store can read its tables with it, as it will on open.
+                let numbers = Dictionary(try db.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") { ($0.text(at: 0) ?? "", Int($0.int64(at: 1))) }, uniquingKeysWith: { a, _ in a })
+                let missing = try SQLiteSchema(model: model, entityNumbers: numbers, existingTables: tables).missingNames(in: db)
+                guard missing.isEmpty else { throw SQLiteModelCacheError("the store's tables lack \(missing.joined(separator: ", "))") }
+                warnings.append("The model was read from the store's Z_MODELCACHE; its fetched properties, uniqueness constraints, indexes and derived-attribute expressions are left out.")
+                return finish(model)
+            } catch let error as SQLiteSchemaError {
+                warnings.append("Z_MODELCACHE holds a model the SQLite store can't lay out (\(error.message)); the model was rebuilt from the schema instead.")
+            } catch {
+                warnings.append("Z_MODELCACHE could not be used (\(error)); the model was rebuilt from the schema instead.")
+            }
+        }
 
         // Entities and their hierarchy, from Z_PRIMARYKEY (history entities 16001+ excluded).
         let rows = try db.query("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT") {
@@ -217,10 +250,7 @@ struct SQLiteModelRecovery {
         for (number, entity) in byNumber { entity.properties = properties[number] ?? [] }
         let model = NSManagedObjectModel()
         model.entities = rows.compactMap { byNumber[$0.0] }
-        if !hashes.isEmpty { model.appleEntityVersionHashesByName = hashes }
-        model.versionIdentifiers = Set((metadata[NSStoreModelVersionIdentifiersKey] as? [Any] ?? []).compactMap { $0 as? AnyHashable })
-        model.loadingWarnings = warnings
-        return model
+        return finish(model)
     }
 
     /// The entity number a foreign-key column points to, or nil when the file doesn't tell.
