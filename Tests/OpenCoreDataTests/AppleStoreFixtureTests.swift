@@ -524,6 +524,20 @@ final class AppleStoreFixtureTests: XCTestCase {
         }
     }
 
+    func testABrokenModelCacheFallsBackToTheSchema() throws {
+        // Not DEFLATE; DEFLATE of a truncated stream; DEFLATE of text that is no archive
+        // (raw deflate of "hello", made with zlib.compressobj(wbits=-15)).
+        for content in ["x'00112233445566778899'", "(SELECT substr(Z_CONTENT, 1, 200) FROM Z_MODELCACHE)", "x'cb48cdc9c90700'"] {
+            let url = try copyStore("alemar11__CoreDataPlus/SampleModel3/Fixtures/SampleModel3_V1.sqlite")
+            try SQLiteInspector.execute(at: url.path, "UPDATE Z_MODELCACHE SET Z_CONTENT = \(content)")
+            let model = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: url)
+            XCTAssertTrue(model.loadingWarnings.contains { $0.contains("Z_MODELCACHE could not be used") }, "\(content): \(model.loadingWarnings)")
+            XCTAssertEqual(model.entitiesByName["User"]?.attributesByName.keys.sorted(), ["name", "petname"], "rebuilt from the schema")
+            let (_, context) = try open(model, at: url, readOnly: true)
+            try context.performAndWait { XCTAssertEqual(try fetch(context, "User", "petname == %@", "Dog_1_3").first?.value(forKey: "name") as? String, "User_1") }
+        }
+    }
+
     func testRecoveringFromAFileThatIsNotAStoreFailsClearly() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-recover-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
