@@ -192,7 +192,7 @@ struct SQLiteModelRecovery {
                         toOnes.append((rootNumber, relationship, table, column.name))
                         continue
                     }
-                    warnings.append("\(table).\(column.name) is indexed like a to-one relationship's foreign key, but its destination can't be told from the file; it is read as the Integer 64 attribute '\(propertyName)'.")
+                    warnings.append("\(table).\(column.name) has an index named like a to-one relationship's foreign key (Apple names an indexed attribute's index the same way), but no destination can be told from the file; it is read as the Integer 64 attribute '\(propertyName)'.")
                 }
                 add(NSAttributeDescription(name: propertyName, type: Self.attributeType(column.type)), to: rootNumber)
             }
