@@ -13,7 +13,10 @@ let package = Package(
         // The system SQLite, through its C API (needs libsqlite3-dev on Linux).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite",
                        providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "OpenCoreData", dependencies: ["CSQLite"]),
+        // The system zlib: Apple's stores keep their model in Z_MODELCACHE as raw DEFLATE.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib",
+                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "OpenCoreData", dependencies: ["CSQLite", "CZlib"]),
         .executableTarget(name: "ocd", dependencies: ["OpenCoreData"]),
         // Benchmarks: OpenCoreData against raw SQLite C calls in one process.
         .executableTarget(name: "ocd-bench", dependencies: ["OpenCoreData", "CSQLite"]),

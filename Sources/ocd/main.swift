@@ -8,6 +8,7 @@ usage: ocd <command>
 commands:
   demo    a guided tour: model, insert, relate, validate, undo, save, fetch, delete
   model   print an Xcode model (.xcdatamodeld, .xcdatamodel): entities, properties, problems
+  inspect print a Core Data SQLite store: metadata, entities with row counts, tables and columns
 """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -21,6 +22,8 @@ case "demo":
     }
 case "model":
     exit(ModelCommand.run(Array(arguments.dropFirst())))
+case "inspect":
+    exit(InspectCommand.run(Array(arguments.dropFirst())))
 case "help", "-h", "--help", nil:
     print(usage)
 default:

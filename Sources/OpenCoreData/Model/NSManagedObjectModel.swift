@@ -105,8 +105,17 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     /// Whether a store whose metadata is `metadata` was made with this model's `configuration`:
     /// every entity's version hash must match.
+    ///
+    /// A store written by Apple's framework carries Apple's hashes, which OpenCoreData can't
+    /// compute; they are compared with ``appleEntityVersionHashesByName`` (from the model's
+    /// `VersionInfo.plist`) when the model has them, so an Apple store and the Xcode model
+    /// version that made it are recognised as compatible; otherwise our own hashes are compared.
     open func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
         guard let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] else { return false }
+        let names = (entities(forConfigurationName: configuration) ?? []).compactMap(\.name)
+        if let apple = appleEntityVersionHashesByName, names.allSatisfy({ apple[$0] != nil && stored[$0] == apple[$0] }) {
+            return true
+        }
         let mine = (entities(forConfigurationName: configuration) ?? []).reduce(into: [String: Data]()) { $0[$1.name ?? ""] = $1.versionHash }
         return mine.allSatisfy { stored[$0.key] == $0.value }
     }

@@ -42,7 +42,10 @@ final class SQLiteSchema {
         for e in all {
             let name = e.name ?? ""
             if let entityNumbers {
-                guard let n = entityNumbers[name] else {
+                // Apple's lightweight migration keeps an entity's old name in Z_PRIMARYKEY when
+                // it renames it (SampleModel_V2: "ExpensiveSportCar" for LuxuryCar), so the
+                // renaming identifier finds the row too.
+                guard let n = entityNumbers[name] ?? e.renamingIdentifier.flatMap({ entityNumbers[$0] }) else {
                     throw SQLiteSchemaError("the store has no entity '\(name)' (its Z_PRIMARYKEY lists \(entityNumbers.keys.sorted().joined(separator: ", ")))")
                 }
                 numbers[ObjectIdentifier(e)] = n

@@ -187,10 +187,24 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
                 let differing = Set(storeHashes.keys).union(modelHashes.keys).filter { storeHashes[$0] != modelHashes[$0] }.sorted()
                 throw incompatible("the version hashes of \(differing.joined(separator: ", ")) differ")
             }
+        } else if let apple = model.appleEntityVersionHashesByName, let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data], !storeHashes.isEmpty {
+            // An Xcode model loaded with its VersionInfo.plist carries Apple's own hashes: the
+            // exact test Apple's framework makes (a renamed entity, a changed attribute type or
+            // a versionHashModifier all show), where the structural one below can only guess.
+            if storeHashes != apple {
+                let differing = Set(storeHashes.keys).union(apple.keys).filter { storeHashes[$0] != apple[$0] }.sorted()
+                throw incompatible("Apple's version hashes (the model's VersionInfo.plist) of \(differing.joined(separator: ", ")) differ from the store's")
+            }
         } else {
-            // Apple's history-tracking entities (Z_ENT 16001...) are not part of the model.
+            // Apple's history-tracking entities (Z_ENT 16001...) are not part of the model. An
+            // entity Apple's migration renamed keeps its old name in Z_PRIMARYKEY, which the
+            // model records as the renaming identifier.
             let storeEntities = Set(entityNumbers.filter { $0.value < 16000 }.keys)
-            if storeEntities != Set(modelHashes.keys) {
+            let modelEntities = Set(model.entities.map { e -> String in
+                let name = e.name ?? ""
+                return entityNumbers[name] == nil ? (e.renamingIdentifier ?? name) : name
+            })
+            if storeEntities != modelEntities {
                 throw incompatible("the store has entities \(storeEntities.sorted().joined(separator: ", ")); the model has \(modelHashes.keys.sorted().joined(separator: ", "))")
             }
         }
