@@ -1,0 +1,398 @@
+import OpenCoreData
+import XCTest
+
+/// Lightweight migration of SQLite stores: the inferred mapping, every lightweight change with
+/// the data checked value by value, refusals that leave the file untouched, a migration killed
+/// halfway, and `ocd migrate`.
+final class MigrationTests: XCTestCase {
+    private var directory: URL!
+    private var storeURL: URL { directory.appendingPathComponent("Company.sqlite") }
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-migration-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    // MARK: Helpers
+
+    private func migrationOptions(from sources: [NSManagedObjectModel]) -> [AnyHashable: Any] {
+        [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true, OCDMigrationSourceModelsOption: sources]
+    }
+
+    private func open(_ model: NSManagedObjectModel, options: [AnyHashable: Any]? = nil) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: storeURL, options: options)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return (coordinator, context)
+    }
+
+    /// Removes the coordinator's stores, which closes their files (and checkpoints their WAL).
+    private func close(_ coordinator: NSPersistentStoreCoordinator) throws {
+        for store in coordinator.persistentStores { try coordinator.remove(store) }
+    }
+
+    private func objects(_ entity: String, _ context: NSManagedObjectContext, sortedBy key: String, subentities: Bool = true) throws -> [NSManagedObject] {
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+        request.sortDescriptors = [NSSortDescriptor(key: key, ascending: true)]
+        request.includesSubentities = subentities
+        return try context.performAndWait { try context.fetch(request) }
+    }
+
+    private func names(_ value: Any?, _ key: String) -> [String] {
+        switch value {
+        case let set as Set<NSManagedObject>: return set.map { $0.value(forKey: key) as? String ?? "nil" }.sorted()
+        case let ordered as NSOrderedSet: return ordered.array.map { ($0 as! NSManagedObject).value(forKey: key) as? String ?? "nil" }
+        case let object as NSManagedObject: return [object.value(forKey: key) as? String ?? "nil"]
+        default: return []
+        }
+    }
+
+    private func code(_ body: () throws -> Void) -> Int? {
+        do { try body(); return nil } catch { return (error as NSError).code }
+    }
+
+    private func entity(_ model: NSManagedObjectModel, _ name: String) -> NSEntityDescription { model.entitiesByName[name]! }
+    private func property<T: NSPropertyDescription>(_ model: NSManagedObjectModel, _ entity: String, _ name: String, as: T.Type = T.self) -> T {
+        self.entity(model, entity).properties.first { $0.name == name } as! T
+    }
+
+    /// CompanyModel with `change` applied: a new model version built in code.
+    private func variant(_ change: (NSManagedObjectModel) -> Void) -> NSManagedObjectModel {
+        let model = CompanyModel.make()
+        change(model)
+        return model
+    }
+
+    /// v2 with one change of every lightweight kind: Department renamed Division, Project.title
+    /// renamed name, Employee.email removed, Employee.nickname (optional) and Employee.level
+    /// (non-optional, default 1) added, Badge removed, Office added, Manager.bonus widened to
+    /// Integer 64.
+    private func manyChanges() -> NSManagedObjectModel {
+        variant { m in
+            let department = entity(m, "Department")
+            department.name = "Division"
+            department.renamingIdentifier = "Department"
+            let title: NSAttributeDescription = property(m, "Project", "title")
+            title.name = "name"
+            title.renamingIdentifier = "title"
+            let employee = entity(m, "Employee")
+            employee.properties.removeAll { $0.name == "email" || $0.name == "badge" }
+            employee.properties.append(NSAttributeDescription(name: "nickname", type: .stringAttributeType))
+            employee.properties.append(NSAttributeDescription(name: "level", type: .integer16AttributeType, isOptional: false, defaultValue: 1))
+            let bonus: NSAttributeDescription = property(m, "Manager", "bonus")
+            bonus.attributeType = .integer64AttributeType
+            let office = NSEntityDescription(name: "Office", properties: [NSAttributeDescription(name: "city", type: .stringAttributeType)])
+            m.entities = m.entities.filter { $0.name != "Badge" } + [office]
+        }
+    }
+
+    /// Ann (Sales, manager Boss, projects Apollo and Gemini, badge B-1, email), Boss (a Manager,
+    /// bonus 7, Apollo), Cy (no department, no last name); Apollo's milestones three, one, two.
+    private func saveCompany(_ model: NSManagedObjectModel = CompanyModel.make()) throws -> [String: URL] {
+        let (coordinator, context) = try open(model)
+        var uris: [String: URL] = [:]
+        try context.performAndWait {
+            let sales = Department(context: context)
+            sales.name = "Sales"
+            sales.budget = 1.5
+            let empty = Department(context: context)
+            empty.name = "Empty"
+            let boss = NSEntityDescription.insertNewObject(forEntityName: "Manager", into: context) as! Employee
+            boss.firstName = "Boss"
+            boss.lastName = "Big"
+            boss.salary = 5000
+            boss.setValue(7, forKey: "bonus")
+            boss.department = sales
+            let ann = Employee(context: context)
+            ann.firstName = "Ann"
+            ann.lastName = "Lee"
+            ann.salary = 1000
+            ann.email = "ann@example.com"
+            ann.department = sales
+            ann.manager = boss
+            let cy = Employee(context: context)
+            cy.firstName = "Cy"
+            cy.salary = 10
+            cy.startDate = Date(timeIntervalSinceReferenceDate: 86400)
+            let apollo = Project(context: context)
+            apollo.title = "Apollo"
+            let gemini = Project(context: context)
+            gemini.title = "Gemini"
+            ann.projects = [apollo, gemini]
+            boss.projects = [apollo]
+            let milestones = ["one", "two", "three"].map { title -> Milestone in
+                let m = Milestone(context: context)
+                m.title = title
+                return m
+            }
+            apollo.milestones = [milestones[2], milestones[0], milestones[1]]
+            let badge = Badge(context: context)
+            badge.code = "B-1"
+            ann.badge = badge
+            try context.save()
+            for (name, object) in [("Ann", ann), ("Boss", boss), ("Cy", cy), ("Sales", sales), ("Apollo", apollo)] as [(String, NSManagedObject)] {
+                uris[name] = object.objectID.uriRepresentation()
+            }
+        }
+        try close(coordinator)
+        return uris
+    }
+
+    private func fileBytes() throws -> Data { try Data(contentsOf: storeURL) }
+
+    // MARK: The inferred mapping
+
+    func testInferredMappingModelDescribesEveryEntityChange() throws {
+        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: CompanyModel.make(), destinationModel: manyChanges())
+        let byName = mapping.entityMappingsByName
+        XCTAssertEqual(Set(byName.keys), ["RemoveBadge", "DepartmentToDivision", "EmployeeToEmployee", "ManagerToManager",
+                                          "MilestoneToMilestone", "ProjectToProject", "AddOffice"])
+        XCTAssertEqual(byName["RemoveBadge"]?.mappingType, .removeEntityMappingType)
+        XCTAssertEqual(byName["RemoveBadge"]?.sourceEntityName, "Badge")
+        XCTAssertNil(byName["RemoveBadge"]?.destinationEntityName)
+        XCTAssertEqual(byName["AddOffice"]?.mappingType, .addEntityMappingType)
+        XCTAssertEqual(byName["AddOffice"]?.attributeMappings?.map(\.name), ["city"])
+        XCTAssertEqual(byName["DepartmentToDivision"]?.mappingType, .transformEntityMappingType)
+        XCTAssertEqual(byName["DepartmentToDivision"]?.sourceEntityName, "Department")
+        XCTAssertEqual(byName["DepartmentToDivision"]?.destinationEntityName, "Division")
+        // Milestone changed in nothing, so its records are copied.
+        XCTAssertEqual(byName["MilestoneToMilestone"]?.mappingType, .copyEntityMappingType)
+        let title = try XCTUnwrap(byName["ProjectToProject"]?.attributeMappings?.first { $0.name == "name" })
+        XCTAssertEqual(title.sourceName, "title")
+        XCTAssertTrue(title.isRename)
+        XCTAssertEqual(title.valueExpression?.description, #"FUNCTION($source, "valueForKey:", "title")"#)
+        let employee = try XCTUnwrap(byName["EmployeeToEmployee"])
+        XCTAssertEqual(employee.mappingType, .transformEntityMappingType)
+        XCTAssertEqual(Set(employee.attributeMappings?.compactMap(\.name) ?? []), ["firstName", "lastName", "salary", "startDate", "nickname", "level"],
+                       "stored attributes only: email is gone, the transient isSelected is not mapped")
+        XCTAssertNil(employee.attributeMappings?.first { $0.name == "nickname" }?.sourceName)
+        XCTAssertEqual(Set(employee.relationshipMappings?.compactMap(\.name) ?? []), ["department", "manager", "directReports", "projects"])
+        // Inherited properties are mapped in the subentity too.
+        XCTAssertEqual(byName["ManagerToManager"]?.attributeMappings?.contains { $0.name == "bonus" && $0.sourceName == "bonus" }, true)
+    }
+
+    func testInferenceRefusesChangesThatAreNotLightweightAndNamesThemAll() {
+        let impossible = variant { m in
+            let employee = entity(m, "Employee")
+            employee.properties.append(NSAttributeDescription(name: "badgeNumber", type: .integer32AttributeType, isOptional: false))
+            let title: NSAttributeDescription = property(m, "Project", "title")
+            title.attributeType = .dateAttributeType
+        }
+        XCTAssertThrowsError(try NSMappingModel.inferredMappingModel(forSourceModel: CompanyModel.make(), destinationModel: impossible)) { error in
+            let e = error as NSError
+            XCTAssertEqual(e.code, NSInferredMappingModelError)
+            XCTAssertTrue(e.localizedDescription.contains("'Employee.badgeNumber' is not optional and has no default value"), e.localizedDescription)
+            XCTAssertTrue(e.localizedDescription.contains("'Project.title' changed type"), e.localizedDescription)
+        }
+    }
+
+    // MARK: Migrating data
+
+    func testLightweightMigrationCarriesEveryRecordValueByValue() throws {
+        let uris = try saveCompany()
+        let v2 = manyChanges()
+        let (coordinator, context) = try open(v2, options: migrationOptions(from: [CompanyModel.make()]))
+        try context.performAndWait {
+            let employees = try objects("Employee", context, sortedBy: "firstName")
+            XCTAssertEqual(employees.map { $0.value(forKey: "firstName") as? String }, ["Ann", "Boss", "Cy"])
+            let (ann, boss, cy) = (employees[0], employees[1], employees[2])
+            XCTAssertEqual(ann.value(forKey: "lastName") as? String, "Lee")
+            XCTAssertEqual(ann.value(forKey: "salary") as? Int64, 1000)
+            XCTAssertNil(ann.value(forKey: "nickname"))
+            XCTAssertEqual(ann.value(forKey: "level") as? Int16, 1, "a new attribute starts with its default value")
+            XCTAssertEqual(names(ann.value(forKey: "department"), "name"), ["Sales"])
+            XCTAssertTrue(ann.value(forKey: "manager") as? NSManagedObject === boss)
+            XCTAssertEqual(names(ann.value(forKey: "projects"), "name"), ["Apollo", "Gemini"])
+            XCTAssertEqual(boss.entity.name, "Manager")
+            XCTAssertEqual(boss.value(forKey: "bonus") as? Int64, 7)
+            XCTAssertEqual(boss.value(forKey: "salary") as? Int64, 5000)
+            XCTAssertEqual(names(boss.value(forKey: "directReports"), "firstName"), ["Ann"])
+            XCTAssertNil(cy.value(forKey: "lastName"))
+            XCTAssertNil(cy.value(forKey: "department"))
+            XCTAssertEqual(cy.value(forKey: "startDate") as? Date, Date(timeIntervalSinceReferenceDate: 86400))
+
+            let divisions = try objects("Division", context, sortedBy: "name")
+            XCTAssertEqual(divisions.map { $0.value(forKey: "name") as? String }, ["Empty", "Sales"])
+            XCTAssertEqual(divisions[1].value(forKey: "budget") as? Double, 1.5)
+            XCTAssertEqual(names(divisions[1].value(forKey: "employees"), "firstName"), ["Ann", "Boss"])
+
+            let projects = try objects("Project", context, sortedBy: "name")
+            XCTAssertEqual(projects.map { $0.value(forKey: "name") as? String }, ["Apollo", "Gemini"])
+            XCTAssertEqual(names(projects[0].value(forKey: "members"), "firstName"), ["Ann", "Boss"])
+            XCTAssertEqual(names(projects[0].value(forKey: "milestones"), "title"), ["three", "one", "two"], "the order survives")
+            XCTAssertEqual(try objects("Milestone", context, sortedBy: "title").count, 3)
+            XCTAssertEqual(try objects("Office", context, sortedBy: "city").count, 0)
+
+            // Same store UUID and primary keys: object URIs saved before still name the same records.
+            XCTAssertEqual(ann.objectID.uriRepresentation(), uris["Ann"])
+            XCTAssertEqual(boss.objectID.uriRepresentation(), uris["Boss"])
+            XCTAssertEqual(projects[0].objectID.uriRepresentation(), uris["Apollo"])
+            XCTAssertEqual(divisions[1].objectID.uriRepresentation().lastPathComponent, uris["Sales"]?.lastPathComponent)
+
+            // The migrated store takes new records with fresh keys.
+            let dana = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            dana.setValue("Dana", forKey: "firstName")
+            try context.save()
+            XCTAssertEqual(dana.objectID.uriRepresentation().lastPathComponent, "p4", "new keys continue after the migrated ones (Ann, Boss, Cy: p1...p3)")
+        }
+        try close(coordinator)
+        let tables = try SQLiteInspector.rows(at: storeURL.path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map { $0[0]! }
+        XCTAssertFalse(tables.contains("ZBADGE"))
+        XCTAssertTrue(tables.contains("ZDIVISION") && tables.contains("ZOFFICE"), "\(tables)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"))
+
+        // Opened again with v2, nothing is migrated; with v1 it is now the other model.
+        let (again, _) = try open(v2, options: migrationOptions(from: []))
+        try close(again)
+        XCTAssertEqual(code { _ = try open(CompanyModel.make()) }, NSPersistentStoreIncompatibleVersionHashError)
+    }
+
+    func testOptionalityAndDefaultValueChanges() throws {
+        _ = try saveCompany()
+        let v2 = variant { m in
+            let lastName: NSAttributeDescription = property(m, "Employee", "lastName")
+            lastName.isOptional = false
+            lastName.defaultValue = "Unknown"
+            let firstName: NSAttributeDescription = property(m, "Employee", "firstName")
+            firstName.isOptional = true
+            let title: NSAttributeDescription = property(m, "Project", "title")
+            title.defaultValue = "Untitled"
+        }
+        let (coordinator, context) = try open(v2, options: migrationOptions(from: [CompanyModel.make()]))
+        try context.performAndWait {
+            let employees = try objects("Employee", context, sortedBy: "firstName")
+            XCTAssertEqual(employees.map { $0.value(forKey: "lastName") as? String }, ["Lee", "Big", "Unknown"],
+                           "values stay; a missing value of a now non-optional attribute gets the default")
+            let project = NSEntityDescription.insertNewObject(forEntityName: "Project", into: context)
+            XCTAssertEqual(project.value(forKey: "title") as? String, "Untitled")
+        }
+        try close(coordinator)
+    }
+
+    func testANewlyRequiredAttributeWithoutDefaultFailsWhenARecordLacksIt() throws {
+        _ = try saveCompany()
+        let before = try fileBytes()
+        let v2 = variant { m in
+            let lastName: NSAttributeDescription = property(m, "Employee", "lastName")
+            lastName.isOptional = false
+        }
+        XCTAssertThrowsError(try open(v2, options: migrationOptions(from: [CompanyModel.make()]))) { error in
+            let e = error as NSError
+            XCTAssertEqual(e.code, NSMigrationError)
+            XCTAssertTrue(e.localizedDescription.contains("'Employee.lastName' is no longer optional"), e.localizedDescription)
+            XCTAssertTrue(e.localizedDescription.contains("original store was left unchanged"), e.localizedDescription)
+        }
+        XCTAssertEqual(try fileBytes(), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"))
+        let (coordinator, context) = try open(CompanyModel.make())
+        XCTAssertEqual(try objects("Employee", context, sortedBy: "firstName").count, 3)
+        try close(coordinator)
+    }
+
+    func testToOneBecomingToManyKeepsTheMember() throws {
+        _ = try saveCompany()
+        let v2 = variant { m in
+            let department: NSRelationshipDescription = property(m, "Employee", "department")
+            department.name = "departments"
+            department.renamingIdentifier = "department"
+            department.maxCount = 0
+        }
+        let (coordinator, context) = try open(v2, options: migrationOptions(from: [CompanyModel.make()]))
+        try context.performAndWait {
+            let employees = try objects("Employee", context, sortedBy: "firstName")
+            XCTAssertEqual(employees.map { names($0.value(forKey: "departments"), "name") }, [["Sales"], ["Sales"], []])
+            let departments = try objects("Department", context, sortedBy: "name")
+            XCTAssertEqual(departments.map { names($0.value(forKey: "employees"), "firstName") }, [[], ["Ann", "Boss"]])
+        }
+        try close(coordinator)
+        XCTAssertEqual(try SQLiteInspector.rows(at: storeURL.path, "SELECT COUNT(*) FROM Z_2EMPLOYEES")[0][0], "2",
+                       "now many-to-many: the pairs live in a join table")
+    }
+
+    /// Project.members becomes to-one `lead` (renamed), so Employee.projects' inverse is to-one.
+    private func membersBecomeToOne() -> NSManagedObjectModel {
+        variant { m in
+            let members: NSRelationshipDescription = property(m, "Project", "members")
+            members.name = "lead"
+            members.renamingIdentifier = "members"
+            members.maxCount = 1
+        }
+    }
+
+    func testToManyBecomingToOneKeepsTheOnlyMember() throws {
+        _ = try saveCompany()
+        // Leave each project at most one member first.
+        let (v1, context1) = try open(CompanyModel.make())
+        try context1.performAndWait {
+            let ann = try objects("Employee", context1, sortedBy: "firstName")[0] as! Employee
+            ann.projects = ann.projects.filter { $0.title == "Gemini" }
+            try context1.save()
+        }
+        try close(v1)
+        let (coordinator, context) = try open(membersBecomeToOne(), options: migrationOptions(from: [CompanyModel.make()]))
+        try context.performAndWait {
+            let projects = try objects("Project", context, sortedBy: "title")
+            XCTAssertEqual(projects.map { names($0.value(forKey: "lead"), "firstName") }, [["Boss"], ["Ann"]])
+            let employees = try objects("Employee", context, sortedBy: "firstName")
+            XCTAssertEqual(employees.map { names($0.value(forKey: "projects"), "title") }, [["Gemini"], ["Apollo"], []])
+        }
+        try close(coordinator)
+    }
+
+    func testToManyBecomingToOneFailsWhenARecordHasSeveralAndLeavesTheFile() throws {
+        _ = try saveCompany()
+        let before = try fileBytes()
+        XCTAssertThrowsError(try open(membersBecomeToOne(), options: migrationOptions(from: [CompanyModel.make()]))) { error in
+            let e = error as NSError
+            XCTAssertEqual(e.code, NSMigrationError)
+            XCTAssertTrue(e.localizedDescription.contains("'Project.lead' became to-one, but record Project"), e.localizedDescription)
+        }
+        XCTAssertEqual(try fileBytes(), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"))
+    }
+
+    // MARK: Refusals
+
+    func testWithoutBothOptionsOpeningFailsWith134100AndTheFileIsByteIdentical() throws {
+        _ = try saveCompany()
+        let before = try fileBytes()
+        let companions = ["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: storeURL.path + $0) }
+        let v2 = manyChanges()
+        XCTAssertEqual(code { _ = try open(v2) }, NSPersistentStoreIncompatibleVersionHashError)
+        XCTAssertEqual(code { _ = try open(v2, options: [NSMigratePersistentStoresAutomaticallyOption: true, OCDMigrationSourceModelsOption: [CompanyModel.make()]]) },
+                       NSPersistentStoreIncompatibleVersionHashError, "inferring must be allowed too")
+        XCTAssertEqual(code { _ = try open(v2, options: [NSInferMappingModelAutomaticallyOption: true, OCDMigrationSourceModelsOption: [CompanyModel.make()]]) },
+                       NSPersistentStoreIncompatibleVersionHashError, "migrating must be allowed too")
+        XCTAssertEqual(try fileBytes(), before)
+        XCTAssertEqual(["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: storeURL.path + $0) }, companions)
+    }
+
+    func testAnImpossibleMappingFailsWith134190AndTheFileIsByteIdentical() throws {
+        _ = try saveCompany()
+        let before = try fileBytes()
+        let impossible = variant { m in
+            entity(m, "Employee").properties.append(NSAttributeDescription(name: "badgeNumber", type: .integer32AttributeType, isOptional: false))
+        }
+        XCTAssertThrowsError(try open(impossible, options: migrationOptions(from: [CompanyModel.make()]))) { error in
+            XCTAssertEqual((error as NSError).code, NSInferredMappingModelError)
+            XCTAssertTrue((error as NSError).localizedDescription.contains("badgeNumber"))
+        }
+        XCTAssertEqual(try fileBytes(), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"))
+    }
+
+    func testWithoutTheSourceModelMigrationFailsWith134130() throws {
+        _ = try saveCompany()
+        let before = try fileBytes()
+        XCTAssertThrowsError(try open(manyChanges(), options: migrationOptions(from: [membersBecomeToOne()]))) { error in
+            XCTAssertEqual((error as NSError).code, NSMigrationMissingSourceModelError)
+            XCTAssertTrue((error as NSError).localizedDescription.contains("OCDMigrationSourceModelsOption"))
+        }
+        XCTAssertEqual(try fileBytes(), before)
+    }
+}
