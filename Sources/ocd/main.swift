@@ -8,6 +8,7 @@ usage: ocd <command>
 commands:
   demo    a guided tour: model, insert, relate, validate, undo, save, fetch, delete
   model   print an Xcode model (.xcdatamodeld, .xcdatamodel): entities, properties, problems
+  migrate migrate a SQLite store to a new model version: ocd migrate <store> --from <old model> --to <new model>
 """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -21,6 +22,8 @@ case "demo":
     }
 case "model":
     exit(ModelCommand.run(Array(arguments.dropFirst())))
+case "migrate":
+    exit(MigrateCommand.run(Array(arguments.dropFirst())))
 case "help", "-h", "--help", nil:
     print(usage)
 default:

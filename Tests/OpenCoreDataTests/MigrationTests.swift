@@ -395,4 +395,200 @@ final class MigrationTests: XCTestCase {
         }
         XCTAssertEqual(try fileBytes(), before)
     }
+
+    // MARK: Xcode models, ocd migrate, and a kill during migration
+
+    /// Writes an Xcode model folder `<name>.xcdatamodel` holding `entities` (XML elements).
+    private func writeXcodeModel(_ name: String, _ entities: String) throws -> URL {
+        let folder = directory.appendingPathComponent("\(name).xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+            \(entities)
+            </model>
+            """
+        try Data(xml.utf8).write(to: folder.appendingPathComponent("contents"))
+        return folder
+    }
+
+    /// v1: Person (name, age) ⇄ Team (title), and Note. v2: Team renamed Group (elementID),
+    /// Team.title renamed label, Person.nickname added, Note removed.
+    private func writeXcodeModels() throws -> (v1: URL, v2: URL) {
+        let v1 = try writeXcodeModel("V1", """
+            <entity name="Person" representedClassName="Person">
+                <attribute name="name" attributeType="String"/>
+                <attribute name="age" optional="YES" attributeType="Integer 16" defaultValueString="0"/>
+                <relationship name="team" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Team" inverseName="members" inverseEntity="Team"/>
+            </entity>
+            <entity name="Team" representedClassName="Team">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="members" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="team" inverseEntity="Person"/>
+            </entity>
+            <entity name="Note" representedClassName="Note">
+                <attribute name="text" optional="YES" attributeType="String"/>
+            </entity>
+            """)
+        let v2 = try writeXcodeModel("V2", """
+            <entity name="Person" representedClassName="Person">
+                <attribute name="name" attributeType="String"/>
+                <attribute name="age" optional="YES" attributeType="Integer 16" defaultValueString="0"/>
+                <attribute name="nickname" optional="YES" attributeType="String"/>
+                <relationship name="team" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Group" inverseName="members" inverseEntity="Group"/>
+            </entity>
+            <entity name="Group" representedClassName="Group" elementID="Team">
+                <attribute name="label" optional="YES" attributeType="String" elementID="title"/>
+                <relationship name="members" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="team" inverseEntity="Person"/>
+            </entity>
+            """)
+        return (v1, v2)
+    }
+
+    /// A store made with the v1 Xcode model: Ann (30) and Bob (40) in Red, Cy (no team) , Blue, one note.
+    private func saveXcodeStore(_ v1: URL) throws {
+        let (coordinator, context) = try open(try NSManagedObjectModel.load(contentsOf: v1))
+        try context.performAndWait {
+            let red = NSEntityDescription.insertNewObject(forEntityName: "Team", into: context)
+            red.setValue("Red", forKey: "title")
+            let blue = NSEntityDescription.insertNewObject(forEntityName: "Team", into: context)
+            blue.setValue("Blue", forKey: "title")
+            for (name, age, team) in [("Ann", 30, red), ("Bob", 40, red), ("Cy", 50, nil)] as [(String, Int, NSManagedObject?)] {
+                let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+                person.setValue(name, forKey: "name")
+                person.setValue(age, forKey: "age")
+                person.setValue(team, forKey: "team")
+            }
+            NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("remember", forKey: "text")
+            try context.save()
+        }
+        try close(coordinator)
+    }
+
+    /// Checks the store still opens with the v1 model and has every v1 record.
+    private func assertOriginalIntact(_ v1: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (coordinator, context) = try open(try NSManagedObjectModel.load(contentsOf: v1))
+        try context.performAndWait {
+            let people = try objects("Person", context, sortedBy: "name")
+            XCTAssertEqual(people.map { $0.value(forKey: "name") as? String }, ["Ann", "Bob", "Cy"], file: file, line: line)
+            XCTAssertEqual(people.map { ($0.value(forKey: "age") as? NSNumber)?.intValue }, [30, 40, 50], file: file, line: line)
+            XCTAssertEqual(people.map { names($0.value(forKey: "team"), "title") }, [["Red"], ["Red"], []], file: file, line: line)
+            XCTAssertEqual(try objects("Team", context, sortedBy: "title").map { $0.value(forKey: "title") as? String }, ["Blue", "Red"], file: file, line: line)
+            XCTAssertEqual(try objects("Note", context, sortedBy: "text").map { $0.value(forKey: "text") as? String }, ["remember"], file: file, line: line)
+        }
+        try close(coordinator)
+    }
+
+    /// The `ocd` executable built beside the test bundle.
+    private func ocdExecutable() throws -> URL {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [directory, directory.deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("ocd") }
+        guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("The ocd executable was not found beside the tests (\(candidates.map(\.path))); run `swift build` first.")
+        }
+        return executable
+    }
+
+    private func runOCD(_ arguments: [String]) throws -> (Int32, String, String) {
+        let process = Process()
+        process.executableURL = try ocdExecutable()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    func testOcdMigrateMigratesAndPrintsChangesAndRecordCounts() throws {
+        let (v1, v2) = try writeXcodeModels()
+        try saveXcodeStore(v1)
+        let (status, output, errors) = try runOCD(["migrate", storeURL.path, "--from", v1.path, "--to", v2.path])
+        XCTAssertEqual(status, 0, errors)
+        for line in ["Migrating \(storeURL.path)", "  entity Note removed", "  entity Team renamed Group",
+                     "  Person: attribute nickname added", "  Group: attribute title renamed label",
+                     "  Group   2", "  Person  3", "Migrated."] {
+            XCTAssertTrue(output.contains(line), "missing '\(line)' in:\n\(output)")
+        }
+
+        let (coordinator, context) = try open(try NSManagedObjectModel.load(contentsOf: v2))
+        try context.performAndWait {
+            let people = try objects("Person", context, sortedBy: "name")
+            XCTAssertEqual(people.map { $0.value(forKey: "name") as? String }, ["Ann", "Bob", "Cy"])
+            XCTAssertEqual(people.map { ($0.value(forKey: "age") as? NSNumber)?.intValue }, [30, 40, 50])
+            XCTAssertEqual(people.map { names($0.value(forKey: "team"), "label") }, [["Red"], ["Red"], []])
+            XCTAssertEqual(try objects("Group", context, sortedBy: "label").map { $0.value(forKey: "label") as? String }, ["Blue", "Red"])
+        }
+        try close(coordinator)
+
+        let (again, secondOutput, _) = try runOCD(["migrate", storeURL.path, "--from", v1.path, "--to", v2.path])
+        XCTAssertEqual(again, 0)
+        XCTAssertTrue(secondOutput.contains("nothing to migrate"), secondOutput)
+
+        let (usage, _, usageErrors) = try runOCD(["migrate", storeURL.path, "--from", v1.path])
+        XCTAssertEqual(usage, 2)
+        XCTAssertTrue(usageErrors.contains("usage: ocd migrate"), usageErrors)
+    }
+
+    func testOcdMigrateReportsAnImpossibleMigrationAndLeavesTheStore() throws {
+        let (v1, _) = try writeXcodeModels()
+        try saveXcodeStore(v1)
+        let before = try fileBytes()
+        let v3 = try writeXcodeModel("V3", """
+            <entity name="Person" representedClassName="Person">
+                <attribute name="name" attributeType="String"/>
+                <attribute name="age" optional="YES" attributeType="Date"/>
+            </entity>
+            """)
+        let (status, _, errors) = try runOCD(["migrate", storeURL.path, "--from", v1.path, "--to", v3.path])
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(errors.contains("'Person.age' changed type") && errors.contains("134190"), errors)
+        XCTAssertEqual(try fileBytes(), before)
+    }
+
+    /// Runs `ocd migrate` with the test pause at `point`, kills it there with SIGKILL, and
+    /// checks that the original store still opens with the old model with every record.
+    private func killMigration(at point: String) throws {
+        let (v1, v2) = try writeXcodeModels()
+        try saveXcodeStore(v1)
+        let process = Process()
+        process.executableURL = try ocdExecutable()
+        process.arguments = ["migrate", storeURL.path, "--from", v1.path, "--to", v2.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["OCD_MIGRATION_TEST_PAUSE": point]) { _, new in new }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        var seen = ""
+        while !seen.contains("OCD_MIGRATION_PAUSED \(point)") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }   // the process ended without pausing
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        XCTAssertTrue(seen.contains("OCD_MIGRATION_PAUSED \(point)"), "ocd did not reach the pause: \(seen)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"), "the migrated copy was being written")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+
+        try assertOriginalIntact(v1)
+
+        // A later migration cleans up the half-written copy and succeeds.
+        let (status, output, errors) = try runOCD(["migrate", storeURL.path, "--from", v1.path, "--to", v2.path])
+        XCTAssertEqual(status, 0, errors)
+        XCTAssertTrue(output.contains("  Person  3"), output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"))
+        XCTAssertEqual(code { _ = try open(try NSManagedObjectModel.load(contentsOf: v1)) }, NSPersistentStoreIncompatibleVersionHashError)
+    }
+
+    func testAMigrationKilledWhileWritingTheCopyLeavesTheOriginalReadable() throws {
+        try killMigration(at: "after-schema")
+    }
+
+    func testAMigrationKilledJustBeforeTheReplaceLeavesTheOriginalReadable() throws {
+        try killMigration(at: "before-replace")
+    }
 }
