@@ -386,6 +386,25 @@ final class MigrationTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"))
     }
 
+    func testAMigrationWhileAnotherCoordinatorHasTheStoreOpenFailsAndLeavesIt() throws {
+        _ = try saveCompany()
+        let (holder, holderContext) = try open(CompanyModel.make())
+        XCTAssertThrowsError(try open(manyChanges(), options: migrationOptions(from: [CompanyModel.make()]))) { error in
+            XCTAssertEqual((error as NSError).code, NSMigrationError)
+            XCTAssertTrue((error as NSError).localizedDescription.contains("another connection holds the store open"), (error as NSError).localizedDescription)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"))
+        try holderContext.performAndWait {
+            let ann = try objects("Employee", holderContext, sortedBy: "firstName")[0]
+            ann.setValue("Anne", forKey: "firstName")
+            try holderContext.save()
+        }
+        try close(holder)
+        let (coordinator, context) = try open(CompanyModel.make())
+        XCTAssertEqual(try objects("Employee", context, sortedBy: "firstName").map { $0.value(forKey: "firstName") as? String }, ["Anne", "Boss", "Cy"])
+        try close(coordinator)
+    }
+
     func testWithoutTheSourceModelMigrationFailsWith134130() throws {
         _ = try saveCompany()
         let before = try fileBytes()

@@ -30,10 +30,10 @@ public let OCDMigrationSourceModelsOption = "OCDMigrationSourceModelsOption"
 /// any point leaves either the untouched original or the complete migrated store; a stale
 /// `.migrating` file from a crash is deleted by the next attempt.
 ///
-/// The original's WAL is checkpointed into it (and the emptied `-wal`/`-shm` removed) before
-/// the rename, so no WAL of the old file can be replayed into the new one. Migrate while no
-/// other process has the store open: a checkpoint that another connection blocks fails the
-/// migration (134110) with the original unchanged.
+/// The original's WAL is moved into it (journal mode DELETE, which removes `-wal`/`-shm`)
+/// before the rename, so no WAL of the old file can be replayed into the new one. That needs
+/// the only connection to the file: while another coordinator or process has the store open,
+/// the migration fails (134110) with the original unchanged.
 enum SQLiteMigrator {
     /// Environment variable for the crash tests: `after-schema` or `before-replace` makes the
     /// migration print `OCD_MIGRATION_PAUSED <point>` to standard error and sleep, so a test
@@ -153,15 +153,20 @@ enum SQLiteMigrator {
 
     // MARK: Replacing the original
 
-    /// Moves the original's WAL into the file and removes the emptied `-wal` and `-shm`, so the
-    /// file alone holds the store and no old WAL can be replayed into its replacement.
+    /// Moves the original's WAL into the file and removes `-wal` and `-shm`, so the file alone
+    /// holds the store and no old WAL can be replayed into its replacement.
+    ///
+    /// Switching the journal mode to DELETE does both, and SQLite allows it only to the one
+    /// connection of the file: while another coordinator or process has the store open it
+    /// fails, and deleting the WAL under that connection would corrupt what it sees. The
+    /// original is then unchanged (its next open switches it back to WAL).
     private static func checkpointAndRemoveJournal(of path: String) throws {
         let db = try SQLiteConnection(path: path, readOnly: false)
         defer { db.close() }
-        db.setBusyTimeout(10)
-        let result = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") { ($0.int64(at: 0), $0.int64(at: 1), $0.int64(at: 2)) }
-        if let (busy, _, _) = result.first, busy != 0 {
-            throw migrationError(path, "another connection holds the store open, so its write-ahead log could not be moved into the file. Close every other coordinator or process using it and try again")
+        db.setBusyTimeout(1)
+        let mode = try? db.query("PRAGMA journal_mode = DELETE") { $0.text(at: 0) ?? "" }.first
+        guard mode == "delete" else {
+            throw migrationError(path, "another connection holds the store open, so its write-ahead log can't be moved into the file safely. Close every other coordinator and process using the store, then open it again")
         }
         db.close()
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
