@@ -610,4 +610,60 @@ final class MigrationTests: XCTestCase {
     func testAMigrationKilledJustBeforeTheReplaceLeavesTheOriginalReadable() throws {
         try killMigration(at: "before-replace")
     }
+
+    // MARK: A store Apple's framework wrote
+
+    private static var fixtures: URL {
+        if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"] { return URL(fileURLWithPath: path) }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return package.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    }
+
+    /// CoreDataPlus's SampleModel_V1.sqlite (Apple's), migrated to SampleModel2 as Apple's
+    /// framework did it to make SampleModel_V2.sqlite: ExpensiveSportCar renamed LuxuryCar
+    /// (elementID), Car.color and Person.id removed. Source and destination are matched by the
+    /// hashes in the compiled model's VersionInfo.plist.
+    func testAnAppleStoreMigratesToTheNextVersionOfItsXcodeModel() throws {
+        let base = Self.fixtures.appendingPathComponent("apple-stores/alemar11__CoreDataPlus/SampleModel")
+        let fixture = base.appendingPathComponent("Fixtures/SampleModel_V1.sqlite")
+        guard FileManager.default.fileExists(atPath: fixture.path) else {
+            XCTFail("Missing fixture \(fixture.path). Set OCD_FIXTURES to the shared fixtures directory.")
+            return
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: fixture.path + suffix) {
+            try FileManager.default.copyItem(atPath: fixture.path + suffix, toPath: storeURL.path + suffix)
+        }
+        let momd = base.appendingPathComponent("Fixtures/SampleModel.momd")
+        let v1 = try NSManagedObjectModel.load(contentsOf: base.appendingPathComponent("SampleModel.xcdatamodeld/SampleModel.xcdatamodel"), versionInfo: momd)
+        let v2 = try NSManagedObjectModel.load(contentsOf: base.appendingPathComponent("SampleModel.xcdatamodeld/SampleModel2.xcdatamodel"), versionInfo: momd)
+        XCTAssertNotNil(v1.appleEntityVersionHashesByName)
+
+        let (coordinator, context) = try open(v2, options: migrationOptions(from: [v2, v1]))
+        XCTAssertEqual(coordinator.persistentStores.first?.identifier, "753753D3-A961-4901-AB05-8CC48B1D3853", "the store keeps its UUID")
+        try context.performAndWait {
+            func count(_ entity: String) throws -> Int {
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+                request.includesSubentities = false
+                return try context.count(for: request)
+            }
+            XCTAssertEqual(try count("Car"), 115)
+            XCTAssertEqual(try count("SportCar"), 5)
+            XCTAssertEqual(try count("LuxuryCar"), 5)
+            XCTAssertEqual(try count("Person"), 20)
+            let byPlate = NSFetchRequest<NSManagedObject>(entityName: "Car")
+            byPlate.predicate = NSPredicate(format: "numberPlate == %@", "300")
+            let bmw = try XCTUnwrap(context.fetch(byPlate).first)
+            XCTAssertEqual(bmw.entity.name, "LuxuryCar")
+            XCTAssertEqual(bmw.value(forKey: "maker") as? String, "BMW")
+            XCTAssertEqual(bmw.value(forKey: "model") as? String, "M6 Coupe")
+            XCTAssertEqual(bmw.value(forKey: "isLimitedEdition") as? Bool, true)
+            XCTAssertEqual(bmw.objectID.uriRepresentation().absoluteString, "x-coredata://753753D3-A961-4901-AB05-8CC48B1D3853/LuxuryCar/p87")
+            let owner = try XCTUnwrap(bmw.value(forKey: "owner") as? NSManagedObject)
+            XCTAssertEqual(owner.value(forKey: "firstName") as? String, "Faron")
+            XCTAssertEqual(owner.value(forKey: "lastName") as? String, "Moreton")
+            XCTAssertEqual(Set(names(owner.value(forKey: "cars"), "numberPlate")), ["3", "300"])
+        }
+        try close(coordinator)
+        XCTAssertEqual(try SQLiteInspector.rows(at: storeURL.path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'")[0][0], "125")
+    }
 }
