@@ -176,6 +176,29 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(byName["ManagerToManager"]?.attributeMappings?.contains { $0.name == "bonus" && $0.sourceName == "bonus" }, true)
     }
 
+    func testRenamingIdentifiersWinOverEqualNames() throws {
+        // Department is renamed Division, and a new, unrelated entity takes the name Department;
+        // Project.title is renamed name, and a new attribute takes the name title.
+        let v2 = variant { m in
+            let department = entity(m, "Department")
+            department.name = "Division"
+            department.renamingIdentifier = "Department"
+            let title: NSAttributeDescription = property(m, "Project", "title")
+            title.name = "name"
+            title.renamingIdentifier = "title"
+            entity(m, "Project").properties.append(NSAttributeDescription(name: "title", type: .dateAttributeType))
+            m.entities = [NSEntityDescription(name: "Department", properties: [NSAttributeDescription(name: "floor", type: .integer16AttributeType)])] + m.entities
+        }
+        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: CompanyModel.make(), destinationModel: v2)
+        let byName = mapping.entityMappingsByName
+        XCTAssertEqual(byName["DepartmentToDivision"]?.mappingType, .transformEntityMappingType)
+        XCTAssertEqual(byName["AddDepartment"]?.mappingType, .addEntityMappingType)
+        XCTAssertNil(byName["DepartmentToDepartment"])
+        let project = try XCTUnwrap(byName["ProjectToProject"]?.attributeMappings)
+        XCTAssertEqual(project.first { $0.name == "name" }?.sourceName, "title")
+        XCTAssertNil(project.first { $0.name == "title" }?.sourceName, "the new title is not the old one (which was a string)")
+    }
+
     func testInferenceRefusesChangesThatAreNotLightweightAndNamesThemAll() {
         let impossible = variant { m in
             let employee = entity(m, "Employee")

@@ -45,13 +45,16 @@ private struct MappingInference {
     mutating func run() throws -> NSMappingModel {
         let sourceEntities = source.entitiesByName
         var claimed: Set<String> = []
-        // Entity matches first: property mappings of relationships need all of them.
-        for d in destination.entities {
-            guard let dName = d.name else { continue }
-            let candidates = [d.renamingIdentifier, dName].compactMap { $0 }
-            if let match = candidates.first(where: { sourceEntities[$0] != nil && !claimed.contains($0) }) {
-                sourceNameOf[dName] = match
-                claimed.insert(match)
+        // Entity matches first: property mappings of relationships need all of them. Renaming
+        // identifiers win over equal names, so a new entity may take a renamed one's old name.
+        for byRenamingIdentifier in [true, false] {
+            for d in destination.entities {
+                guard let dName = d.name, sourceNameOf[dName] == nil else { continue }
+                guard let candidate = byRenamingIdentifier ? d.renamingIdentifier : dName else { continue }
+                if sourceEntities[candidate] != nil && !claimed.contains(candidate) {
+                    sourceNameOf[dName] = candidate
+                    claimed.insert(candidate)
+                }
             }
         }
         var mappings: [NSEntityMapping] = []
@@ -101,9 +104,12 @@ private struct MappingInference {
         let sourceProperties = Dictionary(storedProperties(of: s).map { ($0.name, $0) }, uniquingKeysWith: { _, sub in sub })
         var attributes: [NSPropertyMapping] = []
         var relationships: [NSPropertyMapping] = []
+        // A source property another property names as its renamingIdentifier belongs to that one.
+        let renamedAway = Set(storedProperties(of: d).compactMap { p in p.renamingIdentifier.flatMap { $0 == p.name ? nil : $0 } })
         for p in storedProperties(of: d) {
             let key = "'\(dName).\(p.name)'"
-            let match = [p.renamingIdentifier, p.name].compactMap { $0 }.first { sourceProperties[$0] != nil }
+            let match = p.renamingIdentifier.flatMap { sourceProperties[$0] != nil ? $0 : nil }
+                ?? (sourceProperties[p.name] != nil && !renamedAway.contains(p.name) ? p.name : nil)
             let old = match.flatMap { sourceProperties[$0] }
             if let a = p as? NSAttributeDescription {
                 if let old {
