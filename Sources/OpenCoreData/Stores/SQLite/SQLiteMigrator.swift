@@ -107,6 +107,8 @@ enum SQLiteMigrator {
         // Read every record through the source model.
         let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: source)
         let sourceStore = try sourceCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
+        // Closed on every path: the original must have no connection of ours when it is replaced.
+        defer { if sourceStore.persistentStoreCoordinator != nil { try? sourceCoordinator.remove(sourceStore) } }
         guard let reader = sourceStore as? SQLiteStore else { throw migrationError(url.path, "the source store is not a SQLite store") }
         var rows: [StoreRow] = []
         for root in source.entities where root.superentity == nil {
@@ -118,6 +120,7 @@ enum SQLiteMigrator {
         // A new store file with the destination's schema.
         let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destination)
         let destinationStore = try destinationCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: temporary, options: nil)
+        defer { if destinationStore.persistentStoreCoordinator != nil { try? destinationCoordinator.remove(destinationStore) } }
         guard let writer = destinationStore as? SQLiteStore else { throw migrationError(url.path, "the new store is not a SQLite store") }
         pauseForTests(at: "after-schema")
 
