@@ -275,6 +275,22 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(code { _ = try open(CompanyModel.make()) }, NSPersistentStoreIncompatibleVersionHashError)
     }
 
+    func testAPersistentContainerMigratesWithItsDefaultOptions() throws {
+        _ = try saveCompany()
+        let container = NSPersistentContainer(name: "Company", managedObjectModel: manyChanges())
+        let description = NSPersistentStoreDescription(url: storeURL)
+        description.type = NSSQLiteStoreType
+        XCTAssertTrue(description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically)
+        description.setOption(CompanyModel.make(), forKey: OCDMigrationSourceModelsOption)
+        container.persistentStoreDescriptions = [description]
+        var loadError: Error?
+        container.loadPersistentStores { _, error in loadError = error }
+        XCTAssertNil(loadError)
+        let context = container.newBackgroundContext()
+        XCTAssertEqual(try objects("Division", context, sortedBy: "name").map { $0.value(forKey: "name") as? String }, ["Empty", "Sales"])
+        try close(container.persistentStoreCoordinator)
+    }
+
     func testOptionalityAndDefaultValueChanges() throws {
         _ = try saveCompany()
         let v2 = variant { m in

@@ -4,7 +4,9 @@ import Foundation
 /// The models a SQLite store may have been made with, for lightweight migration
 /// (`[NSManagedObjectModel]`). Apple's framework finds the source model in the app bundle; on
 /// Linux there is no bundle to search, so pass the earlier model versions here. The one whose
-/// version hashes equal those in the store's metadata is the source. An OpenCoreData addition.
+/// version hashes equal those in the store's metadata is the source. A single model is accepted
+/// too (`description.setOption(modelV1, forKey: OCDMigrationSourceModelsOption)`). An
+/// OpenCoreData addition.
 ///
 /// ```swift
 /// try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [
@@ -67,7 +69,7 @@ enum SQLiteMigrator {
             ours ? model.entityVersionHashesByName == storedHashes : model.appleEntityVersionHashesByName == storedHashes
         }
         if madeStore(destination) { return nil }
-        let candidates = options?[OCDMigrationSourceModelsOption] as? [NSManagedObjectModel] ?? []
+        let candidates = sourceModels(in: options)
         guard let source = candidates.first(where: madeStore) else {
             if !ours { return nil }
             throw CoreDataError.make(NSMigrationMissingSourceModelError,
@@ -80,6 +82,17 @@ enum SQLiteMigrator {
         // the destination model is the one in use from now on.
         ModelRegistry.register(destination)
         return mapping
+    }
+
+    /// The models of `OCDMigrationSourceModelsOption`: an array, an `NSArray` (what
+    /// `NSPersistentStoreDescription.setOption(_:forKey:)` takes) or a single model.
+    static func sourceModels(in options: [AnyHashable: Any]?) -> [NSManagedObjectModel] {
+        switch options?[OCDMigrationSourceModelsOption] {
+        case let models as [NSManagedObjectModel]: return models
+        case let model as NSManagedObjectModel: return [model]
+        case let array as NSArray: return array.compactMap { $0 as? NSManagedObjectModel }
+        default: return []
+        }
     }
 
     /// Rewrites the store at `url` from `source` to `destination` through `mapping`.
