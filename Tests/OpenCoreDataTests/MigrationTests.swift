@@ -217,9 +217,19 @@ final class MigrationTests: XCTestCase {
     // MARK: Migrating data
 
     func testLightweightMigrationCarriesEveryRecordValueByValue() throws {
+        try migrateWithManyChanges(sources: [membersBecomeToOne(), CompanyModel.make()])
+    }
+
+    /// Without the old model, the store's own schema shows the changes of manyChanges() (no
+    /// relationship or type changes), so the migration runs the same.
+    func testWithoutTheSourceModelTheStoreSchemaStandsInForIt() throws {
+        try migrateWithManyChanges(sources: [])
+    }
+
+    private func migrateWithManyChanges(sources: [NSManagedObjectModel]) throws {
         let uris = try saveCompany()
         let v2 = manyChanges()
-        let (coordinator, context) = try open(v2, options: migrationOptions(from: [CompanyModel.make()]))
+        let (coordinator, context) = try open(v2, options: migrationOptions(from: sources))
         try context.performAndWait {
             let employees = try objects("Employee", context, sortedBy: "firstName")
             XCTAssertEqual(employees.map { $0.value(forKey: "firstName") as? String }, ["Ann", "Boss", "Cy"])
@@ -425,6 +435,21 @@ final class MigrationTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + ".migrating"))
     }
 
+    func testWithoutTheSourceModelATypeChangeTheFileCannotExplainFailsWith134130() throws {
+        _ = try saveCompany()
+        let before = try fileBytes()
+        // Employee.salary becomes a String: its INTEGER column no longer fits the new model, so
+        // the old model can't be rebuilt from the file.
+        let v2 = variant { m in
+            let salary: NSAttributeDescription = property(m, "Employee", "salary")
+            salary.attributeType = .stringAttributeType
+            salary.defaultValue = "0"
+            salary.setValidationPredicates([], withValidationWarnings: [])
+        }
+        XCTAssertEqual(code { _ = try open(v2, options: migrationOptions(from: [])) }, NSMigrationMissingSourceModelError)
+        XCTAssertEqual(try fileBytes(), before)
+    }
+
     func testAMigrationWhileAnotherCoordinatorHasTheStoreOpenFailsAndLeavesIt() throws {
         _ = try saveCompany()
         let (holder, holderContext) = try open(CompanyModel.make())
@@ -444,10 +469,10 @@ final class MigrationTests: XCTestCase {
         try close(coordinator)
     }
 
-    func testWithoutTheSourceModelMigrationFailsWith134130() throws {
+    func testWithoutTheSourceModelARelationshipChangeFailsWith134130() throws {
         _ = try saveCompany()
         let before = try fileBytes()
-        XCTAssertThrowsError(try open(manyChanges(), options: migrationOptions(from: [membersBecomeToOne()]))) { error in
+        XCTAssertThrowsError(try open(membersBecomeToOne(), options: migrationOptions(from: [manyChanges()]))) { error in
             XCTAssertEqual((error as NSError).code, NSMigrationMissingSourceModelError)
             XCTAssertTrue((error as NSError).localizedDescription.contains("OCDMigrationSourceModelsOption"))
         }

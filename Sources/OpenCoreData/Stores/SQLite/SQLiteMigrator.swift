@@ -42,6 +42,10 @@ enum SQLiteMigrator {
     /// can kill the process at that point.
     static let testPauseVariable = "OCD_MIGRATION_TEST_PAUSE"
 
+    /// Internal store option: match the store to the model by structure, not by version
+    /// hashes, because the model was rebuilt from the store (``SQLiteSourceModelRecovery``).
+    static let structuralMatchOption = "_OCDMigrationStructuralMatch"
+
     /// Whether `options` ask for lightweight migration (both of Apple's options true).
     static func isRequested(by options: [AnyHashable: Any]?) -> Bool {
         func flag(_ key: String) -> Bool {
@@ -70,14 +74,18 @@ enum SQLiteMigrator {
         }
         if madeStore(destination) { return nil }
         let candidates = sourceModels(in: options)
-        guard let source = candidates.first(where: madeStore) else {
-            if !ours { return nil }
+        if !ours && !candidates.contains(where: madeStore) { return nil }
+        // Without the model, a store of ours may still be read through the new model taken
+        // back to what the file shows, when the file leaves no doubt (SQLiteSourceModelRecovery).
+        let recovered = { (try? SQLiteSourceModelRecovery.sourceModel(forStoreAt: path, destination: destination)) ?? nil }
+        guard let source = candidates.first(where: madeStore) ?? recovered() else {
             throw CoreDataError.make(NSMigrationMissingSourceModelError,
-                "The store at \(path) was made with a different model version, and none of the models in OCDMigrationSourceModelsOption (\(candidates.count) given) has its version hashes (entities \(storedHashes.keys.sorted().joined(separator: ", "))). Pass the model the store was made with in OCDMigrationSourceModelsOption so it can be migrated. The store was left unchanged.",
+                "The store at \(path) was made with a different model version, none of the models in OCDMigrationSourceModelsOption (\(candidates.count) given) has its version hashes (entities \(storedHashes.keys.sorted().joined(separator: ", "))), and the changes are more than the store file can show (relationships or types changed). Pass the model the store was made with in OCDMigrationSourceModelsOption so it can be migrated. The store was left unchanged.",
                 [NSFilePathErrorKey: path, "metadata": metadata])
         }
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
-        try migrate(storeAt: url, metadata: metadata, from: source, to: destination, mapping: mapping)
+        try migrate(storeAt: url, metadata: metadata, from: source, to: destination, mapping: mapping,
+                    matchByStructure: !candidates.contains { $0 === source })
         // The source model's coordinator registered its entities for the program's classes;
         // the destination model is the one in use from now on.
         ModelRegistry.register(destination)
@@ -96,12 +104,12 @@ enum SQLiteMigrator {
     }
 
     /// Rewrites the store at `url` from `source` to `destination` through `mapping`.
-    static func migrate(storeAt url: URL, metadata: [String: Any], from source: NSManagedObjectModel, to destination: NSManagedObjectModel, mapping: NSMappingModel) throws {
+    static func migrate(storeAt url: URL, metadata: [String: Any], from source: NSManagedObjectModel, to destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool = false) throws {
         let path = url.path
         let temporary = URL(fileURLWithPath: path + ".migrating")
         try? SQLiteStore.destroyPersistentStore(at: temporary)   // left over from a crash
         do {
-            try writeMigratedStore(from: url, to: temporary, metadata: metadata, source: source, destination: destination, mapping: mapping)
+            try writeMigratedStore(from: url, to: temporary, metadata: metadata, source: source, destination: destination, mapping: mapping, matchByStructure: matchByStructure)
             pauseForTests(at: "before-replace")
             try checkpointAndRemoveJournal(of: path)
             try replace(path, with: temporary.path)
@@ -116,10 +124,11 @@ enum SQLiteMigrator {
 
     // MARK: Writing the migrated copy
 
-    private static func writeMigratedStore(from url: URL, to temporary: URL, metadata: [String: Any], source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel) throws {
+    private static func writeMigratedStore(from url: URL, to temporary: URL, metadata: [String: Any], source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool) throws {
         // Read every record through the source model.
         let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: source)
-        let sourceStore = try sourceCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
+        let sourceStore = try sourceCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
+                                                                   options: matchByStructure ? [structuralMatchOption: true] : nil)
         // Closed on every path: the original must have no connection of ours when it is replaced.
         defer { if sourceStore.persistentStoreCoordinator != nil { try? sourceCoordinator.remove(sourceStore) } }
         guard let reader = sourceStore as? SQLiteStore else { throw migrationError(url.path, "the source store is not a SQLite store") }
