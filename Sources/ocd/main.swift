@@ -9,6 +9,7 @@ commands:
   demo    a guided tour: model, insert, relate, validate, undo, save, fetch, delete
   model   print an Xcode model (.xcdatamodeld, .xcdatamodel): entities, properties, problems
   inspect print a Core Data SQLite store: metadata, entities with row counts, tables and columns
+  migrate migrate a SQLite store to a new model version: ocd migrate <store> --from <old model> --to <new model>
 """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -24,6 +25,8 @@ case "model":
     exit(ModelCommand.run(Array(arguments.dropFirst())))
 case "inspect":
     exit(InspectCommand.run(Array(arguments.dropFirst())))
+case "migrate":
+    exit(MigrateCommand.run(Array(arguments.dropFirst())))
 case "help", "-h", "--help", nil:
     print(usage)
 default:

@@ -71,6 +71,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         if !isReadOnly {
             try? fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
+        // Lightweight migration rewrites the file before it is opened here (SQLiteMigrator).
+        if !isReadOnly, fileManager.fileExists(atPath: path), SQLiteMigrator.isRequested(by: options) {
+            try SQLiteMigrator.migrateIfNeeded(storeAt: url, to: model, options: options)
+        }
 
         let db: SQLiteConnection
         do {
@@ -178,10 +182,11 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         let modelHashes = model.entityVersionHashesByName
         let incompatible = { (reason: String) in
             CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
-                               "The store at \(path) was made with a different model than this coordinator's: \(reason). Open it with the model it was made with, or migrate it (lightweight migration is not implemented yet).",
+                               "The store at \(path) was made with a different model than this coordinator's: \(reason). Open it with the model it was made with, or migrate it: set NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption to true and pass the model it was made with in OCDMigrationSourceModelsOption.",
                                [NSFilePathErrorKey: path, "metadata": stored])
         }
-        if (stored[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme {
+        // A source model the migrator rebuilt from this file has no hashes of its own to match.
+        if (stored[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme && options?[SQLiteMigrator.structuralMatchOption] == nil {
             let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
             if storeHashes != modelHashes {
                 let differing = Set(storeHashes.keys).union(modelHashes.keys).filter { storeHashes[$0] != modelHashes[$0] }.sorted()

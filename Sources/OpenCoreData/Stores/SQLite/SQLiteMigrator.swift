@@ -1,0 +1,320 @@
+import CSQLite
+import Foundation
+
+/// The models a SQLite store may have been made with, for lightweight migration
+/// (`[NSManagedObjectModel]`). Apple's framework finds the source model in the app bundle; on
+/// Linux there is no bundle to search, so pass the earlier model versions here. The one whose
+/// version hashes equal those in the store's metadata is the source. A single model is accepted
+/// too (`description.setOption(modelV1, forKey: OCDMigrationSourceModelsOption)`). An
+/// OpenCoreData addition.
+///
+/// ```swift
+/// try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [
+///     NSMigratePersistentStoresAutomaticallyOption: true,
+///     NSInferMappingModelAutomaticallyOption: true,
+///     OCDMigrationSourceModelsOption: [modelV1, modelV2],
+/// ])
+/// ```
+public let OCDMigrationSourceModelsOption = "OCDMigrationSourceModelsOption"
+
+/// Lightweight migration of a SQLite store file to a new model version, all or nothing.
+///
+/// ```swift
+/// // Called by SQLiteStore.loadMetadata when both migration options are true:
+/// try SQLiteMigrator.migrateIfNeeded(storeAt: url, to: model, options: options)
+/// ```
+///
+/// How: the rows are read through the source model (a second coordinator on the original
+/// file), rebuilt through the inferred ``NSMappingModel`` and saved into a new store file
+/// beside the original (`<name>.migrating`), keeping primary keys, `Z_OPT`, `Z_MAX`, the store
+/// UUID and the caller's metadata keys. Only when that file is complete, checkpointed and
+/// synced does it replace the original by `rename(2)`, which is atomic. So a crash or error at
+/// any point leaves either the untouched original or the complete migrated store; a stale
+/// `.migrating` file from a crash is deleted by the next attempt.
+///
+/// The original's WAL is moved into it (journal mode DELETE, which removes `-wal`/`-shm`)
+/// before the rename, so no WAL of the old file can be replayed into the new one. That needs
+/// the only connection to the file: while another coordinator or process has the store open,
+/// the migration fails (134110) with the original unchanged.
+enum SQLiteMigrator {
+    /// Environment variable for the crash tests: `after-schema` or `before-replace` makes the
+    /// migration print `OCD_MIGRATION_PAUSED <point>` to standard error and sleep, so a test
+    /// can kill the process at that point.
+    static let testPauseVariable = "OCD_MIGRATION_TEST_PAUSE"
+
+    /// Internal store option: match the store to the model by structure, not by version
+    /// hashes, because the model was rebuilt from the store (``SQLiteSourceModelRecovery``).
+    static let structuralMatchOption = "_OCDMigrationStructuralMatch"
+
+    /// Whether `options` ask for lightweight migration (both of Apple's options true).
+    static func isRequested(by options: [AnyHashable: Any]?) -> Bool {
+        func flag(_ key: String) -> Bool {
+            if let b = options?[key] as? Bool { return b }
+            if let n = options?[key] as? NSNumber { return n.boolValue }
+            return false
+        }
+        return flag(NSMigratePersistentStoresAutomaticallyOption) && flag(NSInferMappingModelAutomaticallyOption)
+    }
+
+    /// Migrates the store at `url` to `destination` when its metadata says it was made with
+    /// another model; returns the mapping used, or nil when nothing had to change.
+    ///
+    /// A store Apple's framework wrote carries Apple's hashes, which only models loaded with a
+    /// `VersionInfo.plist` know; when neither the destination nor a source model can be matched
+    /// that way, nothing is migrated here and opening compares the store structurally.
+    @discardableResult
+    static func migrateIfNeeded(storeAt url: URL, to destination: NSManagedObjectModel, options: [AnyHashable: Any]?) throws -> NSMappingModel? {
+        let path = url.path
+        // A file that is not a readable store is for the ordinary open to report.
+        guard let metadata = try? SQLiteStore.metadataForPersistentStore(with: url) else { return nil }
+        let storedHashes = metadata[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
+        let ours = (metadata[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme
+        func madeStore(_ model: NSManagedObjectModel) -> Bool {
+            ours ? model.entityVersionHashesByName == storedHashes : model.appleEntityVersionHashesByName == storedHashes
+        }
+        if madeStore(destination) { return nil }
+        let candidates = sourceModels(in: options)
+        if !ours && !candidates.contains(where: madeStore) { return nil }
+        // Without the model, a store of ours may still be read through the new model taken
+        // back to what the file shows, when the file leaves no doubt (SQLiteSourceModelRecovery).
+        let recovered = { (try? SQLiteSourceModelRecovery.sourceModel(forStoreAt: path, destination: destination)) ?? nil }
+        guard let source = candidates.first(where: madeStore) ?? recovered() else {
+            throw CoreDataError.make(NSMigrationMissingSourceModelError,
+                "The store at \(path) was made with a different model version, none of the models in OCDMigrationSourceModelsOption (\(candidates.count) given) has its version hashes (entities \(storedHashes.keys.sorted().joined(separator: ", "))), and the changes are more than the store file can show (relationships or types changed). Pass the model the store was made with in OCDMigrationSourceModelsOption so it can be migrated. The store was left unchanged.",
+                [NSFilePathErrorKey: path, "metadata": metadata])
+        }
+        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
+        try migrate(storeAt: url, metadata: metadata, from: source, to: destination, mapping: mapping,
+                    matchByStructure: !candidates.contains { $0 === source })
+        // The source model's coordinator registered its entities for the program's classes;
+        // the destination model is the one in use from now on.
+        ModelRegistry.register(destination)
+        return mapping
+    }
+
+    /// The models of `OCDMigrationSourceModelsOption`: an array, an `NSArray` (what
+    /// `NSPersistentStoreDescription.setOption(_:forKey:)` takes) or a single model.
+    static func sourceModels(in options: [AnyHashable: Any]?) -> [NSManagedObjectModel] {
+        switch options?[OCDMigrationSourceModelsOption] {
+        case let models as [NSManagedObjectModel]: return models
+        case let model as NSManagedObjectModel: return [model]
+        case let array as NSArray: return array.compactMap { $0 as? NSManagedObjectModel }
+        default: return []
+        }
+    }
+
+    /// Rewrites the store at `url` from `source` to `destination` through `mapping`.
+    static func migrate(storeAt url: URL, metadata: [String: Any], from source: NSManagedObjectModel, to destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool = false) throws {
+        let path = url.path
+        let temporary = URL(fileURLWithPath: path + ".migrating")
+        try? SQLiteStore.destroyPersistentStore(at: temporary)   // left over from a crash
+        do {
+            try writeMigratedStore(from: url, to: temporary, metadata: metadata, source: source, destination: destination, mapping: mapping, matchByStructure: matchByStructure)
+            pauseForTests(at: "before-replace")
+            try checkpointAndRemoveJournal(of: path)
+            try replace(path, with: temporary.path)
+        } catch {
+            try? SQLiteStore.destroyPersistentStore(at: temporary)
+            let nsError = error as NSError
+            if nsError.domain == NSCocoaErrorDomain, [NSMigrationError, NSInferredMappingModelError].contains(nsError.code) { throw error }
+            throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path) failed: \((error as NSError).localizedDescription) The original store was left unchanged.",
+                                     [NSFilePathErrorKey: path, NSUnderlyingErrorKey: error as NSError])
+        }
+    }
+
+    // MARK: Writing the migrated copy
+
+    private static func writeMigratedStore(from url: URL, to temporary: URL, metadata: [String: Any], source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool) throws {
+        // Read every record through the source model.
+        let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: source)
+        let sourceStore = try sourceCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
+                                                                   options: matchByStructure ? [structuralMatchOption: true] : nil)
+        // Closed on every path: the original must have no connection of ours when it is replaced.
+        defer { if sourceStore.persistentStoreCoordinator != nil { try? sourceCoordinator.remove(sourceStore) } }
+        guard let reader = sourceStore as? SQLiteStore else { throw migrationError(url.path, "the source store is not a SQLite store") }
+        var rows: [StoreRow] = []
+        for root in source.entities where root.superentity == nil {
+            rows += try reader.fetchRows(FetchPlan(entity: root, predicate: nil, sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil))
+        }
+        let highWaterMarks = try reader.openConnection().query("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY", []) { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
+        try sourceCoordinator.remove(sourceStore)
+
+        // A new store file with the destination's schema.
+        let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destination)
+        let destinationStore = try destinationCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: temporary, options: nil)
+        defer { if destinationStore.persistentStoreCoordinator != nil { try? destinationCoordinator.remove(destinationStore) } }
+        guard let writer = destinationStore as? SQLiteStore else { throw migrationError(url.path, "the new store is not a SQLite store") }
+        pauseForTests(at: "after-schema")
+
+        let converter = RowConverter(mapping: mapping, destination: destination, store: destinationStore, path: url.path)
+        let converted = try rows.compactMap { try converter.convert($0) }
+        try writer.save(StoreChanges(inserted: converted, updated: [], deleted: []))
+        let newMetadata = destinationStore.metadata ?? [:]
+        try destinationCoordinator.remove(destinationStore)
+
+        // Same store UUID (object URIs stay valid), the caller's own metadata keys, Z_MAX as high as before.
+        let db = try SQLiteConnection(path: temporary.path, readOnly: false)
+        defer { db.close() }
+        var plist = newMetadata
+        for (key, value) in metadata where plist[key] == nil && !isModelKey(key) { plist[key] = value }
+        plist[NSStoreUUIDKey] = nil
+        try db.inTransaction {
+            try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", [.text(metadata[NSStoreUUIDKey] as? String ?? UUID().uuidString), .blob(try SQLiteMetadata.encode(plist))])
+            for (sourceName, max) in highWaterMarks {
+                guard let entityMapping = mapping.mapping(forSourceEntityName: sourceName), let name = entityMapping.destinationEntityName else { continue }
+                try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_NAME = ?", [.integer(max), .text(name)])
+            }
+        }
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.close()
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary.path + suffix) }
+        try sync(temporary.path)
+    }
+
+    /// Keys that describe the model or the file rather than the caller's data.
+    private static func isModelKey(_ key: String) -> Bool {
+        key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion") || key.hasPrefix("NSPersistence") || key.hasPrefix("_NS") || key == SQLiteMetadata.hashSchemeKey
+    }
+
+    // MARK: Replacing the original
+
+    /// Moves the original's WAL into the file and removes `-wal` and `-shm`, so the file alone
+    /// holds the store and no old WAL can be replayed into its replacement.
+    ///
+    /// Switching the journal mode to DELETE does both, and SQLite allows it only to the one
+    /// connection of the file: while another coordinator or process has the store open it
+    /// fails, and deleting the WAL under that connection would corrupt what it sees. The
+    /// original is then unchanged (its next open switches it back to WAL).
+    private static func checkpointAndRemoveJournal(of path: String) throws {
+        let db = try SQLiteConnection(path: path, readOnly: false)
+        defer { db.close() }
+        db.setBusyTimeout(1)
+        let mode = try? db.query("PRAGMA journal_mode = DELETE") { $0.text(at: 0) ?? "" }.first
+        guard mode == "delete" else {
+            throw migrationError(path, "another connection holds the store open, so its write-ahead log can't be moved into the file safely. Close every other coordinator and process using the store, then open it again")
+        }
+        db.close()
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    /// `rename(2)` replaces the original in one step; the directory is synced so the rename
+    /// survives a power loss.
+    private static func replace(_ path: String, with temporary: String) throws {
+        guard rename(temporary, path) == 0 else {
+            throw migrationError(path, "can't move the migrated store into place: \(String(cString: strerror(errno)))")
+        }
+        try sync((path as NSString).deletingLastPathComponent)
+    }
+
+    private static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw migrationError(path, "can't open \(path) to sync it: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        _ = fsync(fd)
+    }
+
+    private static func pauseForTests(at point: String) {
+        guard ProcessInfo.processInfo.environment[testPauseVariable] == point else { return }
+        FileHandle.standardError.write(Data("OCD_MIGRATION_PAUSED \(point)\n".utf8))
+        sleep(600)
+    }
+
+    static func migrationError(_ path: String, _ reason: String) -> NSError {
+        CoreDataError.make(NSMigrationError, "Migrating the store at \(path) failed: \(reason). The original store was left unchanged.", [NSFilePathErrorKey: path])
+    }
+}
+
+/// Rebuilds one source row as a row of the destination model, slot by slot, through the
+/// entity and property mappings.
+private struct RowConverter {
+    let mapping: NSMappingModel
+    let destination: NSManagedObjectModel
+    let store: NSPersistentStore
+    let path: String
+    /// Destination entity by source entity name (absent: removed).
+    let entities: [String: NSEntityDescription]
+    /// Per destination entity name: the source property name of each destination property.
+    let sourceNames: [String: [String: String]]
+
+    init(mapping: NSMappingModel, destination: NSManagedObjectModel, store: NSPersistentStore, path: String) {
+        self.mapping = mapping
+        self.destination = destination
+        self.store = store
+        self.path = path
+        var entities: [String: NSEntityDescription] = [:]
+        var sourceNames: [String: [String: String]] = [:]
+        for m in mapping.entityMappings {
+            guard let d = m.destinationEntityName, let entity = destination.entitiesByName[d] else { continue }
+            if let s = m.sourceEntityName { entities[s] = entity }
+            var names: [String: String] = [:]
+            for p in (m.attributeMappings ?? []) + (m.relationshipMappings ?? []) {
+                if let name = p.name, let sourceName = p.sourceName { names[name] = sourceName }
+            }
+            sourceNames[d] = names
+        }
+        self.entities = entities
+        self.sourceNames = sourceNames
+    }
+
+    func id(for sourceID: NSManagedObjectID) -> NSManagedObjectID? {
+        guard let entity = entities[sourceID.entity.name ?? ""] else { return nil }
+        return NSManagedObjectID(entity: entity, store: store, primaryKey: sourceID.primaryKey)
+    }
+
+    func convert(_ row: StoreRow) throws -> StoreRow? {
+        guard let newID = id(for: row.objectID), let layout = newID.entity.layout, let sourceLayout = row.objectID.entity.layout else { return nil }
+        let entityName = newID.entity.name ?? "?"
+        let names = sourceNames[entityName] ?? [:]
+        let record = "\(row.objectID.entity.name ?? "?") \(row.objectID.primaryKey)"
+        var values: [StoredValue] = []
+        values.reserveCapacity(layout.properties.count)
+        for property in layout.properties {
+            let old: StoredValue? = names[property.name].flatMap { sourceLayout.indexByName[$0] }.map { row.values[$0] }
+            if let attribute = property as? NSAttributeDescription {
+                if attribute.isTransient || old == nil { values.append(attribute.defaultStoredValue); continue }
+                var value = old!
+                if value.isNull && !attribute.isOptional {
+                    guard !attribute.defaultStoredValue.isNull else {
+                        throw SQLiteMigrator.migrationError(path, "'\(entityName).\(attribute.name)' is no longer optional and has no default value, but record \(record) has no value for it. Give the attribute a default value, or fill in the missing values before migrating")
+                    }
+                    value = attribute.defaultStoredValue
+                }
+                if case .integer(let i) = value, !Self.fits(i, attribute.attributeType) {
+                    throw SQLiteMigrator.migrationError(path, "record \(record) holds \(i) in '\(entityName).\(attribute.name)', which does not fit its new type \(attribute.attributeType)")
+                }
+                values.append(value)
+            } else if let relationship = property as? NSRelationshipDescription {
+                var members: [NSManagedObjectID] = []
+                if !relationship.isTransient, let old {
+                    switch old {
+                    case .objectID(let id): members = [id]
+                    case .objectIDs(let ids): members = ids
+                    default: members = []
+                    }
+                }
+                let mapped = members.compactMap(id(for:))
+                if relationship.isToMany {
+                    values.append(.objectIDs(mapped))
+                } else {
+                    guard mapped.count <= 1 else {
+                        throw SQLiteMigrator.migrationError(path, "'\(entityName).\(relationship.name)' became to-one, but record \(record) has \(mapped.count) related objects in it. Reduce them to one before migrating, or keep the relationship to-many")
+                    }
+                    values.append(mapped.first.map { .objectID($0) } ?? .null)
+                }
+            } else {
+                values.append(.null)   // fetched properties: not stored
+            }
+        }
+        return StoreRow(objectID: newID, values: values, version: row.version)
+    }
+
+    static func fits(_ value: Int64, _ type: NSAttributeType) -> Bool {
+        switch type {
+        case .integer16AttributeType: return Int64(Int16.min)...Int64(Int16.max) ~= value
+        case .integer32AttributeType: return Int64(Int32.min)...Int64(Int32.max) ~= value
+        default: return true
+        }
+    }
+}
