@@ -41,6 +41,25 @@ final class SQLiteCoordinatorTests: XCTestCase {
         XCTAssertThrowsError(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url))
     }
 
+    func testAStoreWeWroteOpensThroughAModelRecoveredFromIt() throws {
+        let s = try stack()
+        try s.context.performAndWait {
+            _ = s.employee("Recovered", salary: 7)
+            try s.context.save()
+        }
+        let url = directory.appendingPathComponent("Company.sqlite")
+        let recovered = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: url)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: recovered)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [NSReadOnlyPersistentStoreOption: true])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let rows = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Employee"))
+            XCTAssertEqual(rows.count, 1)
+            XCTAssertEqual(rows.first?.value(forKey: "salary") as? Int, 7)
+        }
+    }
+
     func testASQLiteStoreIsRolledBackWhenAnotherStoreRefusesTheSave() throws {
         NSPersistentStoreCoordinator.registerStoreClass(RefusingStore.self, forStoreType: "Refusing")
         let model = CompanyModel.make()

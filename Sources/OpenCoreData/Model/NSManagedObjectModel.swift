@@ -45,6 +45,10 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return names.compactMap { byName[$0] }
     }
 
+    /// Whether this model was rebuilt from a store file (`recovered(fromSQLiteStoreAt:)`): such a
+    /// model opens its store by structure, since its version hashes are its own.
+    var isRecoveredFromStore = false
+
     /// Identifiers of this model version (from Xcode's version info); not used by the hash.
     open var versionIdentifiers: Set<AnyHashable> = []
 

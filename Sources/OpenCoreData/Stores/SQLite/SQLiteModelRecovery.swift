@@ -52,7 +52,9 @@ extension NSManagedObjectModel {
     /// - Throws: `NSPersistentStoreOpenError` (134080) when `url` is not a readable Core Data
     ///   SQLite store (no file, not SQLite, no `Z_PRIMARYKEY`/`Z_METADATA`).
     public static func recovered(fromSQLiteStoreAt url: URL, usingModelCache: Bool = true) throws -> NSManagedObjectModel {
-        try SQLiteModelRecovery(url: url, usesModelCache: usingModelCache).recover()
+        let model = try SQLiteModelRecovery(url: url, usesModelCache: usingModelCache).recover()
+        model.isRecoveredFromStore = true
+        return model
     }
 }
 

@@ -185,8 +185,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
                                "The store at \(path) was made with a different model than this coordinator's: \(reason). Open it with the model it was made with, or migrate it: set NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption to true and pass the model it was made with in OCDMigrationSourceModelsOption.",
                                [NSFilePathErrorKey: path, "metadata": stored])
         }
-        // A source model the migrator rebuilt from this file has no hashes of its own to match.
-        if (stored[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme && options?[SQLiteMigrator.structuralMatchOption] == nil {
+        // A source model the migrator rebuilt from this file, or a model recovered from a store,
+        // has no hashes of its own to match: such models are checked by structure.
+        if (stored[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme && options?[SQLiteMigrator.structuralMatchOption] == nil
+            && !model.isRecoveredFromStore {
             let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
             if storeHashes != modelHashes {
                 let differing = Set(storeHashes.keys).union(modelHashes.keys).filter { storeHashes[$0] != modelHashes[$0] }.sorted()
