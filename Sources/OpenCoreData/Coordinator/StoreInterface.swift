@@ -46,6 +46,15 @@ struct FetchPlan {
                   fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request)
     }
 
+    /// The same fetch without sort descriptors, offset and limit: the rows a context re-sorts
+    /// in memory after correcting them for pending changes. Its stable sort keeps the store's
+    /// order for ties, so that order must not depend on stored values the context has changed
+    /// (an `NSIncrementalStore` still sees the request's own sort descriptors).
+    var inStoreOrder: FetchPlan {
+        FetchPlan(entity: entity, predicate: predicate, sortDescriptors: [], includesSubentities: includesSubentities,
+                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request)
+    }
+
     /// Whether a row of `entity` belongs in the result.
     func includes(_ rowEntity: NSEntityDescription) -> Bool {
         rowEntity === entity || (includesSubentities && rowEntity.isKindOf(entity: entity))
@@ -68,7 +77,16 @@ struct StoreChanges: Sendable {
 protocol StoreBackend: AnyObject {
     /// Whether `fetchRows` applies predicates, sort descriptors and limits itself. Stores that
     /// don't return every row of the entity, and the context evaluates the rest in memory.
+    /// The default answer of ``canEvaluate(_:)``.
     var evaluatesFetchPlans: Bool { get }
+    /// Whether `fetchRows(plan)` applies this plan's predicate, sort descriptors, offset and
+    /// limit itself, giving exactly the in-memory evaluator's answer. A store that translates
+    /// plans into a query language answers per plan (the SQLite store: when all of it
+    /// translates exactly). Default: ``evaluatesFetchPlans``.
+    func canEvaluate(_ plan: FetchPlan) -> Bool
+    /// The number of rows `fetchRows(plan)` returns, for a plan the store can evaluate
+    /// (`count(for:)` without pending changes). Default: counts `fetchRows`.
+    func countRows(_ plan: FetchPlan) throws -> Int
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow]
     /// The current row for `objectID`, or nil if the store has no such record.
     func row(for objectID: NSManagedObjectID) throws -> StoreRow?
@@ -105,6 +123,9 @@ protocol StoreBackend: AnyObject {
 }
 
 extension StoreBackend {
+    func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
+    func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
+
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
         try objectIDs.compactMap { try row(for: $0) }
     }

@@ -3,33 +3,60 @@ import Foundation
 // Reading rows: fetches and single-row loads (fault firing).
 //
 // A fetch reads the entity's rows from its root table (`WHERE Z_ENT IN (...)` for the entity
-// and, with includesSubentities, its subentities, narrowed by SQLitePredicateFilter), then fills
-// each to-many relationship with one more query per relationship. The context evaluates the
-// predicate, sort and limits in memory.
+// and, with includesSubentities, its subentities), then fills each to-many relationship with one
+// more query per relationship. SQLiteFetchQuery says whether SQL decides the whole fetch
+// (predicate, order, limits): then the store answers it; otherwise the predicate only narrows
+// the rows and the context evaluates predicate, sort and limits in memory.
 extension SQLiteStore {
+    /// Whether SQL answers `plan` exactly as in-memory evaluation would (``SQLiteFetchQuery``):
+    /// then `fetchRows` filters, sorts and limits, and `countRows` counts.
+    func canEvaluate(_ plan: FetchPlan) -> Bool {
+        query(for: plan)?.isExact ?? true
+    }
+
+    /// The fetch's SQL, or nil when no table holds a non-abstract entity of the plan.
+    private func query(for plan: FetchPlan) -> SQLiteFetchQuery? {
+        let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
+        guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity) else { return nil }
+        return SQLiteFetchQuery(plan, table: tablePlan.table, entityNumbers: included.map { schema.number(of: $0) })
+    }
+
+    /// `COUNT(*)` of an exact plan's rows (offset and limit applied).
+    func countRows(_ plan: FetchPlan) throws -> Int {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        guard let query = query(for: plan) else { return 0 }
+        guard query.isExact else { return try fetchRows(plan).count }
+        do {
+            let statement = try db.statement(query.count)
+            for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+            guard try statement.step() else { return 0 }
+            let count = Int(statement.int64(at: 0))
+            while try statement.step() {}
+            return count
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+    }
+
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
-        let entity = plan.entity
-        let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
-        guard !included.isEmpty, let tablePlan = self.plan(for: entity) else { return [] }
-        let table = tablePlan.table
-        var bindings = included.map { SQLiteValue.integer(Int64(schema.number(of: $0))) }
-        var sql = "SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(bindings.map { _ in "?" }.joined(separator: ", ")))"
-        // Narrow the rows by what SQL can decide exactly; the context evaluates the rest.
-        if let predicate = plan.predicate, let filter = SQLitePredicateFilter(predicate, entity: entity, table: table) {
-            sql += " AND " + filter.sql
-            bindings += filter.bindings
-        }
-        sql += " ORDER BY Z_PK"
+        guard let query = query(for: plan) else { return [] }
         var rows: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
         do {
-            let statement = try db.statement(sql)
-            for (i, value) in bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+            let statement = try db.statement(query.select(SQLiteEntityPlan.selectList(of: query.table)))
+            for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
             while try statement.step() { rows.append(try decode(statement)) }
         } catch let error as SQLiteError {
             throw fetchError(error)
         }
+        return try completeToMany(rows, in: db)
+    }
+
+    /// Fills the to-many slots of decoded rows and makes them store rows.
+    private func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection) throws -> [StoreRow] {
+        var rows = decoded
         // Each to-many relationship of the fetched entities: one query for all owners — by
         // their keys when the fetch returned few rows, else over the whole relationship.
         var members: [ObjectIdentifier: [Int64: [NSManagedObjectID]]] = [:]
