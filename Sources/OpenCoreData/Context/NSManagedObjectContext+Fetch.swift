@@ -65,12 +65,18 @@ extension NSManagedObjectContext {
         // A child context evaluates predicates itself: its parent hands over every row of the
         // entity as the parent sees it, unsaved changes included.
         let storeEvaluates = parent == nil && coordinator.storesEvaluate(plan)
+        let prefetching = !(request.relationshipKeyPathsForPrefetching ?? []).isEmpty
+        // Batch faulting: the store lists the IDs, values load a batch at a time as faults fire.
+        if request.fetchBatchSize > 0, storeEvaluates, !pendingMayMatter, !prefetching, request.includesPropertyValues,
+           request.resultType == .managedObjectResultType,
+           let objects = try batchedObjects(plan, batchSize: request.fetchBatchSize) {
+            return (entity, objects)
+        }
         let rows = try sourceRows(storeEvaluates && !pendingMayMatter ? plan : storeEvaluates ? plan.inStoreOrder : plan.withoutLimits)
         // Faults are cheap to return: their rows wait in the coordinator's cache. Without property
         // values, rows are not kept and each fault reads its own row when it fires.
         // Objects that must be evaluated in memory would fire at once, so they are filled instead.
         let evaluatesInMemory = !(storeEvaluates && !pendingMayMatter) && (request.predicate != nil || !(request.sortDescriptors ?? []).isEmpty)
-        let prefetching = !(request.relationshipKeyPathsForPrefetching ?? []).isEmpty
         let asFaults = request.resultType == .managedObjectIDResultType || (request.returnsObjectsAsFaults && !evaluatesInMemory && !prefetching)
         var objects = request.includesPropertyValues || parent != nil
             ? rows.map { materialize($0, asFault: asFaults) }
@@ -242,6 +248,7 @@ extension NSManagedObjectContext {
 
     /// Loads a fault's values from its store.
     func fulfillFault(for object: NSManagedObject) {
+        if !object.flags.contains(.holdsSnapshot), fulfillFaultFromBatch(object) { return }
         let row: StoreRow?
         if parent != nil || object.flags.contains(.holdsSnapshot) {
             row = parent != nil ? try? sourceRow(for: object.objectID)

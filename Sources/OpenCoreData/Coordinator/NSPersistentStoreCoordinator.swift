@@ -258,6 +258,15 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The object IDs of a plan its single store evaluates, when the store lists IDs alone.
+    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? {
+        try locked {
+            let targets = stores(for: plan.entity, among: plan.affectedStores)
+            guard targets.count == 1 else { return nil }
+            return try backend(of: targets[0]).fetchObjectIDs(plan)
+        }
+    }
+
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         try locked {
             let rows = try stores(for: plan.entity, among: plan.affectedStores).flatMap { try backend(of: $0).fetchRows(plan) }

@@ -87,6 +87,10 @@ protocol StoreBackend: AnyObject {
     /// The number of rows `fetchRows(plan)` returns, for a plan the store can evaluate
     /// (`count(for:)` without pending changes). Default: counts `fetchRows`.
     func countRows(_ plan: FetchPlan) throws -> Int
+    /// The IDs `fetchRows(plan)` would return, in order, without their values — for batched
+    /// fetches (`fetchBatchSize`), whose values load a batch at a time through
+    /// `rows(for:)`. nil when the store can't list IDs more cheaply than rows. Default: nil.
+    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]?
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow]
     /// The current row for `objectID`, or nil if the store has no such record.
     func row(for objectID: NSManagedObjectID) throws -> StoreRow?
@@ -125,6 +129,7 @@ protocol StoreBackend: AnyObject {
 extension StoreBackend {
     func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
     func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
+    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }
 
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
         try objectIDs.compactMap { try row(for: $0) }

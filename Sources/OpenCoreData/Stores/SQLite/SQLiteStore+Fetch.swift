@@ -54,13 +54,79 @@ extension SQLiteStore {
         return try completeToMany(rows, in: db)
     }
 
-    /// Fills the to-many slots of decoded rows and makes them store rows.
-    private func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection) throws -> [StoreRow] {
+    /// The IDs of an exact plan's rows, in order (`SELECT Z_PK, Z_ENT`): a batched fetch's
+    /// first query. nil when SQL does not decide the plan (the context evaluates it on rows).
+    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        guard let query = query(for: plan) else { return [] }
+        guard query.isExact else { return nil }
+        var ids: [NSManagedObjectID] = []
+        do {
+            let statement = try db.statement(query.select("Z_PK, Z_ENT"))
+            for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+            while try statement.step() {
+                let pk = statement.int64(at: 0), number = Int(statement.int64(at: 1))
+                guard let entity = self.plan(number: number)?.entity else {
+                    throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(pk) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
+                }
+                ids.append(NSManagedObjectID(entity: entity, store: self, primaryKey: pk))
+            }
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+        return ids
+    }
+
+    /// Up to this many rows are read per `WHERE Z_PK IN (...)` query of `rows(for:)`.
+    static let rowBatchLimit = 512
+
+    /// The rows of several records, one `WHERE Z_PK IN (...)` query per table and
+    /// ``rowBatchLimit`` keys (a batch of a batched fetch), to-many members by owner key.
+    func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        var byTable: [ObjectIdentifier: (SQLiteEntityTable, [Int64])] = [:]
+        var tableOrder: [ObjectIdentifier] = []
+        for id in objectIDs {
+            guard let table = plan(for: id.entity)?.table else { continue }
+            let key = ObjectIdentifier(table)
+            if byTable[key] == nil { byTable[key] = (table, []); tableOrder.append(key) }
+            byTable[key]!.1.append(id.primaryKey)
+        }
+        var result: [StoreRow] = []
+        for key in tableOrder {
+            let (table, keys) = byTable[key]!
+            var start = 0
+            while start < keys.count {
+                let chunk = Array(keys[start..<min(keys.count, start + Self.rowBatchLimit)])
+                start += chunk.count
+                // Pad to a power of two (repeating the last key) so few statements are cached.
+                var size = 1
+                while size < chunk.count { size *= 2 }
+                let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: size - chunk.count)
+                var decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
+                do {
+                    let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
+                    for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
+                    while try statement.step() { decoded.append(try decode(statement)) }
+                } catch let error as SQLiteError {
+                    throw fetchError(error)
+                }
+                result += try completeToMany(decoded, in: db, byOwner: true)
+            }
+        }
+        return result
+    }
+
+    /// Fills the to-many slots of decoded rows and makes them store rows. `byOwner` reads
+    /// members by the rows' keys whatever their number (a bounded batch).
+    private func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false) throws -> [StoreRow] {
         var rows = decoded
         // Each to-many relationship of the fetched entities: one query for all owners — by
         // their keys when the fetch returned few rows, else over the whole relationship.
         var members: [ObjectIdentifier: [Int64: [NSManagedObjectID]]] = [:]
-        let owners: [Int64]? = rows.count <= Self.ownerListLimit ? rows.map(\.pk) : nil
+        let owners: [Int64]? = byOwner || rows.count <= Self.ownerListLimit ? rows.map(\.pk) : nil
         do {
             for i in rows.indices {
                 for (slot, relationship) in rows[i].plan.toManySlots {
