@@ -88,9 +88,15 @@ final class SQLiteBatchFaultingTests: XCTestCase {
             XCTAssertEqual(coordinator.storeRoundTrips, before + 1)
             XCTAssertFalse(objects[9].isFault, "the first batch loaded together")
             XCTAssertTrue(objects[10].isFault, "the next batch waits")
+            objects[3].setValue(1000, forKey: "id")  // a changed object keeps its values
             for object in objects { _ = object.value(forKey: "id") }
             XCTAssertEqual(coordinator.storeRoundTrips, before + 6, "one query per batch of 10")
-            XCTAssertEqual(coordinator.snapshotCount, objects.count)
+            XCTAssertEqual(coordinator.snapshotCount, 17 + 1, "batches behind the last two turned back into faults")
+            XCTAssertTrue(objects[4].isFault)
+            XCTAssertFalse(objects[3].isFault)
+            XCTAssertEqual(objects[3].value(forKey: "id") as? Int, 1000)
+            XCTAssertFalse(objects[56].isFault)
+            XCTAssertNotNil(objects[4].value(forKey: "s"), "a re-faulted object fires again")
         }
     }
 

@@ -18,6 +18,11 @@ import Foundation
 /// result costs one query per batch, and objects (with their cached rows) go away when the
 /// caller drops them.
 ///
+/// `fetch(_:)`'s array keeps every object of the result alive, so iterating a long result would
+/// keep every row's values too. Loading a batch therefore turns the unchanged objects of the
+/// batch ``realizedBatches`` behind back into faults (their cached rows go with them); an object
+/// read again later fires again, like any fault. Objects with unsaved changes stay as they are.
+///
 /// The loader keeps the result's keys (16 bytes per object) and the index of the next batch it
 /// expects: sequential access finds each fault in that batch or the one it last loaded. A fault
 /// found in neither (random access far away, a fault of another fetch) loads alone, as any
@@ -26,6 +31,9 @@ import Foundation
 final class FetchBatchLoader {
     /// How many batched fetches of one context keep batch loading at a time.
     static let maximumLoaders = 4
+    /// How many batches stay realized: loading a batch turns the unchanged objects of the batch
+    /// this far behind back into faults.
+    static let realizedBatches = 2
 
     private let keys: [ObjectKey]
     private let batchSize: Int
@@ -52,6 +60,14 @@ final class FetchBatchLoader {
             if keys[range(of: candidate)].contains(key) { return candidate }
         }
         return nil
+    }
+
+    /// The keys of the batch that falls out of the window when `batch` loads
+    /// (``realizedBatches`` behind it), if it was loaded.
+    func expiring(whenLoading batch: Int) -> ArraySlice<ObjectKey>? {
+        let old = batch - Self.realizedBatches
+        guard old >= 0, old < loaded.count, loaded[old] else { return nil }
+        return keys[range(of: old)]
     }
 
     /// The keys of `batch`, marking it loaded.
@@ -90,6 +106,13 @@ extension NSManagedObjectContext {
         let key = fault.objectID.key
         for (index, loader) in batchLoaders.enumerated().reversed() {
             guard let batch = loader.batch(containing: key) else { continue }
+            // Keep memory bounded while a long result is iterated: the result array holds
+            // every object, so the values of batches left behind are dropped (unchanged objects
+            // only, as refresh(_:mergeChanges: false) does); reading one again refires it.
+            for key in loader.expiring(whenLoading: batch) ?? [] {
+                guard let object = registry.object(for: key), !object.isFault, !object.hasChanges else { continue }
+                refresh(object, mergeChanges: false)
+            }
             let ids = loader.take(batch).compactMap { key -> NSManagedObjectID? in
                 guard let object = registry.object(for: key), object.isFault else { return nil }
                 return object.objectID
