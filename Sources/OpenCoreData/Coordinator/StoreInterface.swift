@@ -39,6 +39,10 @@ struct FetchPlan {
     /// `execute(_:with:)` (its fetch answers with `context.object(with:)` faults).
     var context: NSManagedObjectContext? = nil
     var request: NSPersistentStoreRequest? = nil
+    /// The rows must come in the store's key order (`inStoreOrder`): the context sorts them
+    /// stably in memory, so that order decides ties. Otherwise an unsorted, unlimited fetch may
+    /// come in any order (an index's, for the SQLite store).
+    var inKeyOrder = false
 
     /// The same fetch without offset and limit (applied later, after pending changes).
     var withoutLimits: FetchPlan {
@@ -52,7 +56,7 @@ struct FetchPlan {
     /// (an `NSIncrementalStore` still sees the request's own sort descriptors).
     var inStoreOrder: FetchPlan {
         FetchPlan(entity: entity, predicate: predicate, sortDescriptors: [], includesSubentities: includesSubentities,
-                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request)
+                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request, inKeyOrder: true)
     }
 
     /// Whether a row of `entity` belongs in the result.

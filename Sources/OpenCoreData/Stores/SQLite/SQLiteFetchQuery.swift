@@ -34,8 +34,10 @@ struct SQLiteFetchQuery {
     /// `WHERE ...` (without the word), its bindings.
     let condition: String
     let conditionBindings: [SQLiteValue]
-    /// `ORDER BY` terms, ending in `Z_PK`.
-    let order: String
+    /// `ORDER BY` terms, ending in `Z_PK`; nil for an exact fetch without sort descriptors and
+    /// limits, whose order is unspecified: `ORDER BY Z_PK` would make SQLite scan the table in
+    /// key order instead of searching an index for the predicate (W5).
+    let order: String?
     /// `LIMIT ? OFFSET ?` and its two bindings, or empty.
     let limit: String
     let limitBindings: [SQLiteValue]
@@ -64,8 +66,12 @@ struct SQLiteFetchQuery {
         self.condition = condition
         conditionBindings = bindings
         isExact = exact
-        order = ((exact ? terms : []) + ["Z_PK"]).joined(separator: ", ")
-        if exact && (plan.fetchLimit > 0 || plan.fetchOffset > 0) {
+        let limited = plan.fetchLimit > 0 || plan.fetchOffset > 0
+        // In memory the context sorts stably from the store's order, so a fetch it evaluates
+        // (or re-sorts: inKeyOrder) needs Z_PK order; so does a page of an unsorted fetch.
+        let ordered = !exact || plan.inKeyOrder || !terms.isEmpty || limited
+        order = ordered ? ((exact ? terms : []) + ["Z_PK"]).joined(separator: ", ") : nil
+        if exact && limited {
             limit = " LIMIT ? OFFSET ?"
             limitBindings = [.integer(plan.fetchLimit > 0 ? Int64(plan.fetchLimit) : -1), .integer(Int64(max(0, plan.fetchOffset)))]
         } else {
@@ -76,7 +82,7 @@ struct SQLiteFetchQuery {
 
     /// `SELECT <columns> FROM <table> WHERE ... ORDER BY ... [LIMIT ? OFFSET ?]`.
     func select(_ columns: String) -> String {
-        "SELECT \(columns) FROM \(table.name) WHERE \(condition) ORDER BY \(order)\(limit)"
+        "SELECT \(columns) FROM \(table.name) WHERE \(condition)\(order.map { " ORDER BY " + $0 } ?? "")\(limit)"
     }
 
     var bindings: [SQLiteValue] { conditionBindings + limitBindings }
@@ -84,7 +90,7 @@ struct SQLiteFetchQuery {
     /// The number of rows `select` returns. Only meaningful when `isExact`.
     var count: String {
         limit.isEmpty ? "SELECT COUNT(*) FROM \(table.name) WHERE \(condition)"
-                      : "SELECT COUNT(*) FROM (SELECT Z_PK FROM \(table.name) WHERE \(condition) ORDER BY \(order)\(limit))"
+                      : "SELECT COUNT(*) FROM (\(select("Z_PK")))"
     }
 
     /// The ORDER BY term for `descriptor`, or nil when SQL would not order exactly like it.
