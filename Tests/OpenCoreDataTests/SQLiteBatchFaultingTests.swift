@@ -131,4 +131,23 @@ final class SQLiteBatchFaultingTests: XCTestCase {
             XCTAssertEqual(ids.count, 72 - 15 + 1)
         }
     }
+
+    func testRequestsSQLCantAnswerAreEvaluatedInMemoryWithABatchSize() throws {
+        let coordinator = try makeStack()
+        let c = context(coordinator)
+        try c.performAndWait {
+            let request = request(batchSize: 5)
+            request.predicate = NSPredicate(format: "s BEGINSWITH[c] 'a' AND n != nil")
+            let before = coordinator.storeRoundTrips
+            let ids = try c.fetch(request).map { $0.value(forKey: "id") as! Int }
+            XCTAssertEqual(coordinator.storeRoundTrips, before, "rows came with the fetch, no batch queries")
+            let expected = (0..<72).filter { $0 % 5 != 0 && ($0 % 4 == 1 || $0 % 4 == 2) }
+            XCTAssertEqual(Set(ids), Set(expected))
+            // A deletion not yet saved: batching steps aside, the context corrects the answer.
+            let all = try c.fetch(self.request(batchSize: 5))
+            c.delete(all[0])
+            XCTAssertEqual(try c.fetch(self.request(batchSize: 5)).count, all.count - 1)
+            XCTAssertEqual(try c.count(for: self.request(batchSize: 5)), all.count - 1)
+        }
+    }
 }
