@@ -357,4 +357,77 @@ final class SQLitePredicateFilterTests: XCTestCase {
         let plan = try SQLiteInspector.rows(at: url.path, "EXPLAIN QUERY PLAN SELECT Z_PK FROM ZITEM WHERE Z_ENT IN (1) AND (ZN IS NOT NULL AND ZN < 3)")
         XCTAssertTrue(plan.contains { $0.contains { $0?.contains("ZITEM_ZN_INDEX") == true } }, "\(plan)")
     }
+
+    // MARK: Random requests
+
+    /// Deterministic pseudo-random numbers (SplitMix64), so a failure names a reproducible case.
+    private struct SplitMix {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    /// Random predicates, sorts and pages: the SQLite store (SQL where it translates, memory
+    /// where not) answers exactly as the in-memory store, counts included.
+    func testRandomRequestsAnswerLikeInMemory() throws {
+        let (memory, sqlite) = try makeStores()
+        func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
+            let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            c.persistentStoreCoordinator = coordinator
+            return c
+        }
+        let memoryContext = context(memory), sqliteContext = context(sqlite)
+        var random = SplitMix(state: 20261122)
+        let comparisons = ["==", "!=", "<", "<=", ">", ">=", "==[c]", "==[cd]", "<[c]"]
+        let constants: [String: [String]] = [
+            "n": ["nil", "0", "2", "-3", "2.5", "5"],
+            "d": ["nil", "0", "0.5", "-1.5", "1"],
+            "flag": ["nil", "YES", "NO", "1"],
+            "s": ["nil", "'a'", "'B'", "'apple'", "'\u{E9}'", "''", "'b'"],
+            "id": ["0", "35", "71.5"],
+            "f": ["0.1", "2"],
+        ]
+        func comparison() -> String {
+            let keys = constants.keys.sorted()
+            let key = keys[random.next(keys.count)]
+            let values = constants[key]!
+            switch random.next(6) {
+            case 0: return "\(key) IN {\(values[random.next(values.count)]), \(values[random.next(values.count)])}"
+            case 1: return "\(key) BETWEEN {\(values[random.next(values.count)]), \(values[random.next(values.count)])}"
+            default: return "\(key) \(comparisons[random.next(comparisons.count)]) \(values[random.next(values.count)])"
+            }
+        }
+        func predicate(_ depth: Int) -> String {
+            switch depth > 2 ? 0 : random.next(5) {
+            case 1: return "(\(predicate(depth + 1)) AND \(predicate(depth + 1)))"
+            case 2: return "(\(predicate(depth + 1)) OR \(predicate(depth + 1)))"
+            case 3: return "NOT \(predicate(depth + 1))"
+            default: return comparison()
+            }
+        }
+        let sortKeys = ["n", "d", "s", "flag", "date", "f"]
+        for _ in 0..<300 {
+            let format = predicate(0)
+            var sorts: [OpenCoreData.NSSortDescriptor] = []
+            for _ in 0..<random.next(3) {
+                let key = sortKeys[random.next(sortKeys.count)]
+                sorts.append(random.next(2) == 0 && key == "s"
+                    ? NSSortDescriptor(key: key, ascending: random.next(2) == 0, selector: Selector("caseInsensitiveCompare:"))
+                    : NSSortDescriptor(key: key, ascending: random.next(2) == 0))
+            }
+            sorts.append(NSSortDescriptor(key: "id", ascending: random.next(2) == 0))
+            let (limit, offset) = (random.next(3) == 0 ? 0 : random.next(20), random.next(3) == 0 ? random.next(30) : 0)
+            let parsed = OpenCoreData.NSPredicate(format: format)
+            let expected = try fetch(memoryContext, parsed, sorts, limit: limit, offset: offset)
+            let actual = try fetch(sqliteContext, parsed, sorts, limit: limit, offset: offset)
+            let what = "\(format) sorted by \(sorts.map(\.description)) limit \(limit) offset \(offset)"
+            XCTAssertEqual(actual.ids, expected.ids, what)
+            XCTAssertEqual(actual.count, expected.ids.count, "count " + what)
+        }
+    }
 }
