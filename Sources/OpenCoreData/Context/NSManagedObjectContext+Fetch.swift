@@ -14,6 +14,12 @@ extension NSManagedObjectContext {
     /// ```
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         assertOnQueue()
+        if request.resultType == .countResultType, let count = try storeCount(request) {
+            guard let typed = NSNumber(value: count) as? T else {
+                throw CoreDataError.make(NSCoreDataError, "fetch: a count result is an NSNumber, not a \(T.self). Fetch NSFetchRequest<NSNumber> or NSFetchRequest<NSFetchRequestResult>.")
+            }
+            return [typed]
+        }
         let (entity, objects) = try fetchObjects(request)
         return try shape(objects, of: entity, for: request)
     }
@@ -21,7 +27,24 @@ extension NSManagedObjectContext {
     /// The number of objects `fetch(_:)` would return, without returning them.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         assertOnQueue()
+        if let count = try storeCount(request) { return count }
         return try fetchObjects(request).objects.count
+    }
+
+    /// The count as the store computes it (`COUNT(*)` in SQLite), when the store evaluates the
+    /// whole request and nothing unsaved in this context could change the answer; else nil.
+    private func storeCount<T>(_ request: NSFetchRequest<T>) throws -> Int? {
+        guard parent == nil, let coordinator = persistentStoreCoordinator else { return nil }
+        let model = coordinator.managedObjectModel
+        guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else { return nil }
+        if request.includesPendingChanges { processPendingChanges() }
+        guard !(request.includesPendingChanges && hasChanges) else { return nil }
+        let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
+                             includesSubentities: request.includesSubentities,
+                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
+                             context: self, request: request)
+        guard coordinator.storesEvaluate(plan) else { return nil }
+        return try coordinator.countRows(plan)
     }
 
     /// Resolves the request's entity and returns the matching objects in order.
@@ -42,12 +65,18 @@ extension NSManagedObjectContext {
         // A child context evaluates predicates itself: its parent hands over every row of the
         // entity as the parent sees it, unsaved changes included.
         let storeEvaluates = parent == nil && coordinator.storesEvaluate(plan)
-        let rows = try sourceRows(storeEvaluates && !pendingMayMatter ? plan : plan.withoutLimits)
+        let prefetching = !(request.relationshipKeyPathsForPrefetching ?? []).isEmpty
+        // Batch faulting: the store lists the IDs, values load a batch at a time as faults fire.
+        if request.fetchBatchSize > 0, storeEvaluates, !pendingMayMatter, !prefetching, request.includesPropertyValues,
+           request.resultType == .managedObjectResultType,
+           let objects = try batchedObjects(plan, batchSize: request.fetchBatchSize) {
+            return (entity, objects)
+        }
+        let rows = try sourceRows(storeEvaluates && !pendingMayMatter ? plan : storeEvaluates ? plan.inStoreOrder : plan.withoutLimits)
         // Faults are cheap to return: their rows wait in the coordinator's cache. Without property
         // values, rows are not kept and each fault reads its own row when it fires.
         // Objects that must be evaluated in memory would fire at once, so they are filled instead.
         let evaluatesInMemory = !(storeEvaluates && !pendingMayMatter) && (request.predicate != nil || !(request.sortDescriptors ?? []).isEmpty)
-        let prefetching = !(request.relationshipKeyPathsForPrefetching ?? []).isEmpty
         let asFaults = request.resultType == .managedObjectIDResultType || (request.returnsObjectsAsFaults && !evaluatesInMemory && !prefetching)
         var objects = request.includesPropertyValues || parent != nil
             ? rows.map { materialize($0, asFault: asFaults) }
@@ -219,6 +248,7 @@ extension NSManagedObjectContext {
 
     /// Loads a fault's values from its store.
     func fulfillFault(for object: NSManagedObject) {
+        if !object.flags.contains(.holdsSnapshot), fulfillFaultFromBatch(object) { return }
         let row: StoreRow?
         if parent != nil || object.flags.contains(.holdsSnapshot) {
             row = parent != nil ? try? sourceRow(for: object.objectID)

@@ -63,6 +63,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // Change tracking state; see NSManagedObjectContext+Changes.swift.
     let registry = ObjectRegistry()
+    /// Loaders of recent batched fetches (`fetchBatchSize`); see ``FetchBatchLoader``.
+    var batchLoaders: [FetchBatchLoader] = []
     var inserted = Set<NSManagedObject>()
     var updated = Set<NSManagedObject>()
     var deleted = Set<NSManagedObject>()

@@ -242,11 +242,28 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return backend
     }
 
-    /// Whether every store for the plan evaluates predicates itself.
+    /// Whether the store for the plan evaluates it itself (predicate, sort, limits). With several
+    /// stores the context merges and evaluates in memory.
     func storesEvaluate(_ plan: FetchPlan) -> Bool {
         locked {
             let targets = stores(for: plan.entity, among: plan.affectedStores)
-            return targets.count <= 1 && targets.allSatisfy { ($0 as? StoreBackend)?.evaluatesFetchPlans ?? false }
+            return targets.count <= 1 && targets.allSatisfy { ($0 as? StoreBackend)?.canEvaluate(plan) ?? false }
+        }
+    }
+
+    /// The number of rows matching a plan that `storesEvaluate(plan)` said its store evaluates.
+    func countRows(_ plan: FetchPlan) throws -> Int {
+        try locked {
+            try stores(for: plan.entity, among: plan.affectedStores).reduce(0) { try $0 + backend(of: $1).countRows(plan) }
+        }
+    }
+
+    /// The object IDs of a plan its single store evaluates, when the store lists IDs alone.
+    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? {
+        try locked {
+            let targets = stores(for: plan.entity, among: plan.affectedStores)
+            guard targets.count == 1 else { return nil }
+            return try backend(of: targets[0]).fetchObjectIDs(plan)
         }
     }
 

@@ -39,11 +39,24 @@ struct FetchPlan {
     /// `execute(_:with:)` (its fetch answers with `context.object(with:)` faults).
     var context: NSManagedObjectContext? = nil
     var request: NSPersistentStoreRequest? = nil
+    /// The rows must come in the store's key order (`inStoreOrder`): the context sorts them
+    /// stably in memory, so that order decides ties. Otherwise an unsorted, unlimited fetch may
+    /// come in any order (an index's, for the SQLite store).
+    var inKeyOrder = false
 
     /// The same fetch without offset and limit (applied later, after pending changes).
     var withoutLimits: FetchPlan {
         FetchPlan(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors, includesSubentities: includesSubentities,
                   fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request)
+    }
+
+    /// The same fetch without sort descriptors, offset and limit: the rows a context re-sorts
+    /// in memory after correcting them for pending changes. Its stable sort keeps the store's
+    /// order for ties, so that order must not depend on stored values the context has changed
+    /// (an `NSIncrementalStore` still sees the request's own sort descriptors).
+    var inStoreOrder: FetchPlan {
+        FetchPlan(entity: entity, predicate: predicate, sortDescriptors: [], includesSubentities: includesSubentities,
+                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request, inKeyOrder: true)
     }
 
     /// Whether a row of `entity` belongs in the result.
@@ -68,7 +81,20 @@ struct StoreChanges: Sendable {
 protocol StoreBackend: AnyObject {
     /// Whether `fetchRows` applies predicates, sort descriptors and limits itself. Stores that
     /// don't return every row of the entity, and the context evaluates the rest in memory.
+    /// The default answer of ``canEvaluate(_:)``.
     var evaluatesFetchPlans: Bool { get }
+    /// Whether `fetchRows(plan)` applies this plan's predicate, sort descriptors, offset and
+    /// limit itself, giving exactly the in-memory evaluator's answer. A store that translates
+    /// plans into a query language answers per plan (the SQLite store: when all of it
+    /// translates exactly). Default: ``evaluatesFetchPlans``.
+    func canEvaluate(_ plan: FetchPlan) -> Bool
+    /// The number of rows `fetchRows(plan)` returns, for a plan the store can evaluate
+    /// (`count(for:)` without pending changes). Default: counts `fetchRows`.
+    func countRows(_ plan: FetchPlan) throws -> Int
+    /// The IDs `fetchRows(plan)` would return, in order, without their values — for batched
+    /// fetches (`fetchBatchSize`), whose values load a batch at a time through
+    /// `rows(for:)`. nil when the store can't list IDs more cheaply than rows. Default: nil.
+    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]?
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow]
     /// The current row for `objectID`, or nil if the store has no such record.
     func row(for objectID: NSManagedObjectID) throws -> StoreRow?
@@ -105,6 +131,10 @@ protocol StoreBackend: AnyObject {
 }
 
 extension StoreBackend {
+    func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
+    func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
+    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }
+
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
         try objectIDs.compactMap { try row(for: $0) }
     }

@@ -164,12 +164,52 @@ final class SQLiteSchema {
                     sql.append("CREATE UNIQUE INDEX Z_\(e.name ?? "")_UNIQUE_\(names.joined(separator: "_")) ON \(table.name) (\(columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")))")
                 }
             }
+            sql += Self.fetchIndexStatements(of: table)
         }
         for join in joinTables {
             sql.append("CREATE INDEX \(join.name)_\(join.secondaryOwnerColumn)_INDEX ON \(join.name) (\(join.secondaryOwnerColumn), \(join.primaryOwnerColumn))")
         }
         sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        return sql
+    }
+
+    /// The indexes that make fetches by attribute fast, named as Apple names them (seen in its
+    /// stores): `<TABLE>_<COLUMN>_INDEX` for an attribute marked `isIndexed`
+    /// (`ZKIKMESSAGE_ZTIMESTAMP_INDEX`), `Z_<Entity>_<name>` for a fetch index
+    /// (`CREATE INDEX Z_Car_byMakerAndNumberPlate ON ZCAR (ZMAKER COLLATE BINARY ASC, ...)`).
+    ///
+    /// Each property is indexed by the entity that declares it, so an inherited attribute gets
+    /// one index. R-tree elements, expression elements and names that are not plain identifiers
+    /// (they would have to be spliced into the DDL) are left out; a partial index predicate is
+    /// not translated, so such an index covers every row — larger, never wrong.
+    static func fetchIndexStatements(of table: SQLiteEntityTable) -> [String] {
+        func isIdentifier(_ name: String) -> Bool {
+            !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") }
+        }
+        var sql: [String] = []
+        var names = Set<String>()
+        for e in table.entities {
+            for case let attribute as NSAttributeDescription in e.properties where attribute.isIndexed && !attribute.isTransient {
+                guard let c = table.columnIndex(for: attribute) else { continue }
+                let column = table.columns[c].name
+                let name = "\(table.name)_\(column)_INDEX"
+                if names.insert(name).inserted { sql.append("CREATE INDEX \(name) ON \(table.name) (\(column))") }
+            }
+            for index in e.indexes {
+                guard let entityName = e.name, isIdentifier(entityName), isIdentifier(index.name), !index.elements.isEmpty else { continue }
+                var columns: [String] = []
+                for element in index.elements {
+                    guard element.collationType == .binary, element.expression == nil,
+                          let property = element.property, let c = table.columnIndex(for: property) else { columns = []; break }
+                    columns.append("\(table.columns[c].name) COLLATE BINARY \(element.isAscending ? "ASC" : "DESC")")
+                }
+                let name = "Z_\(entityName)_\(index.name)"
+                if !columns.isEmpty, names.insert(name).inserted {
+                    sql.append("CREATE INDEX \(name) ON \(table.name) (\(columns.joined(separator: ", ")))")
+                }
+            }
+        }
         return sql
     }
 

@@ -3,37 +3,130 @@ import Foundation
 // Reading rows: fetches and single-row loads (fault firing).
 //
 // A fetch reads the entity's rows from its root table (`WHERE Z_ENT IN (...)` for the entity
-// and, with includesSubentities, its subentities, narrowed by SQLitePredicateFilter), then fills
-// each to-many relationship with one more query per relationship. The context evaluates the
-// predicate, sort and limits in memory.
+// and, with includesSubentities, its subentities), then fills each to-many relationship with one
+// more query per relationship. SQLiteFetchQuery says whether SQL decides the whole fetch
+// (predicate, order, limits): then the store answers it; otherwise the predicate only narrows
+// the rows and the context evaluates predicate, sort and limits in memory.
 extension SQLiteStore {
+    /// Whether SQL answers `plan` exactly as in-memory evaluation would (``SQLiteFetchQuery``):
+    /// then `fetchRows` filters, sorts and limits, and `countRows` counts.
+    func canEvaluate(_ plan: FetchPlan) -> Bool {
+        query(for: plan)?.isExact ?? true
+    }
+
+    /// The fetch's SQL, or nil when no table holds a non-abstract entity of the plan.
+    private func query(for plan: FetchPlan) -> SQLiteFetchQuery? {
+        let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
+        guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity) else { return nil }
+        return SQLiteFetchQuery(plan, table: tablePlan.table, entityNumbers: included.map { schema.number(of: $0) })
+    }
+
+    /// `COUNT(*)` of an exact plan's rows (offset and limit applied).
+    func countRows(_ plan: FetchPlan) throws -> Int {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        guard let query = query(for: plan) else { return 0 }
+        guard query.isExact else { return try fetchRows(plan).count }
+        do {
+            let statement = try db.statement(query.count)
+            for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+            guard try statement.step() else { return 0 }
+            let count = Int(statement.int64(at: 0))
+            while try statement.step() {}
+            return count
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+    }
+
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
-        let entity = plan.entity
-        let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
-        guard !included.isEmpty, let tablePlan = self.plan(for: entity) else { return [] }
-        let table = tablePlan.table
-        var bindings = included.map { SQLiteValue.integer(Int64(schema.number(of: $0))) }
-        var sql = "SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(bindings.map { _ in "?" }.joined(separator: ", ")))"
-        // Narrow the rows by what SQL can decide exactly; the context evaluates the rest.
-        if let predicate = plan.predicate, let filter = SQLitePredicateFilter(predicate, entity: entity, table: table) {
-            sql += " AND " + filter.sql
-            bindings += filter.bindings
-        }
-        sql += " ORDER BY Z_PK"
+        guard let query = query(for: plan) else { return [] }
         var rows: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
         do {
-            let statement = try db.statement(sql)
-            for (i, value) in bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+            let statement = try db.statement(query.select(SQLiteEntityPlan.selectList(of: query.table)))
+            for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
             while try statement.step() { rows.append(try decode(statement)) }
         } catch let error as SQLiteError {
             throw fetchError(error)
         }
+        return try completeToMany(rows, in: db)
+    }
+
+    /// The IDs of an exact plan's rows, in order (`SELECT Z_PK, Z_ENT`): a batched fetch's
+    /// first query. nil when SQL does not decide the plan (the context evaluates it on rows).
+    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        guard let query = query(for: plan) else { return [] }
+        guard query.isExact else { return nil }
+        var ids: [NSManagedObjectID] = []
+        do {
+            let statement = try db.statement(query.select("Z_PK, Z_ENT"))
+            for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+            while try statement.step() {
+                let pk = statement.int64(at: 0), number = Int(statement.int64(at: 1))
+                guard let entity = self.plan(number: number)?.entity else {
+                    throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(pk) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
+                }
+                ids.append(NSManagedObjectID(entity: entity, store: self, primaryKey: pk))
+            }
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+        return ids
+    }
+
+    /// Up to this many rows are read per `WHERE Z_PK IN (...)` query of `rows(for:)`.
+    static let rowBatchLimit = 512
+
+    /// The rows of several records, one `WHERE Z_PK IN (...)` query per table and
+    /// ``rowBatchLimit`` keys (a batch of a batched fetch), to-many members by owner key.
+    func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        var byTable: [ObjectIdentifier: (SQLiteEntityTable, [Int64])] = [:]
+        var tableOrder: [ObjectIdentifier] = []
+        for id in objectIDs {
+            guard let table = plan(for: id.entity)?.table else { continue }
+            let key = ObjectIdentifier(table)
+            if byTable[key] == nil { byTable[key] = (table, []); tableOrder.append(key) }
+            byTable[key]!.1.append(id.primaryKey)
+        }
+        var result: [StoreRow] = []
+        for key in tableOrder {
+            let (table, keys) = byTable[key]!
+            var start = 0
+            while start < keys.count {
+                let chunk = Array(keys[start..<min(keys.count, start + Self.rowBatchLimit)])
+                start += chunk.count
+                // Pad to a power of two (repeating the last key) so few statements are cached.
+                var size = 1
+                while size < chunk.count { size *= 2 }
+                let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: size - chunk.count)
+                var decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
+                do {
+                    let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
+                    for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
+                    while try statement.step() { decoded.append(try decode(statement)) }
+                } catch let error as SQLiteError {
+                    throw fetchError(error)
+                }
+                result += try completeToMany(decoded, in: db, byOwner: true)
+            }
+        }
+        return result
+    }
+
+    /// Fills the to-many slots of decoded rows and makes them store rows. `byOwner` reads
+    /// members by the rows' keys whatever their number (a bounded batch).
+    private func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false) throws -> [StoreRow] {
+        var rows = decoded
         // Each to-many relationship of the fetched entities: one query for all owners — by
         // their keys when the fetch returned few rows, else over the whole relationship.
         var members: [ObjectIdentifier: [Int64: [NSManagedObjectID]]] = [:]
-        let owners: [Int64]? = rows.count <= Self.ownerListLimit ? rows.map(\.pk) : nil
+        let owners: [Int64]? = byOwner || rows.count <= Self.ownerListLimit ? rows.map(\.pk) : nil
         do {
             for i in rows.indices {
                 for (slot, relationship) in rows[i].plan.toManySlots {

@@ -27,8 +27,9 @@ public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 /// - Options: `NSReadOnlyPersistentStoreOption`, `NSSQLitePragmasOption` (a dictionary of
 ///   pragma names and values, applied after the defaults), `NSPersistentStoreTimeoutOption`.
 ///
-/// This first cut returns every row of the fetched entity (`evaluatesFetchPlans` is false) and
-/// lets the context evaluate predicates, sorting and limits in memory: correct, not yet fast.
+/// Fetches are answered in SQL — filtered, sorted, limited, counted — when the whole request
+/// translates exactly (`canEvaluate`, ``SQLiteFetchQuery``); otherwise the rows are narrowed in
+/// SQL and the context evaluates predicate, sorting and limits in memory.
 final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     // @unchecked Sendable: `connection` and everything derived from the file are guarded by
     // `lock`; `schema` and `plans` are set once in loadMetadata (under the lock) and then only read.

@@ -1,0 +1,127 @@
+import Foundation
+
+/// Loads the values of a batched fetch's faults one batch at a time (`fetchBatchSize`).
+///
+/// ```swift
+/// let request = NSFetchRequest<Item>(entityName: "Item")
+/// request.fetchBatchSize = 500
+/// let items = try context.fetch(request)   // object IDs only: one query, 1,000,000 faults
+/// for item in items { total += item.price } // a query per 500 items, when the first fault fires
+/// ```
+///
+/// Apple returns a proxy `NSArray` that realizes batches as they are indexed. `fetch(_:)` returns
+/// a Swift `[T]`, which cannot be lazy on Linux (no bridging from `NSArray`), so the array holds
+/// real objects — faults without values — and this loader, shared by the faults of one fetch,
+/// fills them: when a fault of the fetch fires, the rows of its whole batch are read with one
+/// `WHERE Z_PK IN (...)` query (`coordinator.rows(for:)`) and every fault of the batch that is
+/// still alive is filled, holding its row in the coordinator's cache. So iterating a batched
+/// result costs one query per batch, and objects (with their cached rows) go away when the
+/// caller drops them.
+///
+/// `fetch(_:)`'s array keeps every object of the result alive, so iterating a long result would
+/// keep every row's values too. Loading a batch therefore turns the unchanged objects of the
+/// batch ``realizedBatches`` behind back into faults (their cached rows go with them); an object
+/// read again later fires again, like any fault. Objects with unsaved changes stay as they are.
+///
+/// The loader keeps the result's keys (16 bytes per object) and the index of the next batch it
+/// expects: sequential access finds each fault in that batch or the one it last loaded. A fault
+/// found in neither (random access far away, a fault of another fetch) loads alone, as any
+/// fault does — slower, never wrong. The context keeps a few recent loaders (``maximumLoaders``)
+/// and drops a loader once every batch was loaded.
+final class FetchBatchLoader {
+    /// How many batched fetches of one context keep batch loading at a time.
+    static let maximumLoaders = 4
+    /// How many batches stay realized: loading a batch turns the unchanged objects of the batch
+    /// this far behind back into faults.
+    static let realizedBatches = 2
+
+    private let keys: [ObjectKey]
+    private let batchSize: Int
+    /// The batch expected next: the one after the batch loaded last.
+    private var cursor = 0
+    private var lastLoaded: Int?
+    private var loaded: [Bool]
+    private var remaining: Int
+
+    init(keys: [ObjectKey], batchSize: Int) {
+        self.keys = keys
+        self.batchSize = max(1, batchSize)
+        let batches = (keys.count + self.batchSize - 1) / self.batchSize
+        loaded = Array(repeating: false, count: batches)
+        remaining = batches
+    }
+
+    /// Whether every batch has been loaded (the loader has nothing left to do).
+    var isFinished: Bool { remaining == 0 }
+
+    /// The not-yet-loaded batch holding `key`, looking only where sequential access leads.
+    func batch(containing key: ObjectKey) -> Int? {
+        for candidate in [cursor, (lastLoaded ?? -1) + 1, lastLoaded ?? -1] where candidate >= 0 && candidate < loaded.count && !loaded[candidate] {
+            if keys[range(of: candidate)].contains(key) { return candidate }
+        }
+        return nil
+    }
+
+    /// The keys of the batch that falls out of the window when `batch` loads
+    /// (``realizedBatches`` behind it), if it was loaded.
+    func expiring(whenLoading batch: Int) -> ArraySlice<ObjectKey>? {
+        let old = batch - Self.realizedBatches
+        guard old >= 0, old < loaded.count, loaded[old] else { return nil }
+        return keys[range(of: old)]
+    }
+
+    /// The keys of `batch`, marking it loaded.
+    func take(_ batch: Int) -> ArraySlice<ObjectKey> {
+        loaded[batch] = true
+        remaining -= 1
+        lastLoaded = batch
+        cursor = batch + 1
+        return keys[range(of: batch)]
+    }
+
+    private func range(of batch: Int) -> Range<Int> {
+        batch * batchSize ..< min(keys.count, (batch + 1) * batchSize)
+    }
+}
+
+extension NSManagedObjectContext {
+    /// A batched fetch (`fetchBatchSize > 0`) the store evaluates: object IDs only, faults for
+    /// them, values loaded batch by batch through a ``FetchBatchLoader``. nil when the store
+    /// can't list IDs (then the fetch reads rows as usual).
+    func batchedObjects(_ plan: FetchPlan, batchSize: Int) throws -> [NSManagedObject]? {
+        guard let coordinator = persistentStoreCoordinator, let ids = try coordinator.fetchObjectIDs(plan) else { return nil }
+        let objects = ids.map { object(with: $0) }
+        let keys = objects.compactMap { $0.isFault ? $0.objectID.key : nil }
+        if !keys.isEmpty {
+            batchLoaders.append(FetchBatchLoader(keys: keys, batchSize: batchSize))
+            if batchLoaders.count > FetchBatchLoader.maximumLoaders { batchLoaders.removeFirst() }
+        }
+        return objects
+    }
+
+    /// Fills `fault` together with the other faults of its batch, if a batched fetch returned
+    /// it; false when no loader knows it (the caller loads it alone).
+    func fulfillFaultFromBatch(_ fault: NSManagedObject) -> Bool {
+        guard parent == nil, !batchLoaders.isEmpty, let coordinator = persistentStoreCoordinator else { return false }
+        let key = fault.objectID.key
+        for (index, loader) in batchLoaders.enumerated().reversed() {
+            guard let batch = loader.batch(containing: key) else { continue }
+            // Keep memory bounded while a long result is iterated: the result array holds
+            // every object, so the values of batches left behind are dropped (unchanged objects
+            // only, as refresh(_:mergeChanges: false) does); reading one again refires it.
+            for key in loader.expiring(whenLoading: batch) ?? [] {
+                guard let object = registry.object(for: key), !object.isFault, !object.hasChanges else { continue }
+                refresh(object, mergeChanges: false)
+            }
+            let ids = loader.take(batch).compactMap { key -> NSManagedObjectID? in
+                guard let object = registry.object(for: key), object.isFault else { return nil }
+                return object.objectID
+            }
+            if loader.isFinished { batchLoaders.remove(at: index) }
+            guard let rows = try? coordinator.rows(for: ids) else { return false }
+            for row in rows { _ = materialize(row) }
+            return !fault.isFault
+        }
+        return false
+    }
+}

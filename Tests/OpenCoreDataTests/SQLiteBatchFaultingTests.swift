@@ -1,0 +1,153 @@
+@testable import OpenCoreData
+import XCTest
+
+/// `fetchBatchSize` on the SQLite store: the fetch reads object IDs only and returns faults;
+/// the first fault of a batch that fires loads the whole batch with one query; objects and their
+/// cached rows go away when the caller drops them. Uses `@testable` for the coordinator's
+/// round-trip counter and cache size, which Apple does not expose.
+final class SQLiteBatchFaultingTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func makeStack(rows: Int = 72) throws -> NSPersistentStoreCoordinator {
+        let item = NSEntityDescription(name: "Item")
+        item.properties = [
+            NSAttributeDescription(name: "id", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
+            NSAttributeDescription(name: "n", type: .integer32AttributeType),
+            NSAttributeDescription(name: "s", type: .stringAttributeType),
+        ]
+        let model = NSManagedObjectModel()
+        model.entities = [item]
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("Batch.sqlite"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            for i in 0..<rows {
+                let o = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
+                o.setValue(i, forKey: "id")
+                o.setValue(i % 5 == 0 ? nil : i % 7, forKey: "n")
+                o.setValue(["b", "A", "a", "B"][i % 4], forKey: "s")
+            }
+            try context.save()
+            context.reset()
+        }
+        return coordinator
+    }
+
+    private func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    private func request(batchSize: Int, limit: Int = 0, offset: Int = 0) -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
+        request.predicate = NSPredicate(format: "n != nil")
+        request.sortDescriptors = [NSSortDescriptor(key: "s", ascending: false), NSSortDescriptor(key: "n", ascending: true)]
+        request.fetchBatchSize = batchSize
+        request.fetchLimit = limit
+        request.fetchOffset = offset
+        return request
+    }
+
+    func testABatchedFetchAnswersLikeAnUnbatchedOne() throws {
+        let coordinator = try makeStack()
+        for (limit, offset) in [(0, 0), (20, 5), (0, 50)] {
+            let plain = context(coordinator)
+            let expected = try plain.performAndWait {
+                try plain.fetch(request(batchSize: 0, limit: limit, offset: offset)).map { $0.value(forKey: "id") as! Int }
+            }
+            let c = context(coordinator)
+            let actual = try c.performAndWait {
+                try c.fetch(request(batchSize: 7, limit: limit, offset: offset)).map { $0.value(forKey: "id") as! Int }
+            }
+            XCTAssertFalse(expected.isEmpty)
+            XCTAssertEqual(actual, expected, "limit \(limit), offset \(offset)")
+        }
+    }
+
+    func testFaultsLoadOneBatchAtATime() throws {
+        let coordinator = try makeStack()
+        let c = context(coordinator)
+        try c.performAndWait {
+            let objects = try c.fetch(request(batchSize: 10))
+            XCTAssertEqual(objects.count, 72 - 15)  // ids 0, 5, ..., 70 have n == nil
+            XCTAssertTrue(objects.allSatisfy(\.isFault), "a batched fetch returns faults")
+            XCTAssertEqual(coordinator.snapshotCount, 0, "no rows are read before a fault fires")
+            let before = coordinator.storeRoundTrips
+            _ = objects[0].value(forKey: "s")
+            XCTAssertEqual(coordinator.storeRoundTrips, before + 1)
+            XCTAssertFalse(objects[9].isFault, "the first batch loaded together")
+            XCTAssertTrue(objects[10].isFault, "the next batch waits")
+            objects[3].setValue(1000, forKey: "id")  // a changed object keeps its values
+            for object in objects { _ = object.value(forKey: "id") }
+            XCTAssertEqual(coordinator.storeRoundTrips, before + 6, "one query per batch of 10")
+            XCTAssertEqual(coordinator.snapshotCount, 17 + 1, "batches behind the last two turned back into faults")
+            XCTAssertTrue(objects[4].isFault)
+            XCTAssertFalse(objects[3].isFault)
+            XCTAssertEqual(objects[3].value(forKey: "id") as? Int, 1000)
+            XCTAssertFalse(objects[56].isFault)
+            XCTAssertNotNil(objects[4].value(forKey: "s"), "a re-faulted object fires again")
+        }
+    }
+
+    func testObjectsAndRowsGoAwayWhenTheCallerDropsThem() throws {
+        let coordinator = try makeStack()
+        let c = context(coordinator)
+        weak var first: NSManagedObject?
+        try c.performAndWait {
+            func iterate() throws -> Int {
+                var sum = 0
+                let objects = try c.fetch(request(batchSize: 8))
+                first = objects[0]
+                for object in objects { sum += object.value(forKey: "n") as! Int }
+                return sum
+            }
+            XCTAssertGreaterThan(try iterate(), 0)
+        }
+        XCTAssertNil(first)
+        XCTAssertEqual(coordinator.snapshotCount, 0, "the cached rows went with their objects")
+    }
+
+    func testPendingChangesAreIncluded() throws {
+        let coordinator = try makeStack()
+        let c = context(coordinator)
+        try c.performAndWait {
+            let new = NSEntityDescription.insertNewObject(forEntityName: "Item", into: c)
+            new.setValue(500, forKey: "id")
+            new.setValue(1, forKey: "n")
+            new.setValue("c", forKey: "s")
+            let ids = try c.fetch(request(batchSize: 10)).map { $0.value(forKey: "id") as! Int }
+            XCTAssertEqual(ids.first, 500, "'c' sorts first descending")
+            XCTAssertEqual(ids.count, 72 - 15 + 1)
+        }
+    }
+
+    func testRequestsSQLCantAnswerAreEvaluatedInMemoryWithABatchSize() throws {
+        let coordinator = try makeStack()
+        let c = context(coordinator)
+        try c.performAndWait {
+            let request = request(batchSize: 5)
+            request.predicate = NSPredicate(format: "s BEGINSWITH[c] 'a' AND n != nil")
+            let before = coordinator.storeRoundTrips
+            let ids = try c.fetch(request).map { $0.value(forKey: "id") as! Int }
+            XCTAssertEqual(coordinator.storeRoundTrips, before, "rows came with the fetch, no batch queries")
+            let expected = (0..<72).filter { $0 % 5 != 0 && ($0 % 4 == 1 || $0 % 4 == 2) }
+            XCTAssertEqual(Set(ids), Set(expected))
+            // A deletion not yet saved: batching steps aside, the context corrects the answer.
+            let all = try c.fetch(self.request(batchSize: 5))
+            c.delete(all[0])
+            XCTAssertEqual(try c.fetch(self.request(batchSize: 5)).count, all.count - 1)
+            XCTAssertEqual(try c.count(for: self.request(batchSize: 5)), all.count - 1)
+        }
+    }
+}
