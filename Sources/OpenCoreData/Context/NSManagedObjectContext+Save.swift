@@ -186,6 +186,7 @@ extension NSManagedObjectContext {
         }
         for object in inserted.union(updated).union(deleted) { object.managedObjectContext = nil; object.flags = [] }
         registry.removeAll()
+        batchLoaders.removeAll()
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
         lockedObjects.removeAll()
         eventInserted.removeAll(); eventUpdated.removeAll(); eventDeleted.removeAll()
