@@ -83,6 +83,25 @@ final class KeyValueCodingTests: XCTestCase {
         }
     }
 
+    func testManagedWithAnExplicitKeyMapsToThatProperty() throws {
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Aliased", className: "OpenCoreDataTests.Aliased", properties: [
+            NSAttributeDescription(name: "firstName", type: .stringAttributeType),
+            NSAttributeDescription(name: "age", type: .integer16AttributeType, defaultValue: 0),
+        ])]
+        let stack = TestStack(model: model)
+        try stack.context.performAndWait {
+            let a = Aliased(context: stack.context)
+            a.givenName = "Zoe"
+            a.age = 30
+            XCTAssertEqual(a.value(forKey: "firstName") as? String, "Zoe", "@Managed(\"firstName\") writes the firstName property")
+            a.setValue("Ann", forKey: "firstName")
+            XCTAssertEqual(a.givenName, "Ann")
+            XCTAssertEqual(a.age, 30)
+            try stack.context.save()
+        }
+    }
+
     func testWrongTypeIsAcceptedAndRejectedAtSave() throws {
         let stack = TestStack()
         try stack.context.performAndWait {
@@ -95,4 +114,10 @@ final class KeyValueCodingTests: XCTestCase {
             }
         }
     }
+}
+
+/// A subclass whose Swift property names differ from the model's: `@Managed("key")`.
+final class Aliased: NSManagedObject {
+    @Managed("firstName") var givenName: String?
+    @Managed var age: Int16
 }

@@ -24,10 +24,12 @@ import Foundation
 /// property optional when nil is a meaningful value.
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue> {
-    var key: String?
+    /// An explicit key's index in ``ManagedKeyNames`` (-1: the key is the property's own name).
+    /// Four bytes instead of a `String?`'s sixteen: every object carries one per property.
+    var keyIndex: Int32 = -1
 
     public init() {}
-    public init(_ key: String) { self.key = key }
+    public init(_ key: String) { keyIndex = ManagedKeyNames.intern(key) }
 
     @available(*, unavailable, message: "@Managed can only be used on properties of NSManagedObject subclasses")
     public var wrappedValue: Value {
@@ -54,15 +56,15 @@ public struct Managed<Value: ManagedPropertyValue> {
 }
 
 extension Managed: ManagedWrapperProtocol {
-    var wrapperKey: String? {
-        get { key }
-        set { key = newValue }
+    var wrapperKeyIndex: Int32 {
+        get { keyIndex }
+        set { keyIndex = newValue }
     }
 }
 
 /// Lets the key resolver read any `Managed<T>` it finds through reflection.
 protocol ManagedWrapperProtocol {
-    var wrapperKey: String? { get set }
+    var wrapperKeyIndex: Int32 { get set }
 }
 
 extension NSManagedObject {
@@ -75,10 +77,40 @@ extension NSManagedObject {
         let layout = self.layout
         if let slot = layout.wrapperSlots.slot(for: storage) { return slot }
         let object = self as! Object
-        let key = object[keyPath: storage].key ?? ManagedKeyResolver.key(for: storage, in: object)
+        let index = object[keyPath: storage].keyIndex
+        let key = index >= 0 ? ManagedKeyNames.name(at: index) : ManagedKeyResolver.key(for: storage, in: object)
         let slot = requireSlot(key, "@Managed var \(key)")
         layout.wrapperSlots.remember(slot, for: storage)
         return slot
+    }
+}
+
+/// The explicit keys of `@Managed("key")` wrappers, interned so a wrapper stores a small index.
+enum ManagedKeyNames {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var names: [String] = []             // guarded by `lock`
+    nonisolated(unsafe) private static var indexes: [String: Int32] = [:]    // guarded by `lock`
+    nonisolated(unsafe) private static var lastMarker: Int32 = -1            // guarded by `lock`
+
+    static func intern(_ name: String) -> Int32 {
+        lock.lock(); defer { lock.unlock() }
+        if let index = indexes[name] { return index }
+        let index = Int32(names.count)
+        names.append(name)
+        indexes[name] = index
+        return index
+    }
+
+    static func name(at index: Int32) -> String {
+        lock.lock(); defer { lock.unlock() }
+        return names[Int(index)]
+    }
+
+    /// A value no wrapper holds (below -1), to find one wrapper through `Mirror`.
+    static func newMarker() -> Int32 {
+        lock.lock(); defer { lock.unlock() }
+        lastMarker -= 1
+        return lastMarker
     }
 }
 
@@ -110,14 +142,14 @@ enum ManagedKeyResolver {
         lock.lock()
         if let key = cache[storage] { lock.unlock(); return key }
         lock.unlock()
-        let marker = "\u{0}OpenCoreData.marker.\(UUID().uuidString)"
+        let marker = ManagedKeyNames.newMarker()
         let saved = object[keyPath: storage]
-        object[keyPath: storage].key = marker
+        object[keyPath: storage].keyIndex = marker
         defer { object[keyPath: storage] = saved }
         var mirror: Mirror? = Mirror(reflecting: object)
         while let m = mirror {
             for child in m.children {
-                if let wrapper = child.value as? ManagedWrapperProtocol, wrapper.wrapperKey == marker, let label = child.label {
+                if let wrapper = child.value as? ManagedWrapperProtocol, wrapper.wrapperKeyIndex == marker, let label = child.label {
                     let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                     lock.lock(); cache[storage] = name; lock.unlock()
                     return name
