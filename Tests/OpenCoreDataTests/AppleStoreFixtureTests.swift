@@ -15,21 +15,6 @@ final class AppleStoreFixtureTests: XCTestCase {
 
     // MARK: - Fixtures
 
-    private func appleStores() throws -> URL {
-        let root: URL
-        if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"], !path.isEmpty {
-            root = URL(fileURLWithPath: path)
-        } else {
-            let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-        }
-        let stores = root.appendingPathComponent("apple-stores")
-        guard FileManager.default.fileExists(atPath: stores.path) else {
-            throw XCTSkip("Fixtures not found at \(stores.path). Set OCD_FIXTURES to the shared fixtures folder (the one holding apple-stores/), or check it out at ../shared/fixtures beside the package.")
-        }
-        return stores
-    }
-
     /// Copies the store at `relative` with its `-wal`/`-shm` into a fresh temporary directory.
     private func copyStore(_ relative: String) throws -> URL {
         let source = try appleStores().appendingPathComponent(relative)

@@ -5,21 +5,6 @@ import XCTest
 /// Apple-written stores, and on paths that are not stores.
 final class InspectCommandTests: XCTestCase {
 
-    private func appleStores() throws -> URL {
-        let root: URL
-        if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"], !path.isEmpty {
-            root = URL(fileURLWithPath: path)
-        } else {
-            let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-        }
-        let stores = root.appendingPathComponent("apple-stores")
-        guard FileManager.default.fileExists(atPath: stores.path) else {
-            throw XCTSkip("Fixtures not found at \(stores.path). Set OCD_FIXTURES to the shared fixtures folder (the one holding apple-stores/), or check it out at ../shared/fixtures beside the package.")
-        }
-        return stores
-    }
-
     private func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-inspect-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -35,27 +20,6 @@ final class InspectCommandTests: XCTestCase {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
         }
         return destination
-    }
-
-    /// Runs the `ocd` executable built beside this test bundle; returns (status, stdout, stderr).
-    private func runOCD(_ arguments: [String]) throws -> (Int32, String, String) {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [directory, directory.deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("ocd") }
-        guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("The ocd executable was not found beside the tests (\(candidates.map(\.path))); run `swift build` first.")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
     }
 
     private func assertContains(_ output: String, _ expected: [String], file: StaticString = #filePath, line: UInt = #line) {

@@ -561,31 +561,6 @@ final class MigrationTests: XCTestCase {
         try close(coordinator)
     }
 
-    /// The `ocd` executable built beside the test bundle.
-    private func ocdExecutable() throws -> URL {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [directory, directory.deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("ocd") }
-        guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("The ocd executable was not found beside the tests (\(candidates.map(\.path))); run `swift build` first.")
-        }
-        return executable
-    }
-
-    private func runOCD(_ arguments: [String]) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = try ocdExecutable()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
-    }
-
     func testOcdMigrateMigratesAndPrintsChangesAndRecordCounts() throws {
         let (v1, v2) = try writeXcodeModels()
         try saveXcodeStore(v1)

@@ -526,27 +526,6 @@ final class XcodeModelLoadingTests: XCTestCase {
 
     // MARK: - ocd model
 
-    /// Runs the `ocd` executable built beside this test bundle; returns (status, stdout, stderr).
-    private func runOCD(_ arguments: [String]) throws -> (Int32, String, String) {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [directory, directory.deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("ocd") }
-        guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("The ocd executable was not found beside the tests (\(candidates.map(\.path))); run `swift build` first.")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
-    }
-
     func testOcdModelPrintsEntitiesRelationshipsConfigurationsAndProblems() throws {
         let (status, output, _) = try runOCD(["model", try fixture("xcdatamodels/JohnEstropia__CoreStore/CoreStoreTests/Model.xcdatamodeld").path])
         XCTAssertEqual(status, 0)
