@@ -114,7 +114,7 @@ extension NSManagedObjectContext {
             }
         }
         if let undoManager, undoManager.isUndoRegistrationEnabled {
-            undoManager.registerUndo(withTarget: object) { o in o.restoreSlot(i, old) }
+            undoManager.registerUndo(withTarget: object) { o in o.writeSlot(i, old) }
         }
     }
 

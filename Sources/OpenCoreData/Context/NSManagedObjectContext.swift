@@ -94,10 +94,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if let checkpointObserver { NotificationCenter.default.removeObserver(checkpointObserver) }
         if let parentSaveObserver { NotificationCenter.default.removeObserver(parentSaveObserver) }
         for o in registry.allObjects {
-            if o.flags.contains(.holdsSnapshot), let coordinator = persistentStoreCoordinator {
-                o.flags.remove(.holdsSnapshot)
-                coordinator.releaseSnapshot(o.objectID.key)
-            }
+            releaseSnapshot(of: o)
             o.managedObjectContext = nil
         }
     }

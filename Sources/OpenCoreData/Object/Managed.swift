@@ -195,19 +195,23 @@ extension ManagedAttributeValue {
 
 extension NSManagedObject {
     func writeAttribute(_ value: Any?, slot i: Int) {
-        guard let a = layout.properties[i] as? NSAttributeDescription else {
-            preconditionFailure("@Managed var \(layout.properties[i].name): the property is a relationship; declare it as an NSManagedObject subclass (optional) or a Set of one.")
-        }
-        writeSlot(i, .value(StoredValue(value, for: a)))
+        writeAttribute(stored: StoredValue(value, for: wrappedAttribute(slot: i)), slot: i)
     }
 
     /// Writes an already typed value. A Swift type that does not match the attribute's type is
     /// stored as it is and rejected by validation at save, like a wrong value through KVC.
     func writeAttribute(stored value: StoredValue, slot i: Int) {
-        guard layout.properties[i] is NSAttributeDescription else {
+        _ = wrappedAttribute(slot: i)
+        writeSlot(i, .value(value))
+    }
+
+    /// The attribute behind a `@Managed` attribute property; a relationship there is a declaration
+    /// mistake, reported with the fix.
+    private func wrappedAttribute(slot i: Int) -> NSAttributeDescription {
+        guard let a = layout.properties[i] as? NSAttributeDescription else {
             preconditionFailure("@Managed var \(layout.properties[i].name): the property is a relationship; declare it as an NSManagedObject subclass (optional) or a Set of one.")
         }
-        writeSlot(i, .value(value))
+        return a
     }
 }
 

@@ -59,12 +59,12 @@ extension NSManagedObject {
         let i = requireSlot(key)
         switch layout.properties[i] {
         case let a as NSAttributeDescription:
-            restoreSlot(i, .value(StoredValue(value, for: a)))
+            writeSlot(i, .value(StoredValue(value, for: a)))
         case let r as NSRelationshipDescription:
             if r.isToMany {
-                restoreSlot(i, .toMany(RelatedObjects(Self.objects(in: value, for: r, of: self))))
+                writeSlot(i, .toMany(RelatedObjects(Self.objects(in: value, for: r, of: self))))
             } else {
-                restoreSlot(i, Self.object(in: value, for: r, of: self).map { .toOne($0) } ?? .null)
+                writeSlot(i, Self.object(in: value, for: r, of: self).map { .toOne($0) } ?? .null)
             }
         default:
             break

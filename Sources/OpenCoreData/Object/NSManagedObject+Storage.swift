@@ -1,8 +1,8 @@
 import Foundation
 
 // Reading and writing slots. Every tracked change goes through `writeSlot`, which tells the
-// context (change sets, undo, notifications); primitive accessors and undo itself use
-// `restoreSlot`, which tracks the change but never touches inverses.
+// context (change sets, undo, notifications) and never touches inverses: the relationship
+// functions below write both sides through it, and primitive setters and undo use it alone.
 
 extension NSManagedObject {
     var layout: EntityLayout { entity.layout! }
@@ -59,11 +59,6 @@ extension NSManagedObject {
         let old = slots[i]
         slots[i] = new
         managedObjectContext?.objectDidChange(self, slot: i, from: old)
-    }
-
-    /// Puts back a slot's earlier value (undo, redo, primitive setters): tracked, no inverses.
-    func restoreSlot(_ i: Int, _ value: PropertySlot) {
-        writeSlot(i, value)
     }
 
     // MARK: Relationship maintenance
