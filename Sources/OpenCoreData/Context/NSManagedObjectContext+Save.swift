@@ -41,11 +41,13 @@ extension NSManagedObjectContext {
                 object.objectID = permanentIterator.next()!
                 registry.rekey(object, from: old)
             }
+            let withSources = coordinator.savesNeedSourceObjects
+            func source(_ object: NSManagedObject) -> SourceObjectReference? { withSources ? .init(object) : nil }
             let changes = StoreChanges(
-                inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1, source: .init($0)) },
-                updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: .init($0)) },
-                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version, source: .init($0)) },
-                locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: .init($0)) })
+                inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1, source: source($0)) },
+                updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: source($0)) },
+                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version, source: source($0)) },
+                locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: source($0)) })
             do {
                 try coordinator.save(changes)
             } catch {

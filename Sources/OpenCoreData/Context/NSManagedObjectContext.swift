@@ -37,7 +37,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private var _coordinator: NSPersistentStoreCoordinator?
 
     /// A parent context receives this context's saves instead of a store (see the persistence issue).
-    open var parent: NSManagedObjectContext?
+    @exclusivity(unchecked) open var parent: NSManagedObjectContext?
 
     open var name: String?
     open var transactionAuthor: String?
@@ -48,15 +48,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
     private var parentSaveObserver: NSObjectProtocol?
     /// How conflicts are resolved at save; `.error` (the default) reports them.
-    open var mergePolicy: Any = NSMergePolicy.error
+    @exclusivity(unchecked) open var mergePolicy: Any = NSMergePolicy.error
     /// How old (in seconds) a cached row may be for a fault to fire from it instead of reading
     /// the store. Negative (the default): any age; 0: always read the store.
-    open var stalenessInterval: TimeInterval = -1
+    @exclusivity(unchecked) open var stalenessInterval: TimeInterval = -1
     open var shouldDeleteInaccessibleFaults = true
 
     /// The undo manager recording this context's changes. `nil` by default (as on iOS): set one
     /// to enable undo. Changes are grouped per event: each `processPendingChanges` closes a group.
-    open var undoManager: UndoManager? {
+    @exclusivity(unchecked) open var undoManager: UndoManager? {
         didSet { observeUndoCheckpoints() }
     }
     private var checkpointObserver: NSObjectProtocol?
@@ -64,19 +64,19 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // Change tracking state; see NSManagedObjectContext+Changes.swift.
     let registry = ObjectRegistry()
     /// Loaders of recent batched fetches (`fetchBatchSize`); see ``FetchBatchLoader``.
-    var batchLoaders: [FetchBatchLoader] = []
-    var inserted = Set<NSManagedObject>()
-    var updated = Set<NSManagedObject>()
-    var deleted = Set<NSManagedObject>()
+    @exclusivity(unchecked) var batchLoaders: [FetchBatchLoader] = []
+    @exclusivity(unchecked) var inserted = Set<NSManagedObject>()
+    @exclusivity(unchecked) var updated = Set<NSManagedObject>()
+    @exclusivity(unchecked) var deleted = Set<NSManagedObject>()
     /// Unchanged objects whose versions the next save checks and bumps (`detectConflicts(for:)`).
-    var lockedObjects = Set<NSManagedObject>()
-    var eventInserted = Set<NSManagedObject>()
-    var eventUpdated = Set<NSManagedObject>()
-    var eventDeleted = Set<NSManagedObject>()
+    @exclusivity(unchecked) var lockedObjects = Set<NSManagedObject>()
+    @exclusivity(unchecked) var eventInserted = Set<NSManagedObject>()
+    @exclusivity(unchecked) var eventUpdated = Set<NSManagedObject>()
+    @exclusivity(unchecked) var eventDeleted = Set<NSManagedObject>()
     /// Objects deleted this event whose delete rules have not run yet.
-    var deletesToPropagate: [NSManagedObject] = []
-    var eventChangedObjects: [NSManagedObject] = []
-    var isProcessingPendingChanges = false
+    @exclusivity(unchecked) var deletesToPropagate: [NSManagedObject] = []
+    @exclusivity(unchecked) var eventChangedObjects: [NSManagedObject] = []
+    @exclusivity(unchecked) var isProcessingPendingChanges = false
 
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType

@@ -11,8 +11,8 @@ import Foundation
 /// negative store token) are reported to their store as they come and go; their IDs are kept in
 /// `observedIDs` so that an unregistration can name the ID after the object changed it.
 final class ObjectRegistry {
-    private var objects: [ObjectKey: Unmanaged<NSManagedObject>] = [:]
-    private var observedIDs: [ObjectKey: NSManagedObjectID] = [:]
+    @exclusivity(unchecked) private var objects: [ObjectKey: Unmanaged<NSManagedObject>] = [:]
+    @exclusivity(unchecked) private var observedIDs: [ObjectKey: NSManagedObjectID] = [:]
 
     var count: Int { objects.count }
 

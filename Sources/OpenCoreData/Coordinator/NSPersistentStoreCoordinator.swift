@@ -220,6 +220,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     open func performAndWait<T>(_ block: () throws -> T) rethrows -> T { try locked(block) }
     open func perform(_ block: @escaping @Sendable () -> Void) { DispatchQueue.global().async { self.locked(block) } }
 
+    /// Whether a save must attach each row's managed object (see `StoreBackend.needsSourceObjects`).
+    /// Call under ``locked(_:)``.
+    var savesNeedSourceObjects: Bool { stores.contains { ($0 as? StoreBackend)?.needsSourceObjects == true } }
+
     func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock(); defer { lock.unlock() }
         return try body()

@@ -17,7 +17,7 @@ final class RowCache {
         var loadedAt: TimeInterval
     }
 
-    private var entries: [ObjectKey: Entry] = [:]
+    @exclusivity(unchecked) private var entries: [ObjectKey: Entry] = [:]
 
     /// The number of cached rows.
     var count: Int { entries.count }

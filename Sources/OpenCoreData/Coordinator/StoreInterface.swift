@@ -79,6 +79,10 @@ struct StoreChanges: Sendable {
 
 /// What the coordinator needs from a store.
 protocol StoreBackend: AnyObject {
+    /// Whether saves must hand this store the managed objects behind its rows
+    /// (``StoreRow/source``): `NSAtomicStore` and `NSIncrementalStore` pass objects to their
+    /// subclasses. Default false: the weak reference costs every saved object a side table.
+    var needsSourceObjects: Bool { get }
     /// Whether `fetchRows` applies predicates, sort descriptors and limits itself. Stores that
     /// don't return every row of the entity, and the context evaluates the rest in memory.
     /// The default answer of ``canEvaluate(_:)``.
@@ -131,6 +135,7 @@ protocol StoreBackend: AnyObject {
 }
 
 extension StoreBackend {
+    var needsSourceObjects: Bool { false }
     func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
     func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }

@@ -14,7 +14,7 @@ import Foundation
 open class NSEntityDescription: NSObject, @unchecked Sendable {
     // @unchecked Sendable: see NSPropertyDescription — mutable only until the model is frozen.
 
-    open var name: String? { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var name: String? { willSet { checkMutable() } }
     /// The class instantiated for this entity, as "Module.Class". Defaults to "NSManagedObject".
     open var managedObjectClassName: String! {
         get { _className ?? "NSManagedObject" }
@@ -22,7 +22,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     }
     private var _className: String?
     /// Abstract entities have no instances of their own; only their subentities do.
-    open var isAbstract: Bool = false { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var isAbstract: Bool = false { willSet { checkMutable() } }
     open var userInfo: [AnyHashable: Any]? { willSet { checkMutable() } }
     open var versionHashModifier: String? { willSet { checkMutable() } }
     open var renamingIdentifier: String? { willSet { checkMutable() } }
@@ -47,7 +47,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     public private(set) weak var superentity: NSEntityDescription?
 
     /// The entities that inherit from this one. Setting it makes this entity their superentity.
-    open var subentities: [NSEntityDescription] = [] {
+    @exclusivity(unchecked) open var subentities: [NSEntityDescription] = [] {
         willSet { checkMutable() }
         didSet {
             for old in oldValue where !subentities.contains(where: { $0 === old }) { old.superentity = nil }
@@ -56,7 +56,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     }
 
     /// This entity's own properties (not the inherited ones).
-    open var properties: [NSPropertyDescription] = [] {
+    @exclusivity(unchecked) open var properties: [NSPropertyDescription] = [] {
         willSet { checkMutable() }
         didSet { for p in properties { p.entity = self } }
     }
@@ -115,11 +115,11 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     // MARK: Frozen layout
 
     /// The compiled property table, built once when the model is frozen.
-    var layout: EntityLayout?
+    @exclusivity(unchecked) var layout: EntityLayout?
     /// This entity's number in its model (1-based, Apple's order).
-    var entityNumber: Int = 0
+    @exclusivity(unchecked) var entityNumber: Int = 0
     /// The class named by managedObjectClassName, resolved when the model is frozen.
-    var resolvedClass: NSManagedObject.Type = NSManagedObject.self
+    @exclusivity(unchecked) var resolvedClass: NSManagedObject.Type = NSManagedObject.self
 
     func checkMutable(_ function: StaticString = #function) {
         if let model = managedObjectModel, model.isFrozen {
@@ -170,8 +170,17 @@ final class EntityLayout {
     /// Slots of attributes and relationships that are stored (not transient, not fetched).
     let persistentIndexes: [Int]
     let relationshipIndexes: [Int]
+    /// Each slot's property, already cast: per-object loops (validation, saves) switch on this
+    /// instead of paying a dynamic cast per property per object.
+    let kinds: [PropertyKind]
     /// Where `@Managed` wrappers of this entity's class find their slots.
     let wrapperSlots = WrapperSlotCache()
+
+    enum PropertyKind {
+        case attribute(NSAttributeDescription)
+        case relationship(NSRelationshipDescription)
+        case fetched
+    }
 
     init(properties: [NSPropertyDescription]) {
         self.properties = properties
@@ -180,5 +189,10 @@ final class EntityLayout {
         indexByName = byName
         persistentIndexes = properties.indices.filter { !properties[$0].isTransient && !(properties[$0] is NSFetchedPropertyDescription) }
         relationshipIndexes = properties.indices.filter { properties[$0] is NSRelationshipDescription }
+        kinds = properties.map { property in
+            if let a = property as? NSAttributeDescription { return .attribute(a) }
+            if let r = property as? NSRelationshipDescription { return .relationship(r) }
+            return .fetched
+        }
     }
 }

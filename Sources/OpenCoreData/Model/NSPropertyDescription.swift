@@ -17,20 +17,20 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     // thread; once a coordinator uses the model it is frozen and read-only from every thread.
 
     /// The property's name, unique within its entity and its super- and subentities.
-    open var name: String = "" { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var name: String = "" { willSet { checkMutable() } }
     /// The entity this property belongs to (set when it is added to `NSEntityDescription.properties`).
     public internal(set) weak var entity: NSEntityDescription!
     /// Whether a nil value (or an empty to-many) is allowed at save. Default `true`, as in Apple's.
-    open var isOptional: Bool = true { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var isOptional: Bool = true { willSet { checkMutable() } }
     /// Transient properties live only in memory: they are tracked and undone, never stored.
-    open var isTransient: Bool = false { willSet { checkMutable() } }
-    open var isIndexed: Bool = false { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var isTransient: Bool = false { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var isIndexed: Bool = false { willSet { checkMutable() } }
     open var isIndexedBySpotlight: Bool = false { willSet { checkMutable() } }
-    open var userInfo: [AnyHashable: Any]? { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var userInfo: [AnyHashable: Any]? { willSet { checkMutable() } }
     /// The previous name of this property, used by migration to match renamed properties.
-    open var renamingIdentifier: String? { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var renamingIdentifier: String? { willSet { checkMutable() } }
     /// Extra input to ``versionHash`` to mark a change that does not alter the schema.
-    open var versionHashModifier: String? { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var versionHashModifier: String? { willSet { checkMutable() } }
 
     /// Predicates a value must satisfy at save; each `SELF` is the value being validated.
     public private(set) var validationPredicates: [NSPredicate] = []
@@ -47,7 +47,7 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     open var isReadOnly: Bool { false }
 
     /// Position of this property in its entity's value storage (set when the model is frozen).
-    var slotIndex: Int = -1
+    @exclusivity(unchecked) var slotIndex: Int = -1
 
     /// A hash that changes when the property changes in a way that affects stored data.
     public var versionHash: Data { VersionHasher.hash(of: self) }

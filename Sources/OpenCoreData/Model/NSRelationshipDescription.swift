@@ -28,19 +28,19 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
     /// The relationship on the destination that points back. Core Data keeps both sides in step.
     open weak var inverseRelationship: NSRelationshipDescription? { willSet { checkMutable() } }
     /// The least number of related objects allowed at save (0: none required).
-    open var minCount: Int = 0 { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var minCount: Int = 0 { willSet { checkMutable() } }
     /// The most related objects allowed: 1 makes a to-one; 0 means no limit.
-    open var maxCount: Int = 1 { willSet { checkMutable() } }
-    open var deleteRule: NSDeleteRule = .nullifyDeleteRule { willSet { checkMutable() } }
-    open var isOrdered: Bool = false { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var maxCount: Int = 1 { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var deleteRule: NSDeleteRule = .nullifyDeleteRule { willSet { checkMutable() } }
+    @exclusivity(unchecked) open var isOrdered: Bool = false { willSet { checkMutable() } }
 
     /// Whether this relationship holds a set of objects (`maxCount` other than 1).
     open var isToMany: Bool { maxCount != 1 }
 
     /// Name of the destination entity, kept when a model is built before all entities exist
     /// (the Xcode model loader resolves it when the model is complete).
-    var destinationEntityName: String?
-    var inverseName: String?
+    @exclusivity(unchecked) var destinationEntityName: String?
+    @exclusivity(unchecked) var inverseName: String?
 
     override func copyDescription() -> NSPropertyDescription {
         let copy = NSRelationshipDescription()

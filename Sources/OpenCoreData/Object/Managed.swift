@@ -115,19 +115,39 @@ enum ManagedKeyNames {
 }
 
 /// `@Managed` key path → slot, for one entity layout.
+///
+/// Every property read goes through here, so the common case avoids hashing the key path:
+/// the runtime instantiates the key path of a stored property once and hands out that same
+/// object on every access, so a short list keyed by object identity answers in a few pointer
+/// compares. (Hashing an `AnyKeyPath` walks its components: it cost a quarter of a fetch that
+/// reads every attribute.) Entries keep their key path alive, so an identity is never reused
+/// by another key path; key paths that are not uniqued by the runtime fall back to the hashed
+/// table once the list is full.
 final class WrapperSlotCache: @unchecked Sendable {
-    // @unchecked Sendable: `slots` is guarded by `lock`.
+    // @unchecked Sendable: all state is guarded by `lock`.
     private let lock = NSLock()
-    private var slots: [AnyKeyPath: Int] = [:]
+    private var byIdentity: [(keyPath: AnyKeyPath, slot: Int)] = []
+    private var byValue: [AnyKeyPath: Int] = [:]
+    /// Bounds the identity list when a caller builds a fresh key path object per access.
+    private static let identityCapacity = 64
 
     func slot(for keyPath: AnyKeyPath) -> Int? {
         lock.lock(); defer { lock.unlock() }
-        return slots[keyPath]
+        for entry in byIdentity where entry.keyPath === keyPath { return entry.slot }
+        guard let slot = byValue[keyPath] else { return nil }
+        rememberIdentity(keyPath, slot)
+        return slot
     }
 
     func remember(_ slot: Int, for keyPath: AnyKeyPath) {
         lock.lock(); defer { lock.unlock() }
-        slots[keyPath] = slot
+        byValue[keyPath] = slot
+        rememberIdentity(keyPath, slot)
+    }
+
+    private func rememberIdentity(_ keyPath: AnyKeyPath, _ slot: Int) {
+        guard byIdentity.count < Self.identityCapacity else { return }
+        byIdentity.append((keyPath, slot))
     }
 }
 

@@ -49,16 +49,17 @@ extension NSManagedObject {
     func validateAllProperties() throws {
         var errors: [NSError] = []
         let callsKeyValidation = type(of: self) != NSManagedObject.self
-        for (i, property) in layout.properties.enumerated() where !(property is NSFetchedPropertyDescription) {
+        let layout = self.layout
+        for (i, kind) in layout.kinds.enumerated() {
             do {
-                if let r = property as? NSRelationshipDescription {
-                    try validateRelationshipCount(relatedCount(slot: i, toMany: r.isToMany), r)
-                } else if let a = property as? NSAttributeDescription {
-                    try validateAttribute(readStored(i), a)
+                switch kind {
+                case .relationship(let r): try validateRelationshipCount(relatedCount(slot: i, toMany: r.isToMany), r)
+                case .attribute(let a): try validateAttribute(readStored(i), a)
+                case .fetched: continue
                 }
                 if callsKeyValidation {
                     var value = publicValue(slot: i)
-                    try validate(property.name, value: &value)
+                    try validate(layout.properties[i].name, value: &value)
                 }
             } catch let error as NSError {
                 if error.code == NSValidationMultipleErrorsError, let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
@@ -145,7 +146,8 @@ extension NSManagedObject {
     /// value is boxed only to evaluate predicates or report an error.
     private func validateAttribute(_ stored: StoredValue, _ a: NSAttributeDescription) throws {
         let key = a.name
-        let what = "\(entity.name ?? "?").\(key)"
+        // Built only for a message: this runs for every attribute of every saved object.
+        var what: String { "\(entity.name ?? "?").\(key)" }
         if stored.isNull {
             if !a.isOptional {
                 throw validationError(NSValidationMissingMandatoryPropertyError, key: key, value: nil, "\(what) is required. Set it before saving, or make the attribute optional.")

@@ -23,21 +23,21 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// The entity describing this object.
     public let entity: NSEntityDescription
     /// The ID of this object's record: temporary until saved.
-    public internal(set) var objectID: NSManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
     /// The context this object lives in; nil once it was deleted and saved, or never inserted.
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
     /// Current values, one slot per property of the entity (empty while the object is a fault).
-    var slots: [PropertySlot]
+    @exclusivity(unchecked) var slots: [PropertySlot]
     /// Values as last fetched or saved, for persistent properties (nil for new objects). Used by
     /// `changedValues()`, `committedValues(forKeys:)`, rollback and optimistic locking.
-    var committed: [StoredValue]?
+    @exclusivity(unchecked) var committed: [StoredValue]?
     /// Values at the start of the current event, for `changedValuesForCurrentEvent()`; allocated
     /// only for objects changed in the current event.
-    var eventOriginals: [Int: StoredValue]?
+    @exclusivity(unchecked) var eventOriginals: [Int: StoredValue]?
     /// Cached results of fetched properties, dropped on refresh.
-    var fetchedPropertyCache: [Int: [NSManagedObject]]?
-    var flags = ObjectFlags()
+    @exclusivity(unchecked) var fetchedPropertyCache: [Int: [NSManagedObject]]?
+    @exclusivity(unchecked) var flags = ObjectFlags()
 
     /// Creates an object of `entity`, inserted into `context` when one is given.
     ///
@@ -153,7 +153,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     public var hasPersistentChangedValues: Bool { !changedValues().isEmpty }
 
     /// How many times the record has been saved (optimistic locking); 0 for unsaved objects.
-    var version: Int64 = 0
+    @exclusivity(unchecked) var version: Int64 = 0
 
     // MARK: Lifecycle hooks (override in subclasses; call super)
 

@@ -5,6 +5,9 @@ import Foundation
 // the subclass's callbacks and then lets the subclass write its file.
 
 extension NSAtomicStore: StoreBackend {
+    /// Subclasses receive managed objects at save (cache nodes, `NSSaveChangesRequest`).
+    var needsSourceObjects: Bool { true }
+
     /// Rows hold every record of the entity; the context evaluates predicates and sort
     /// descriptors in memory, as for the in-memory store.
     var evaluatesFetchPlans: Bool { false }

@@ -5,6 +5,9 @@ import Foundation
 // store goes through here, on the same paths: fetch, fault, permanent IDs, save.
 
 extension NSIncrementalStore: StoreBackend {
+    /// Subclasses receive managed objects at save (cache nodes, `NSSaveChangesRequest`).
+    var needsSourceObjects: Bool { true }
+
     /// Incremental stores apply predicates, sort descriptors and limits themselves (the guide's
     /// "Handling Scope Modifiers and Sort Descriptors").
     var evaluatesFetchPlans: Bool { true }
