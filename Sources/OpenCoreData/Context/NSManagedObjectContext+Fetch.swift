@@ -79,7 +79,7 @@ extension NSManagedObjectContext {
         let evaluatesInMemory = !(storeEvaluates && !pendingMayMatter) && (request.predicate != nil || !(request.sortDescriptors ?? []).isEmpty)
         let asFaults = request.resultType == .managedObjectIDResultType || (request.returnsObjectsAsFaults && !evaluatesInMemory && !prefetching)
         var objects = request.includesPropertyValues || parent != nil
-            ? rows.map { materialize($0, asFault: asFaults) }
+            ? materialize(rows, asFaults: asFaults)
             : rows.map { object(with: $0.objectID) }
         if prefetching { try prefetchRelationships(request.relationshipKeyPathsForPrefetching ?? [], of: objects) }
         if storeEvaluates && !pendingMayMatter { return (entity, objects) }
@@ -158,6 +158,7 @@ extension NSManagedObjectContext {
                 return row
             }
         default:
+            if let typed = Self.objects(objects, as: T.self) { return typed }
             values = objects
         }
         return try values.map { value in
@@ -166,6 +167,22 @@ extension NSManagedObjectContext {
             }
             return typed
         }
+    }
+
+    /// `objects` as `[T]` without a dynamic cast per element, when `T` is a class every object's
+    /// class descends from. Checked once per run of objects of the same entity (a fetch rarely
+    /// mixes more than a few), then the array is reinterpreted: arrays of class references
+    /// share one layout. Nil when `T` is not such a class (a protocol type, say): the caller
+    /// then casts each element.
+    static func objects<T>(_ objects: [NSManagedObject], as type: T.Type) -> [T]? {
+        guard T.self is NSManagedObject.Type else { return nil }
+        var checked: NSEntityDescription?
+        for object in objects where object.entity !== checked {
+            guard object is T else { return nil }
+            // Same entity means same class: objects are made from their entity's resolved class.
+            if Swift.type(of: object) == object.entity.resolvedClass { checked = object.entity }
+        }
+        return unsafeBitCast(objects, to: [T].self)
     }
 
     /// The registered object for a row, or a new one made from it. `asFault` leaves a new
@@ -188,12 +205,37 @@ extension NSManagedObjectContext {
         return object
     }
 
+    /// The objects for a fetch's rows, their snapshot references taken in one batch.
+    func materialize(_ rows: [StoreRow], asFaults: Bool) -> [NSManagedObject] {
+        batchingSnapshots { rows.map { materialize($0, asFault: asFaults) } }
+    }
+
+    /// Runs `body` with ``holdSnapshot(of:_:)`` collecting rows, then hands them to the
+    /// coordinator's cache in one locked call rather than one per object. The caller keeps the
+    /// objects alive meanwhile, so none can release a reference it has not taken yet.
+    func batchingSnapshots<T>(_ body: () throws -> T) rethrows -> T {
+        let outer = deferredSnapshots
+        deferredSnapshots = []
+        defer {
+            let held = deferredSnapshots ?? []
+            deferredSnapshots = outer
+            if !held.isEmpty {
+                if deferredSnapshots != nil { deferredSnapshots! += held } else { persistentStoreCoordinator?.retainSnapshots(held) }
+            }
+        }
+        return try body()
+    }
+
     /// Takes a reference to `row` in the coordinator's cache for `object` (root contexts only: a
     /// child's rows are its parent's state, not the store's).
     func holdSnapshot(of object: NSManagedObject, _ row: StoreRow) {
         guard parent == nil, !row.isFault, !object.flags.contains(.holdsSnapshot), let coordinator = persistentStoreCoordinator else { return }
-        coordinator.retainSnapshot(row)
         object.flags.insert(.holdsSnapshot)
+        if deferredSnapshots != nil {
+            deferredSnapshots!.append(row)
+        } else {
+            coordinator.retainSnapshot(row)
+        }
     }
 
     /// Gives back `object`'s reference to its cached row.

@@ -59,7 +59,9 @@ extension NSManagedObjectContext {
                 throw error
             }
             // Saved new objects now have store rows; they hold them like fetched objects.
-            for (object, row) in zip(insertedNow, changes.inserted) { holdSnapshot(of: object, row) }
+            batchingSnapshots {
+                for (object, row) in zip(insertedNow, changes.inserted) { holdSnapshot(of: object, row) }
+            }
             for object in lockedNow { object.version += 1 }
             lockedObjects.removeAll()
             return (insertedNow, updatedNow, deletedNow)

@@ -77,6 +77,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) var deletesToPropagate: [NSManagedObject] = []
     @exclusivity(unchecked) var eventChangedObjects: [NSManagedObject] = []
     @exclusivity(unchecked) var isProcessingPendingChanges = false
+    /// While a fetch materialises its rows: the rows whose new objects took a snapshot
+    /// reference, handed to the coordinator's cache in one locked call at the end.
+    @exclusivity(unchecked) var deferredSnapshots: [StoreRow]?
 
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType

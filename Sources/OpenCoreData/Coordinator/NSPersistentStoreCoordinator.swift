@@ -344,6 +344,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     private(set) var storeRoundTrips = 0
 
     func retainSnapshot(_ row: StoreRow) { locked { rowCache.retain(row) } }
+    func retainSnapshots(_ rows: [StoreRow]) {
+        let now = ProcessInfo.processInfo.systemUptime
+        locked { rowCache.retain(rows, at: now) }
+    }
     func releaseSnapshot(_ key: ObjectKey) { locked { rowCache.release(key) } }
     /// How many row snapshots the coordinator holds (for tests and diagnostics).
     var snapshotCount: Int { locked { rowCache.count } }

@@ -15,6 +15,12 @@ final class RowCache {
         var row: StoreRow
         var references: Int
         var loadedAt: TimeInterval
+
+        /// One more object uses the row; a row at least as new replaces the cached one.
+        mutating func retain(_ newer: StoreRow, at now: TimeInterval) {
+            references += 1
+            if newer.version >= row.version { row = newer; loadedAt = now }
+        }
     }
 
     @exclusivity(unchecked) private var entries: [ObjectKey: Entry] = [:]
@@ -24,15 +30,14 @@ final class RowCache {
 
     /// Caches `row` (replacing an older copy) and counts one more object using it.
     func retain(_ row: StoreRow) {
-        // A row without values (an incremental store's fetch result) is no snapshot.
-        guard !row.isFault else { return }
-        let now = ProcessInfo.processInfo.systemUptime
-        if var entry = entries[row.objectID.key] {
-            entry.references += 1
-            if row.version >= entry.row.version { entry.row = row; entry.loadedAt = now }
-            entries[row.objectID.key] = entry
-        } else {
-            entries[row.objectID.key] = Entry(row: row, references: 1, loadedAt: now)
+        retain(CollectionOfOne(row), at: ProcessInfo.processInfo.systemUptime)
+    }
+
+    /// Caches a fetch's rows, one reference each. One clock read for the batch, and one hash
+    /// lookup per row: the entry is updated in place (a new one starts at zero references).
+    func retain<Rows: Sequence>(_ rows: Rows, at now: TimeInterval) where Rows.Element == StoreRow {
+        for row in rows where !row.isFault {  // a row without values is no snapshot
+            entries[row.objectID.key, default: Entry(row: row, references: 0, loadedAt: now)].retain(row, at: now)
         }
     }
 
@@ -46,9 +51,12 @@ final class RowCache {
 
     /// One object stopped using the row; the entry goes with the last one.
     func release(_ key: ObjectKey) {
-        guard var entry = entries[key] else { return }
-        entry.references -= 1
-        entries[key] = entry.references > 0 ? entry : nil
+        guard let index = entries.index(forKey: key) else { return }
+        if entries.values[index].references > 1 {
+            entries.values[index].references -= 1
+        } else {
+            entries.remove(at: index)
+        }
     }
 
     /// The cached row, if it is no older than `stalenessInterval` seconds (negative: any age).

@@ -175,6 +175,19 @@ final class EntityLayout {
     let kinds: [PropertyKind]
     /// Where `@Managed` wrappers of this entity's class find their slots.
     let wrapperSlots = WrapperSlotCache()
+    /// The slots of a new object (default values, empty to-many sets), set when the model is
+    /// frozen. Objects start with a copy-on-write share of this array instead of building one.
+    @exclusivity(unchecked) var initialSlots: [PropertySlot] = []
+
+    func makeInitialSlots() -> [PropertySlot] {
+        kinds.map { kind in
+            switch kind {
+            case .attribute(let a): return .value(a.defaultStoredValue)
+            case .relationship(let r): return r.isToMany ? .toMany(RelatedObjects()) : .null
+            case .fetched: return .null
+            }
+        }
+    }
 
     enum PropertyKind {
         case attribute(NSAttributeDescription)

@@ -198,6 +198,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 a.defaultStoredValue = (try? StoredValue(a.defaultValue, for: a)) ?? .null
             }
         }
+        for e in entities { e.layout?.initialSlots = e.layout?.makeInitialSlots() ?? [] }
         frozenEntitiesByName = entitiesByName
         isFrozen = true
     }

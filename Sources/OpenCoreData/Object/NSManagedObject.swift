@@ -23,7 +23,18 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// The entity describing this object.
     public let entity: NSEntityDescription
     /// The ID of this object's record: temporary until saved.
-    @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
+    public internal(set) var objectID: NSManagedObjectID {
+        get {
+            if let assignedID { return assignedID }
+            let temporary = NSManagedObjectID.temporary(for: entity)
+            assignedID = temporary
+            return temporary
+        }
+        set { assignedID = newValue }
+    }
+    /// Nil until the object is inserted or registered: a fetched object gets its store ID right
+    /// after init, so making it a temporary ID first (an allocation and a global lock) is waste.
+    @exclusivity(unchecked) private var assignedID: NSManagedObjectID?
     /// The context this object lives in; nil once it was deleted and saved, or never inserted.
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
@@ -45,12 +56,14 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         if let model = entity.managedObjectModel, !model.isFrozen { model.freeze() }
         self.entity = entity
-        self.objectID = .temporary(for: entity)
-        let properties = entity.layout?.properties ?? entity.allProperties
-        slots = properties.map { property in
-            if let a = property as? NSAttributeDescription { return .value(a.defaultStoredValue) }
-            if let r = property as? NSRelationshipDescription, r.isToMany { return .toMany(RelatedObjects()) }
-            return .null
+        if let layout = entity.layout {
+            slots = layout.initialSlots
+        } else {
+            slots = entity.allProperties.map { property in
+                if let a = property as? NSAttributeDescription { return .value(a.defaultStoredValue) }
+                if let r = property as? NSRelationshipDescription, r.isToMany { return .toMany(RelatedObjects()) }
+                return .null
+            }
         }
         super.init()
         if let context { context.insert(self) }

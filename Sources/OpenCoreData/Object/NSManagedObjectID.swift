@@ -18,17 +18,16 @@ public final class NSManagedObjectID: NSObject, @unchecked Sendable {
     public let entity: NSEntityDescription
     /// The identity key: store, root entity and primary key (temporary IDs use store token 0).
     let key: ObjectKey
-    private let storeReference: WeakStoreReference
-
-    /// The store that holds the record; nil for temporary IDs.
-    public var persistentStore: NSPersistentStore? { storeReference.store }
+    /// Weak, written once in init: a store does not outlive its coordinator's IDs' usefulness.
+    /// (Stored here rather than in a separate box object: one allocation per ID, not two.)
+    public private(set) weak var persistentStore: NSPersistentStore?
 
     /// Whether this ID is temporary: the object has not been saved yet.
     public var isTemporaryID: Bool { key.storeToken == 0 }
 
     init(entity: NSEntityDescription, store: NSPersistentStore?, primaryKey: Int64) {
         self.entity = entity
-        self.storeReference = WeakStoreReference(store)
+        self.persistentStore = store
         self.key = ObjectKey(storeToken: store?.token ?? 0, rootEntity: Int32(entity.rootEntity.entityNumber), primaryKey: primaryKey)
     }
 
@@ -67,12 +66,14 @@ struct ObjectKey: Hashable, Sendable {
     var storeToken: Int32
     var rootEntity: Int32
     var primaryKey: Int64
-}
 
-final class WeakStoreReference: @unchecked Sendable {
-    // Written once in init, then only read.
-    private(set) weak var store: NSPersistentStore?
-    init(_ store: NSPersistentStore?) { self.store = store }
+    /// One 64-bit word into the hasher instead of three fields: every registered object and
+    /// cached row is found through this key, and finalising three combines cost more than the
+    /// lookup itself. Keys that fold to the same word still compare unequal (`==` is per field).
+    func hash(into hasher: inout Hasher) {
+        let scope = UInt64(UInt32(bitPattern: storeToken)) << 48 ^ UInt64(UInt32(bitPattern: rootEntity)) << 32
+        hasher.combine(UInt64(bitPattern: primaryKey) ^ scope)
+    }
 }
 
 /// Hands out temporary keys. Temporary IDs must be unique across all contexts of the process.

@@ -40,6 +40,19 @@ final class SQLiteEntityPlan {
     /// `UPDATE ... SET Z_OPT = ?, ... WHERE Z_PK = ? AND Z_OPT = ?`: the optimistic-locking check
     /// and the write are one statement.
     let updateSQL: String
+    /// How each slot is decoded, for the common scalar types without touching `slots`: its
+    /// cases carry class references (attribute descriptions) that cost a retain and release
+    /// per column of every fetched row.
+    let reads: [ScalarRead]
+
+    enum ScalarRead {
+        case integer(column: Int32)
+        case double(column: Int32)
+        case bool(column: Int32)
+        /// Anything else: decode through `slots`.
+        case general
+    }
+
     /// The relationships of `slots` that are to-many, with their slot index.
     let toManySlots: [(slot: Int, relationship: NSRelationshipDescription)]
 
@@ -85,6 +98,15 @@ final class SQLiteEntityPlan {
             }
         }
         self.slots = slots
+        reads = slots.map { slot in
+            guard case let .attribute(column, attribute) = slot else { return .general }
+            switch attribute.attributeType {
+            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: return .integer(column: column)
+            case .doubleAttributeType, .floatAttributeType: return .double(column: column)
+            case .booleanAttributeType: return .bool(column: column)
+            default: return .general
+            }
+        }
         self.writes = writes
         self.toManySlots = toMany
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames

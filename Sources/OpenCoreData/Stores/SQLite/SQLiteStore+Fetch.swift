@@ -1,4 +1,5 @@
 import Foundation
+import CSQLite
 
 // Reading rows: fetches and single-row loads (fault firing).
 //
@@ -176,8 +177,21 @@ extension SQLiteStore {
         }
         var values: [StoredValue] = []
         values.reserveCapacity(plan.slots.count)
-        for slot in plan.slots {
-            switch slot {
+        for (i, read) in plan.reads.enumerated() {
+            // The scalar cases decode exactly as `SQLiteValueCoding.storedValue` does.
+            switch read {
+            case .integer(let column):
+                let storage = statement.storageClass(at: column)
+                if storage == SQLITE_INTEGER { values.append(.integer(statement.int64(at: column))); continue }
+            case .double(let column):
+                let storage = statement.storageClass(at: column)
+                if storage == SQLITE_FLOAT || storage == SQLITE_INTEGER { values.append(.double(statement.double(at: column))); continue }
+            case .bool(let column):
+                if statement.storageClass(at: column) == SQLITE_INTEGER { values.append(.bool(statement.int64(at: column) != 0)); continue }
+            case .general:
+                break
+            }
+            switch plan.slots[i] {
             case let .attribute(column, attribute):
                 values.append(SQLiteValueCoding.storedValue(from: statement, at: column, for: attribute))
             case let .toOne(foreignKey, companion, destination):
