@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "OpenCoreData",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization.Atomic
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd", targets: ["ocd"]),

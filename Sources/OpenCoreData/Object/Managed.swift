@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Declares a typed property of a managed object subclass — the Linux stand-in for `@NSManaged`.
 ///
@@ -116,38 +117,53 @@ enum ManagedKeyNames {
 
 /// `@Managed` key path → slot, for one entity layout.
 ///
-/// Every property read goes through here, so the common case avoids hashing the key path:
-/// the runtime instantiates the key path of a stored property once and hands out that same
-/// object on every access, so a short list keyed by object identity answers in a few pointer
-/// compares. (Hashing an `AnyKeyPath` walks its components: it cost a quarter of a fetch that
-/// reads every attribute.) Entries keep their key path alive, so an identity is never reused
-/// by another key path; key paths that are not uniqued by the runtime fall back to the hashed
-/// table once the list is full.
+/// Every property read goes through here, so the common case neither locks nor hashes: the
+/// runtime instantiates the key path of a stored property once and hands out that same object
+/// on every access, so a short list keyed by object identity answers in a few pointer compares.
+/// (Hashing an `AnyKeyPath` walks its components: it cost a quarter of a fetch that reads every
+/// attribute; the lock cost another tenth.)
+///
+/// The list is append-only and published with release/acquire ordering: a writer (under `lock`)
+/// fills entry `n`, then stores `n + 1` to `published`; a reader loads `published` and reads only
+/// entries below it, which are never written again. `keepAlive` holds every listed key path, so
+/// an identity is never reused by another key path. Key paths that are not uniqued by the runtime
+/// fall back to the hashed table once the list is full.
 final class WrapperSlotCache: @unchecked Sendable {
-    // @unchecked Sendable: all state is guarded by `lock`.
+    // @unchecked Sendable: `identities` entries below `published` are immutable; the rest of the
+    // state is guarded by `lock`.
+    private static let capacity = 64
+    private let identities = UnsafeMutablePointer<(keyPath: UnsafeRawPointer, slot: Int)>.allocate(capacity: capacity)
+    private let published = Atomic<Int>(0)
     private let lock = NSLock()
-    private var byIdentity: [(keyPath: AnyKeyPath, slot: Int)] = []
+    private var keepAlive: [AnyKeyPath] = []
     private var byValue: [AnyKeyPath: Int] = [:]
-    /// Bounds the identity list when a caller builds a fresh key path object per access.
-    private static let identityCapacity = 64
+
+    deinit { identities.deallocate() }
 
     func slot(for keyPath: AnyKeyPath) -> Int? {
+        let identity = UnsafeRawPointer(Unmanaged.passUnretained(keyPath).toOpaque())
+        let count = published.load(ordering: .acquiring)
+        for i in 0..<count where identities[i].keyPath == identity { return identities[i].slot }
         lock.lock(); defer { lock.unlock() }
-        for entry in byIdentity where entry.keyPath === keyPath { return entry.slot }
         guard let slot = byValue[keyPath] else { return nil }
-        rememberIdentity(keyPath, slot)
+        publish(keyPath, slot)
         return slot
     }
 
     func remember(_ slot: Int, for keyPath: AnyKeyPath) {
         lock.lock(); defer { lock.unlock() }
         byValue[keyPath] = slot
-        rememberIdentity(keyPath, slot)
+        publish(keyPath, slot)
     }
 
-    private func rememberIdentity(_ keyPath: AnyKeyPath, _ slot: Int) {
-        guard byIdentity.count < Self.identityCapacity else { return }
-        byIdentity.append((keyPath, slot))
+    /// Appends an identity entry. Call with `lock` held.
+    private func publish(_ keyPath: AnyKeyPath, _ slot: Int) {
+        let count = published.load(ordering: .relaxed)
+        let identity = UnsafeRawPointer(Unmanaged.passUnretained(keyPath).toOpaque())
+        guard count < Self.capacity, !(0..<count).contains(where: { identities[$0].keyPath == identity }) else { return }
+        keepAlive.append(keyPath)
+        (identities + count).initialize(to: (identity, slot))
+        published.store(count + 1, ordering: .releasing)
     }
 }
 
@@ -228,7 +244,8 @@ extension NSManagedObject {
     /// The attribute behind a `@Managed` attribute property; a relationship there is a declaration
     /// mistake, reported with the fix.
     private func wrappedAttribute(slot i: Int) -> NSAttributeDescription {
-        guard let a = layout.properties[i] as? NSAttributeDescription else {
+        let layout = self.layout
+        guard case .attribute(let a) = layout.kinds[i] else {
             preconditionFailure("@Managed var \(layout.properties[i].name): the property is a relationship; declare it as an NSManagedObject subclass (optional) or a Set of one.")
         }
         return a

@@ -52,15 +52,18 @@ extension NSManagedObject {
         let layout = self.layout
         for (i, kind) in layout.kinds.enumerated() {
             do {
+                var value: Any?
                 switch kind {
-                case .relationship(let r): try validateRelationshipCount(relatedCount(slot: i, toMany: r.isToMany), r)
-                case .attribute(let a): try validateAttribute(readStored(i), a)
+                case .relationship(let r):
+                    try validateRelationshipCount(relatedCount(slot: i, toMany: r.isToMany), r)
+                    if callsKeyValidation { value = publicValue(slot: i) }
+                case .attribute(let a):
+                    let stored = readStored(i)
+                    try validateAttribute(stored, a)
+                    if callsKeyValidation { value = stored.publicValue(for: a) }
                 case .fetched: continue
                 }
-                if callsKeyValidation {
-                    var value = publicValue(slot: i)
-                    try validate(layout.properties[i].name, value: &value)
-                }
+                if callsKeyValidation { try validate(layout.properties[i].name, value: &value) }
             } catch let error as NSError {
                 if error.code == NSValidationMultipleErrorsError, let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
                     errors += details
