@@ -14,6 +14,14 @@ extension NSManagedObjectContext {
     /// ```
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         assertOnQueue()
+        if request.resultType == .dictionaryResultType {
+            let (coordinator, entity) = try fetchTarget(request)
+            return try fetchDictionaries(request, entity: entity, coordinator: coordinator)
+        }
+        if !(request.propertiesToGroupBy ?? []).isEmpty {
+            // Apple raises: GROUP BY needs dictionary results.
+            throw CoreDataError.make(NSCoreDataError, "fetch: propertiesToGroupBy requires resultType .dictionaryResultType (a group has no single object to return).")
+        }
         if request.resultType == .countResultType, let count = try storeCount(request) {
             guard let typed = NSNumber(value: count) as? T else {
                 throw CoreDataError.make(NSCoreDataError, "fetch: a count result is an NSNumber, not a \(T.self). Fetch NSFetchRequest<NSNumber> or NSFetchRequest<NSFetchRequestResult>.")
@@ -47,8 +55,9 @@ extension NSManagedObjectContext {
         return try coordinator.countRows(plan)
     }
 
-    /// Resolves the request's entity and returns the matching objects in order.
-    private func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> (entity: NSEntityDescription, objects: [NSManagedObject]) {
+    /// The coordinator to fetch through and the request's entity, or the error explaining why
+    /// there is none.
+    private func fetchTarget<T>(_ request: NSFetchRequest<T>) throws -> (NSPersistentStoreCoordinator, NSEntityDescription) {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "fetch: this context has no persistent store coordinator. Set persistentStoreCoordinator (or use NSPersistentContainer.viewContext).")
         }
@@ -56,6 +65,12 @@ extension NSManagedObjectContext {
         guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else {
             throw CoreDataError.make(NSCoreDataError, "fetch: the request names entity '\(request.entityName ?? "nil")', which the model does not have. Known entities: \(model.entitiesByName.keys.sorted().joined(separator: ", ")).")
         }
+        return (coordinator, entity)
+    }
+
+    /// Resolves the request's entity and returns the matching objects in order.
+    private func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> (entity: NSEntityDescription, objects: [NSManagedObject]) {
+        let (coordinator, entity) = try fetchTarget(request)
         if request.includesPendingChanges { processPendingChanges() }
         let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
                              includesSubentities: request.includesSubentities,
@@ -140,7 +155,7 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Turns objects into the request's result type.
+    /// Turns objects into the request's result type (dictionaries: `fetchDictionaries`).
     private func shape<T>(_ objects: [NSManagedObject], of entity: NSEntityDescription, for request: NSFetchRequest<T>) throws -> [T] {
         let values: [Any]
         switch request.resultType {
@@ -148,15 +163,6 @@ extension NSManagedObjectContext {
             values = objects.map(\.objectID)
         case .countResultType:
             values = [NSNumber(value: objects.count)]
-        case .dictionaryResultType:
-            let keys: [String] = (request.propertiesToFetch ?? entity.allProperties.map(\.name)).compactMap {
-                ($0 as? String) ?? ($0 as? NSPropertyDescription)?.name
-            }
-            values = try objects.map { object in
-                var row: [String: Any] = [:]
-                for key in keys { row[key] = try object.checkedValue(forKey: key) }
-                return row
-            }
         default:
             values = objects
         }
