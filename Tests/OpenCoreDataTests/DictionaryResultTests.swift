@@ -68,6 +68,12 @@ final class DictionaryResultTests: XCTestCase {
             max.setValue(7, forKey: "bonus")
             try stack.context.save()
             labels[max.objectID] = "Max"
+            // Ann and Dan report to Max (a Manager: the to-one's target entity comes from the
+            // row's Z_ENT companion column in SQLite).
+            for employee in try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Employee")) where ["Ann", "Dan"].contains(employee.firstName) {
+                employee.manager = max
+            }
+            try stack.context.save()
             stack.context.reset()
         }
     }
@@ -142,6 +148,43 @@ final class DictionaryResultTests: XCTestCase {
             r.fetchLimit = 1
         }
         XCTAssertEqual(departments, ["money=d:50.0 name='Ops'"])
+    }
+
+    func testToOneWithSubentityTargetAndReflexiveKeyPath() throws {
+        XCTAssertEqual(try fetch(inSQL: true) { r in
+            r.propertiesToFetch = ["firstName", "manager", "manager.firstName", "manager.department.name"]
+            r.predicate = NSPredicate(format: "salary < %d", 1000)
+            r.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+        }, [
+            "firstName='Ann' manager=Max manager.department.name='Sales' manager.firstName='Max'",
+            "firstName='Bob'",
+            "firstName='Cat'",
+            "firstName='Dan' manager=Max manager.department.name='Sales' manager.firstName='Max'",
+            "firstName='Eve'",
+        ])
+        XCTAssertEqual(try fetch(inSQL: true) { r in
+            r.propertiesToFetch = ["manager", aggregate("n", "count:", "firstName")]
+            r.propertiesToGroupBy = ["manager"]
+        }, ["manager=Max n=i:2", "n=i:4"], "Ann (reporting to Max) is the first row")
+        XCTAssertEqual(try fetch(inSQL: false) { r in
+            r.propertiesToFetch = ["manager", aggregate("n", "count:", "firstName")]
+            r.propertiesToGroupBy = ["manager"]
+            // Not a grouped key: rows are sorted before grouping, in memory; Max comes first.
+            r.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: false)]
+        }, ["n=i:4", "manager=Max n=i:2"])
+    }
+
+    func testDictionaryFetchesRegisterNoObjects() throws {
+        for stack in [memory!, sqlite!] {
+            try stack.context.performAndWait {
+                let request = NSFetchRequest<NSDictionary>(entityName: "Employee")
+                request.resultType = .dictionaryResultType
+                request.propertiesToFetch = ["firstName", "department.name"]
+                request.predicate = NSPredicate(format: "firstName BEGINSWITH %@", "A")  // in memory on both stores
+                XCTAssertEqual(try stack.context.fetch(request).count, 1)
+                XCTAssertTrue(stack.context.registeredObjects.isEmpty)
+            }
+        }
     }
 
     func testDefaultPropertiesAreAttributesAndToOneRelationships() throws {

@@ -43,12 +43,16 @@ extension NSManagedObjectContext {
         let objectsRequest = NSFetchRequest<NSManagedObject>()
         objectsRequest.entity = entity
         objectsRequest.predicate = request.predicate
-        objectsRequest.sortDescriptors = plan.isSingleRow ? nil : request.sortDescriptors
         objectsRequest.includesSubentities = request.includesSubentities
         objectsRequest.affectedStores = request.affectedStores
         objectsRequest.includesPendingChanges = false
         objectsRequest.returnsObjectsAsFaults = false
-        let objects = try fetch(objectsRequest)
+        // Key order, then a stable sort: the order SQL gives with `ORDER BY <keys>, Z_PK`
+        // (an unsorted object fetch may come in an index's order).
+        var objects = try fetch(objectsRequest).sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
+        if !plan.isSingleRow, let sortDescriptors = request.sortDescriptors, !sortDescriptors.isEmpty {
+            objects = try SortEvaluation.sorted(objects, by: sortDescriptors)
+        }
 
         func read(_ value: DictionaryResultPlan.Value, of object: NSManagedObject) -> StoredValue {
             var current = object
