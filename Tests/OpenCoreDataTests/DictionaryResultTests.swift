@@ -340,6 +340,11 @@ final class DictionaryResultTests: XCTestCase {
             ("having without group-by", { r in r.propertiesToFetch = ["firstName"]; r.havingPredicate = NSPredicate(format: "firstName != nil") }),
             ("sum of a string", { r in r.propertiesToFetch = [self.aggregate("s", "sum:", "firstName")] }),
             ("aggregate and plain property without group-by", { r in r.propertiesToFetch = ["firstName", self.aggregate("n", "count:", "salary")] }),
+            ("sort by an aggregate's name", { r in
+                r.propertiesToFetch = ["lastName", self.aggregate("n", "count:", "salary")]
+                r.propertiesToGroupBy = ["lastName"]
+                r.sortDescriptors = [NSSortDescriptor(key: "n", ascending: true)]
+            }),
             ("unsupported expression", { r in
                 let d = NSExpressionDescription()
                 d.name = "x"

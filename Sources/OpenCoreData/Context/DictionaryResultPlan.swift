@@ -152,6 +152,15 @@ struct DictionaryResultPlan {
                   columns.contains(where: { if case .value = $0 { return true } else { return false } }) {
             throw fail("aggregate expressions and plain properties are fetched together without propertiesToGroupBy; add the plain properties to propertiesToGroupBy.")
         }
+        // Rows are sorted before grouping (as SQL's ORDER BY sees the entity's values), so a
+        // sort key must be a key path of the entity; Apple raises for other keys, such as an
+        // aggregate's name.
+        for descriptor in request.sortDescriptors ?? [] where descriptor.comparator == nil {
+            guard let key = descriptor.key else { continue }
+            do { _ = try value(key, name: key) } catch {
+                throw fail("the sort key '\(key)' is not an attribute or to-one key path of '\(entityName)' (results can't be sorted by an aggregate's name).")
+            }
+        }
         var seen = Set<String>()
         for column in columns where !seen.insert(column.name).inserted {
             throw fail("two fetched columns are named '\(column.name)'.")
