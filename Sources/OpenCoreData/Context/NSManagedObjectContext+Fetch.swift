@@ -22,6 +22,15 @@ extension NSManagedObjectContext {
             // Apple raises: GROUP BY needs dictionary results.
             throw CoreDataError.make(NSCoreDataError, "fetch: propertiesToGroupBy requires resultType .dictionaryResultType (a group has no single object to return).")
         }
+        if request.resultType == .managedObjectIDResultType, let ids = try storeObjectIDs(request) {
+            // The store lists the IDs (SQLite: SELECT Z_PK, Z_ENT): no rows read, no objects made.
+            return try ids.map { id in
+                guard let typed = id as? T else {
+                    throw CoreDataError.make(NSCoreDataError, "fetch: an object ID result is not a \(T.self). Fetch NSFetchRequest<NSManagedObjectID> or NSFetchRequest<NSFetchRequestResult>.")
+                }
+                return typed
+            }
+        }
         if request.resultType == .countResultType, let count = try storeCount(request) {
             guard let typed = NSNumber(value: count) as? T else {
                 throw CoreDataError.make(NSCoreDataError, "fetch: a count result is an NSNumber, not a \(T.self). Fetch NSFetchRequest<NSNumber> or NSFetchRequest<NSFetchRequestResult>.")
@@ -42,6 +51,21 @@ extension NSManagedObjectContext {
     /// The count as the store computes it (`COUNT(*)` in SQLite), when the store evaluates the
     /// whole request and nothing unsaved in this context could change the answer; else nil.
     private func storeCount<T>(_ request: NSFetchRequest<T>) throws -> Int? {
+        guard let (coordinator, plan) = storeEvaluatedPlan(request) else { return nil }
+        return try coordinator.countRows(plan)
+    }
+
+    /// The IDs as the store lists them, when it evaluates the whole request, nothing unsaved
+    /// could change the answer and nothing is to be prefetched; else nil.
+    private func storeObjectIDs<T>(_ request: NSFetchRequest<T>) throws -> [NSManagedObjectID]? {
+        guard (request.relationshipKeyPathsForPrefetching ?? []).isEmpty,
+              let (coordinator, plan) = storeEvaluatedPlan(request) else { return nil }
+        return try coordinator.fetchObjectIDs(plan)
+    }
+
+    /// The request's plan, when a root context's single store evaluates all of it and no
+    /// pending change of this context could alter the answer.
+    private func storeEvaluatedPlan<T>(_ request: NSFetchRequest<T>) -> (NSPersistentStoreCoordinator, FetchPlan)? {
         guard parent == nil, let coordinator = persistentStoreCoordinator else { return nil }
         let model = coordinator.managedObjectModel
         guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else { return nil }
@@ -52,7 +76,7 @@ extension NSManagedObjectContext {
                              fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
                              context: self, request: request)
         guard coordinator.storesEvaluate(plan) else { return nil }
-        return try coordinator.countRows(plan)
+        return (coordinator, plan)
     }
 
     /// The coordinator to fetch through and the request's entity, or the error explaining why

@@ -278,11 +278,15 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// How many fetches read rows from stores (`fetchRows`; for tests of fetches that need none).
+    private(set) var rowFetches = 0
+
     /// How many dictionary fetches a store answered itself (for tests that the SQL path ran).
     private(set) var dictionaryFetchesAnsweredByStores = 0
 
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         try locked {
+            rowFetches += 1
             let rows = try stores(for: plan.entity, among: plan.affectedStores).flatMap { try backend(of: $0).fetchRows(plan) }
             for row in rows { rowCache.update(row) }
             return rows
