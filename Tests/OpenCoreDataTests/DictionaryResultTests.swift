@@ -260,9 +260,10 @@ final class DictionaryResultTests: XCTestCase {
     func testAggregatesWithoutGroupByGiveOneDictionary() throws {
         XCTAssertEqual(try fetch(inSQL: true) { r in
             r.propertiesToFetch = [aggregate("n", "count:", "salary"), aggregate("total", "sum:", "salary"),
-                                   aggregate("mean", "average:", "salary"), aggregate("earliest", "min:", "startDate")]
+                                   aggregate("mean", "average:", "salary"), aggregate("earliest", "min:", "startDate"),
+                                   aggregate("managed", "count:", "manager")]
             r.predicate = NSPredicate(format: "salary > %d", 150)
-        }, ["earliest=date:10.0 mean=d:440.0 n=i:5 total=i:2200"])
+        }, ["earliest=date:10.0 managed=i:2 mean=d:440.0 n=i:5 total=i:2200"], "count: of a to-one counts the set ones")
         XCTAssertEqual(try fetch(inSQL: true) { r in
             r.propertiesToFetch = [aggregate("n", "count:", "salary"), aggregate("total", "sum:", "salary")]
             r.predicate = NSPredicate(format: "salary > %d", 5000)
