@@ -14,6 +14,23 @@ extension NSManagedObjectContext {
     /// ```
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         assertOnQueue()
+        if request.resultType == .dictionaryResultType {
+            let (coordinator, entity) = try fetchTarget(request)
+            return try fetchDictionaries(request, entity: entity, coordinator: coordinator)
+        }
+        if !(request.propertiesToGroupBy ?? []).isEmpty {
+            // Apple raises: GROUP BY needs dictionary results.
+            throw CoreDataError.make(NSCoreDataError, "fetch: propertiesToGroupBy requires resultType .dictionaryResultType (a group has no single object to return).")
+        }
+        if request.resultType == .managedObjectIDResultType, let ids = try storeObjectIDs(request) {
+            // The store lists the IDs (SQLite: SELECT Z_PK, Z_ENT): no rows read, no objects made.
+            return try ids.map { id in
+                guard let typed = id as? T else {
+                    throw CoreDataError.make(NSCoreDataError, "fetch: an object ID result is not a \(T.self). Fetch NSFetchRequest<NSManagedObjectID> or NSFetchRequest<NSFetchRequestResult>.")
+                }
+                return typed
+            }
+        }
         if request.resultType == .countResultType, let count = try storeCount(request) {
             guard let typed = NSNumber(value: count) as? T else {
                 throw CoreDataError.make(NSCoreDataError, "fetch: a count result is an NSNumber, not a \(T.self). Fetch NSFetchRequest<NSNumber> or NSFetchRequest<NSFetchRequestResult>.")
@@ -34,6 +51,21 @@ extension NSManagedObjectContext {
     /// The count as the store computes it (`COUNT(*)` in SQLite), when the store evaluates the
     /// whole request and nothing unsaved in this context could change the answer; else nil.
     private func storeCount<T>(_ request: NSFetchRequest<T>) throws -> Int? {
+        guard let (coordinator, plan) = storeEvaluatedPlan(request) else { return nil }
+        return try coordinator.countRows(plan)
+    }
+
+    /// The IDs as the store lists them, when it evaluates the whole request, nothing unsaved
+    /// could change the answer and nothing is to be prefetched; else nil.
+    private func storeObjectIDs<T>(_ request: NSFetchRequest<T>) throws -> [NSManagedObjectID]? {
+        guard (request.relationshipKeyPathsForPrefetching ?? []).isEmpty,
+              let (coordinator, plan) = storeEvaluatedPlan(request) else { return nil }
+        return try coordinator.fetchObjectIDs(plan)
+    }
+
+    /// The request's plan, when a root context's single store evaluates all of it and no
+    /// pending change of this context could alter the answer.
+    private func storeEvaluatedPlan<T>(_ request: NSFetchRequest<T>) -> (NSPersistentStoreCoordinator, FetchPlan)? {
         guard parent == nil, let coordinator = persistentStoreCoordinator else { return nil }
         let model = coordinator.managedObjectModel
         guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else { return nil }
@@ -44,11 +76,12 @@ extension NSManagedObjectContext {
                              fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
                              context: self, request: request)
         guard coordinator.storesEvaluate(plan) else { return nil }
-        return try coordinator.countRows(plan)
+        return (coordinator, plan)
     }
 
-    /// Resolves the request's entity and returns the matching objects in order.
-    private func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> (entity: NSEntityDescription, objects: [NSManagedObject]) {
+    /// The coordinator to fetch through and the request's entity, or the error explaining why
+    /// there is none.
+    private func fetchTarget<T>(_ request: NSFetchRequest<T>) throws -> (NSPersistentStoreCoordinator, NSEntityDescription) {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "fetch: this context has no persistent store coordinator. Set persistentStoreCoordinator (or use NSPersistentContainer.viewContext).")
         }
@@ -56,6 +89,12 @@ extension NSManagedObjectContext {
         guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else {
             throw CoreDataError.make(NSCoreDataError, "fetch: the request names entity '\(request.entityName ?? "nil")', which the model does not have. Known entities: \(model.entitiesByName.keys.sorted().joined(separator: ", ")).")
         }
+        return (coordinator, entity)
+    }
+
+    /// Resolves the request's entity and returns the matching objects in order.
+    private func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> (entity: NSEntityDescription, objects: [NSManagedObject]) {
+        let (coordinator, entity) = try fetchTarget(request)
         if request.includesPendingChanges { processPendingChanges() }
         let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
                              includesSubentities: request.includesSubentities,
@@ -140,7 +179,7 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Turns objects into the request's result type.
+    /// Turns objects into the request's result type (dictionaries: `fetchDictionaries`).
     private func shape<T>(_ objects: [NSManagedObject], of entity: NSEntityDescription, for request: NSFetchRequest<T>) throws -> [T] {
         let values: [Any]
         switch request.resultType {
@@ -148,15 +187,6 @@ extension NSManagedObjectContext {
             values = objects.map(\.objectID)
         case .countResultType:
             values = [NSNumber(value: objects.count)]
-        case .dictionaryResultType:
-            let keys: [String] = (request.propertiesToFetch ?? entity.allProperties.map(\.name)).compactMap {
-                ($0 as? String) ?? ($0 as? NSPropertyDescription)?.name
-            }
-            values = try objects.map { object in
-                var row: [String: Any] = [:]
-                for key in keys { row[key] = try object.checkedValue(forKey: key) }
-                return row
-            }
         default:
             if let typed = Self.objects(objects, as: T.self) { return typed }
             values = objects

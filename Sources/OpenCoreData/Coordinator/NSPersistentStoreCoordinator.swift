@@ -271,8 +271,26 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The dictionaries of a dictionary fetch, when the plan's single store answers it itself
+    /// (the SQLite store, in SQL); nil when the context must compute them.
+    func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? {
+        try locked {
+            let targets = stores(for: plan.entity, among: plan.affectedStores)
+            guard targets.count == 1, let rows = try backend(of: targets[0]).fetchDictionaries(plan, request) else { return nil }
+            dictionaryFetchesAnsweredByStores += 1
+            return rows
+        }
+    }
+
+    /// How many fetches read rows from stores (`fetchRows`; for tests of fetches that need none).
+    private(set) var rowFetches = 0
+
+    /// How many dictionary fetches a store answered itself (for tests that the SQL path ran).
+    private(set) var dictionaryFetchesAnsweredByStores = 0
+
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         try locked {
+            rowFetches += 1
             let rows = try stores(for: plan.entity, among: plan.affectedStores).flatMap { try backend(of: $0).fetchRows(plan) }
             for row in rows { rowCache.update(row) }
             return rows

@@ -99,6 +99,10 @@ protocol StoreBackend: AnyObject {
     /// fetches (`fetchBatchSize`), whose values load a batch at a time through
     /// `rows(for:)`. nil when the store can't list IDs more cheaply than rows. Default: nil.
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]?
+    /// The dictionaries of a `.dictionaryResultType` fetch (columns, DISTINCT, GROUP BY,
+    /// aggregates, HAVING, order, limits), when the store computes exactly what the context's
+    /// in-memory evaluation would; nil to leave it to the context. Default: nil.
+    func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]?
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow]
     /// The current row for `objectID`, or nil if the store has no such record.
     func row(for objectID: NSManagedObjectID) throws -> StoreRow?
@@ -139,6 +143,7 @@ extension StoreBackend {
     func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
     func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }
+    func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? { nil }
 
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
         try objectIDs.compactMap { try row(for: $0) }

@@ -94,7 +94,7 @@ struct SQLiteFetchQuery {
     }
 
     /// The ORDER BY term for `descriptor`, or nil when SQL would not order exactly like it.
-    private static func orderTerm(_ descriptor: NSSortDescriptor, entity: NSEntityDescription, table: SQLiteEntityTable) -> String? {
+    static func orderTerm(_ descriptor: NSSortDescriptor, entity: NSEntityDescription, table: SQLiteEntityTable) -> String? {
         guard descriptor.comparator == nil, let key = descriptor.key, !key.contains("."), !key.hasPrefix("@"),
               let attribute = entity.propertiesByName[key] as? NSAttributeDescription, !attribute.isTransient,
               let c = table.columnIndex(for: attribute) else { return nil }

@@ -251,7 +251,7 @@ extension SQLiteStore {
         return result
     }
 
-    private func fetchError(_ error: SQLiteError) -> NSError {
+    func fetchError(_ error: SQLiteError) -> NSError {
         let busy = error.code == 5 || error.code == 6  // SQLITE_BUSY, SQLITE_LOCKED
         return CoreDataError.make(busy ? NSPersistentStoreTimeoutError : NSSQLiteError,
                                   busy ? "The SQLite store at \(url?.path ?? "?") stayed locked by another connection past the busy timeout (NSPersistentStoreTimeoutOption). Try again, or raise the timeout."
