@@ -16,7 +16,11 @@ extension NSManagedObjectContext {
             throw CoreDataError.make(NSPersistentStoreSaveError, "This context has no persistent store coordinator. Set persistentStoreCoordinator before saving.")
         }
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
-        for object in inserted.union(updated).union(deleted) { object.willSave() }
+        // Each changed object once (an object may sit in more than one set), without hashing
+        // every object into a union.
+        for object in inserted { object.willSave() }
+        for object in updated where !inserted.contains(object) { object.willSave() }
+        for object in deleted where !inserted.contains(object) && !updated.contains(object) { object.willSave() }
         processPendingChanges()
 
         try validatePendingChanges()
@@ -27,7 +31,7 @@ extension NSManagedObjectContext {
 
         // Conflict check, resolution and write happen under the coordinator's lock, so no other
         // context of this coordinator can save in between.
-        let (insertedNow, updatedNow, deletedNow) = try coordinator.locked {
+        let (insertedNow, updatedNow, deletedNow, savedRows) = try coordinator.locked {
             try resolveOptimisticLockingConflicts(with: coordinator)
             let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
             let lockedNow = lockedObjects.filter { !$0.hasChanges && !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
@@ -64,9 +68,9 @@ extension NSManagedObjectContext {
             }
             for object in lockedNow { object.version += 1 }
             lockedObjects.removeAll()
-            return (insertedNow, updatedNow, deletedNow)
+            return (insertedNow, updatedNow, deletedNow, (changes.inserted, changes.updated))
         }
-        didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
+        didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow, savedRows: savedRows)
     }
 
     /// Puts an unchanged object under optimistic locking: the next save fails (or merges, by
@@ -123,15 +127,18 @@ extension NSManagedObjectContext {
 
     /// Commits the saved state. `toStore` is false for a child's save into its parent: nothing
     /// reached a store, so record versions stay as they were.
-    func didSave(inserted insertedNow: [NSManagedObject], updated updatedNow: [NSManagedObject], deleted deletedNow: [NSManagedObject], toStore: Bool = true) {
-        for object in insertedNow {
+    /// `savedRows` are the rows just written for `insertedNow` and `updatedNow`, in that order:
+    /// their values are the objects' new committed values (a second snapshot would copy them).
+    func didSave(inserted insertedNow: [NSManagedObject], updated updatedNow: [NSManagedObject], deleted deletedNow: [NSManagedObject],
+                 toStore: Bool = true, savedRows: (inserted: [StoreRow], updated: [StoreRow])? = nil) {
+        for (i, object) in insertedNow.enumerated() {
             object.flags.remove(.inserted)
-            object.committed = object.snapshot()
+            object.committed = savedRows?.inserted[i].values ?? object.snapshot()
             if toStore { object.version = 1 }
         }
-        for object in updatedNow {
+        for (i, object) in updatedNow.enumerated() {
             object.flags.remove(.updated)
-            object.committed = object.snapshot()
+            object.committed = savedRows?.updated[i].values ?? object.snapshot()
             if toStore { object.version += 1 }
         }
         for object in deletedNow {

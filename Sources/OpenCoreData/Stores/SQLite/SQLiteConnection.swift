@@ -24,6 +24,8 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statement handed out last (also in `statements`).
+    private var lastStatement: SQLiteStatement?
 
     /// Opens (or, unless `readOnly`, creates) the database at `path`.
     ///
@@ -51,6 +53,7 @@ final class SQLiteConnection {
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        lastStatement = nil
         statements.removeAll()  // each statement finalises itself in deinit
         sqlite3_close_v2(handle)
     }
@@ -74,8 +77,16 @@ final class SQLiteConnection {
 
     /// The prepared statement for `sql`, reset and with its bindings cleared.
     func statement(_ sql: String) throws -> SQLiteStatement {
+        // A save runs the same INSERT or UPDATE for row after row. Comparing with the last SQL
+        // is a pointer compare when the caller passes the same string (an entity plan's), where
+        // the dictionary would hash a couple of hundred bytes per row.
+        if let last = lastStatement, last.sql == sql {
+            last.reset()
+            return last
+        }
         if let cached = statements[sql] {
             cached.reset()
+            lastStatement = cached
             return cached
         }
         var stmt: OpaquePointer?
@@ -85,6 +96,7 @@ final class SQLiteConnection {
         }
         let statement = SQLiteStatement(handle: stmt, connection: self, sql: sql)
         statements[sql] = statement
+        lastStatement = statement
         return statement
     }
 
