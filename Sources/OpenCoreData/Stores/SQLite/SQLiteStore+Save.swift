@@ -225,7 +225,7 @@ extension SQLiteStore {
         case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
             return CoreDataError.make(NSPersistentStoreTimeoutError, "The SQLite store at \(path) stayed locked by another connection past the busy timeout; nothing was saved. Try again, or raise NSPersistentStoreTimeoutOption.", info)
         case 19:  // SQLITE_CONSTRAINT
-            return CoreDataError.make(NSManagedObjectConstraintMergeError, "The save violates a uniqueness constraint of the store at \(path) (\(error.message)); nothing was saved. Resolving constraint conflicts through the merge policy is not implemented yet: change the conflicting values.", info)
+            return CoreDataError.make(NSManagedObjectConstraintMergeError, "The save violates a uniqueness constraint of the store at \(path) (\(error.message)); nothing was saved. The context resolves the conflicts it can see before writing; this one it could not (for example two records swapping unique values in one save, or another process saving the same values meanwhile): change the values, or save again.", info)
         case 8:  // SQLITE_READONLY
             return CoreDataError.make(NSPersistentStoreSaveError, "The SQLite store at \(path) is read-only (file permissions or a read-only mount); nothing was saved.", info)
         case 13:  // SQLITE_FULL
