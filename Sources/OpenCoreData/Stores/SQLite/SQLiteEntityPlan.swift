@@ -42,6 +42,9 @@ final class SQLiteEntityPlan {
     let updateSQL: String
     /// The relationships of `slots` that are to-many, with their slot index.
     let toManySlots: [(slot: Int, relationship: NSRelationshipDescription)]
+    /// Binary attributes that allow external storage, with their slot and column: a save
+    /// reads their old columns first, to know which files it replaces (``SQLiteExternalDataSave``).
+    let externalDataSlots: [(slot: Int, column: String)]
 
     /// The SELECT list shared by every entity of a table: `Z_PK, Z_ENT, Z_OPT`, then all columns.
     static func selectList(of table: SQLiteEntityTable) -> String {
@@ -57,6 +60,7 @@ final class SQLiteEntityPlan {
         var writes: [Write] = []
         var columnNames: [String] = []
         var toMany: [(Int, NSRelationshipDescription)] = []
+        var external: [(Int, String)] = []
         for (i, property) in (entity.layout?.properties ?? entity.allProperties).enumerated() {
             if property.isTransient || property is NSFetchedPropertyDescription {
                 let initial: StoredValue
@@ -68,6 +72,7 @@ final class SQLiteEntityPlan {
                 slots.append(.attribute(column: Int32(3 + c), attribute))
                 writes.append(.attribute(slot: i, attribute))
                 columnNames.append(table.columns[c].name)
+                if attribute.storesExternally { external.append((i, table.columns[c].name)) }
             } else if let r = property as? NSRelationshipDescription, !r.isToMany, let c = table.columnIndex(for: r), let destination = r.destinationEntity {
                 let companion = table.companionIndex(for: r)
                 slots.append(.toOne(foreignKey: Int32(3 + c), companion: companion.map { Int32(3 + $0) }, destination: destination))
@@ -87,8 +92,15 @@ final class SQLiteEntityPlan {
         self.slots = slots
         self.writes = writes
         self.toManySlots = toMany
+        self.externalDataSlots = external
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames
         insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) VALUES (\(insertColumns.map { _ in "?" }.joined(separator: ", ")))"
         updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
     }
+}
+
+extension NSAttributeDescription {
+    /// A Binary attribute whose values the SQLite store may keep in files (Apple's store
+    /// ignores the flag on other types).
+    var storesExternally: Bool { allowsExternalBinaryDataStorage && attributeType == .binaryDataAttributeType }
 }
