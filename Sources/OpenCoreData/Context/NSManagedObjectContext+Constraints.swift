@@ -34,6 +34,15 @@ extension NSManagedObjectContext {
     /// The constraint conflicts of the pending insertions and updates, in a stable order
     /// (objects by creation, constraints as declared).
     func findConstraintConflicts(with coordinator: NSPersistentStoreCoordinator) throws -> [NSConstraintConflict] {
+        // Most models have no constraints: then a save pays one pass over the entities.
+        guard coordinator.managedObjectModel.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) else { return [] }
+        var rulesByEntity: [ObjectIdentifier: [UniquenessRule]] = [:]
+        func rules(for entity: NSEntityDescription) -> [UniquenessRule] {
+            if let known = rulesByEntity[ObjectIdentifier(entity)] { return known }
+            let rules = UniquenessRule.rules(for: entity)
+            rulesByEntity[ObjectIdentifier(entity)] = rules
+            return rules
+        }
         var groups: [ConstraintGroupKey: ConstraintGroup] = [:]
         var order: [ConstraintGroupKey] = []
         // Saved objects first (they keep their records), then new ones in creation order.
@@ -42,7 +51,7 @@ extension NSManagedObjectContext {
             return a.objectID.key.primaryKey < b.objectID.key.primaryKey
         }
         for object in candidates {
-            for rule in UniquenessRule.rules(for: object.entity) {
+            for rule in rules(for: object.entity) {
                 guard let slots = rule.slots(in: object.entity) else { continue }
                 let values = slots.map { object.readStored($0) }
                 // A saved object whose constrained values did not change still holds them in its

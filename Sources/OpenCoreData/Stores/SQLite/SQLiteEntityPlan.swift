@@ -15,6 +15,9 @@ final class SQLiteEntityPlan {
     enum Slot {
         /// An attribute in the SELECT list's column `column`.
         case attribute(column: Int32, NSAttributeDescription)
+        /// A Binary attribute that allows external storage: a marker byte, then the bytes or
+        /// the name of their file (``SQLiteExternalData``).
+        case externalData(column: Int32)
         /// A to-one: the target's `Z_PK` in `foreignKey`, its `Z_ENT` in `companion` if the
         /// destination has subentities (otherwise the target is of the destination entity).
         case toOne(foreignKey: Int32, companion: Int32?, destination: NSEntityDescription)
@@ -69,7 +72,7 @@ final class SQLiteEntityPlan {
                 else { initial = .null }
                 slots.append(.notStored(initial))
             } else if let attribute = property as? NSAttributeDescription, let c = table.columnIndex(for: attribute) {
-                slots.append(.attribute(column: Int32(3 + c), attribute))
+                slots.append(attribute.storesExternally ? .externalData(column: Int32(3 + c)) : .attribute(column: Int32(3 + c), attribute))
                 writes.append(.attribute(slot: i, attribute))
                 columnNames.append(table.columns[c].name)
                 if attribute.storesExternally { external.append((i, table.columns[c].name)) }

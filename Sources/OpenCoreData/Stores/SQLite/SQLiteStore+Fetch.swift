@@ -178,7 +178,7 @@ extension SQLiteStore {
         values.reserveCapacity(plan.slots.count)
         for slot in plan.slots {
             switch slot {
-            case let .attribute(column, attribute) where attribute.storesExternally:
+            case let .externalData(column):
                 values.append(statement.blob(at: column).map { SQLiteExternalData.value(of: $0, in: externalDataDirectory) } ?? .null)
             case let .attribute(column, attribute):
                 values.append(SQLiteValueCoding.storedValue(from: statement, at: column, for: attribute))
