@@ -299,6 +299,25 @@ final class UniquenessConstraintTests: XCTestCase {
         }
     }
 
+    func testDuplicatesAmongNewObjectsMergeTheirRelationships() throws {
+        for (policy, expectedOrders, expectedClients) in [(NSOverwriteMergePolicy, ["o1", "o2"], ["x", "x"]), (NSRollbackMergePolicy, ["o1"], ["x", nil])] {
+            for (kind, stack) in try stacks() {
+                let c = stack.context(policy)
+                try c.performAndWait {
+                    for (name, title) in [("A", "o1"), ("B", "o2")] {
+                        let client = stack.insert("Client", ["id": "x", "name": name], in: c)
+                        stack.insert("Order", ["title": title], in: c).setValue(client, forKey: "client")
+                    }
+                    try c.save()
+                }
+                let clients = try stack.rows("Client")
+                XCTAssertEqual(clients.count, 1, "\(kind), \(policy)")
+                XCTAssertEqual(clients.first?["orders"] as? [String], expectedOrders, "\(kind), \(policy)")
+                XCTAssertEqual(try stack.rows("Order", sortedBy: "title").map { $0["client"] as? String }, expectedClients, "\(kind), \(policy)")
+            }
+        }
+    }
+
     func testCompoundConstraintNeedsEveryValueEqual() throws {
         for (kind, stack) in try stacks() {
             let c = stack.context()

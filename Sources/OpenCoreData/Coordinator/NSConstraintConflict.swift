@@ -36,6 +36,8 @@ open class NSConstraintConflict: NSObject {
     /// order of `conflictingObjects`.
     public let conflictingSnapshots: [[AnyHashable: Any]]
 
+    /// A conflict as a save reports it; a custom store or test can make its own. The
+    /// `constraintValues` are read from the first conflicting object now.
     public init(constraint contraint: [String], database databaseObject: NSManagedObject?, databaseSnapshot: [AnyHashable: Any]?,
                 conflicting conflictingObjects: [NSManagedObject], conflictingSnapshots: [Any]) {
         constraint = contraint
