@@ -237,7 +237,7 @@ final class UniquenessConstraintTests: XCTestCase {
             XCTAssertEqual(clients.count, 1, kind)
             XCTAssertEqual(clients[0]["objectID"] as? URL, existing.uriRepresentation(), "the stored record keeps its primary key (\(kind))")
             XCTAssertEqual(clients[0]["name"] as? String, "New", kind)
-            XCTAssertEqual(clients[0]["city"] as? String, "Paris", "a property the new object left nil keeps the stored value (\(kind))")
+            XCTAssertNil(clients[0]["city"], "a new object's whole state trumps, nil included (\(kind))")
             XCTAssertEqual(clients[0]["orders"] as? [String], ["o1", "o2"], kind)
             XCTAssertEqual(orders.map { $0["client"] as? String }, ["c1", "c1"], kind)
         }
@@ -277,6 +277,27 @@ final class UniquenessConstraintTests: XCTestCase {
             // The new order stays (it is no duplicate) but no longer points at a discarded client.
             XCTAssertEqual(orders.map { $0["title"] as? String }, ["o1", "o2"], kind)
             XCTAssertEqual(orders.map { $0["client"] as? String }, ["c1", nil], kind)
+        }
+    }
+
+    func testSavedObjectTakingAStoredValueMergesByPolicy() throws {
+        for (policy, expectedCity) in [(NSMergeByPropertyObjectTrumpMergePolicy, "Paris"), (NSOverwriteMergePolicy, "Rome")] {
+            for (kind, stack) in try stacks() {
+                let existing = try seed(stack)
+                let c = stack.context(policy)
+                try c.performAndWait {
+                    let other = stack.insert("Client", ["id": "c2", "name": "Two", "city": "Rome"], in: c)
+                    try c.save()
+                    other.setValue("c1", forKey: "id")
+                    other.setValue("Renamed", forKey: "name")
+                    try c.save()
+                }
+                let rows = try stack.rows("Client")
+                XCTAssertEqual(rows.count, 1, "\(kind), \(policy)")
+                XCTAssertEqual(rows.first?["objectID"] as? URL, existing.uriRepresentation(), "\(kind), \(policy)")
+                XCTAssertEqual(rows.first?["name"] as? String, "Renamed", "\(kind), \(policy)")
+                XCTAssertEqual(rows.first?["city"] as? String, expectedCity, "object trump takes only what the saved object changed (\(kind), \(policy))")
+            }
         }
     }
 

@@ -39,11 +39,12 @@ extension NSMergePolicy {
             let theirs = duplicate.readStored(i)
             // What the duplicate "changed": for a new object every property with a value, for a
             // saved one what differs from its last saved state (as `changedValues()`).
+            let isNew = duplicate.committed == nil
             let changed = duplicate.committed.map { i < $0.count && !theirs.isSame(as: $0[i]) } ?? !theirs.isEmptyValue
             switch (property, survivor.layout.properties[j]) {
             case (is NSAttributeDescription, is NSAttributeDescription):
                 let ours = survivor.readStored(j)
-                if takes(changed: changed, ours: ours, attribute: true), !theirs.isSame(as: ours) { survivor.writeSlot(j, .value(theirs)) }
+                if takes(changed: changed, isNew: isNew, ours: ours), !theirs.isSame(as: ours) { survivor.writeSlot(j, .value(theirs)) }
             case (let r as NSRelationshipDescription, let s as NSRelationshipDescription) where r.isToMany == s.isToMany:
                 if r.isToMany {
                     let members = duplicate.readToMany(i).objects
@@ -51,9 +52,10 @@ extension NSMergePolicy {
                         for member in members where member !== survivor && member !== duplicate { survivor.addToMany(s, slot: j, member) }
                     }
                     for member in duplicate.readToMany(i).objects { duplicate.removeFromToMany(r, slot: i, member) }
-                } else if let target = duplicate.readToOne(i) {
+                } else {
+                    let target = duplicate.readToOne(i)
                     let ours = survivor.readStored(j)
-                    if target !== survivor, target !== duplicate, takes(changed: changed, ours: ours, attribute: false) {
+                    if target !== survivor, target !== duplicate, takes(changed: changed, isNew: isNew, ours: ours) {
                         survivor.setToOne(s, slot: j, target)
                     }
                     if duplicate.readToOne(i) != nil { duplicate.setToOne(r, slot: i, nil) }
@@ -64,11 +66,13 @@ extension NSMergePolicy {
         }
     }
 
-    /// Whether the kept object takes the duplicate's value of a property.
-    private func takes(changed: Bool, ours: StoredValue, attribute: Bool) -> Bool {
+    /// Whether the kept object takes the duplicate's value of a property. A new duplicate's
+    /// whole state trumps under object trump, nil included: that is what Apple's policy is
+    /// reported to do (custom policies are written to keep stored values the new object lacks).
+    private func takes(changed: Bool, isNew: Bool, ours: StoredValue) -> Bool {
         switch mergeType {
-        case .overwriteMergePolicyType: return attribute || changed
-        case .mergeByPropertyObjectTrumpMergePolicyType: return changed
+        case .overwriteMergePolicyType: return true
+        case .mergeByPropertyObjectTrumpMergePolicyType: return isNew || changed
         case .mergeByPropertyStoreTrumpMergePolicyType: return changed && ours.isEmptyValue
         case .rollbackMergePolicyType, .errorMergePolicyType: return false
         }

@@ -73,15 +73,15 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     /// before, else the first conflicting object created. The others' values go into it:
     /// - `.error`: throws `NSManagedObjectConstraintMergeError` (133021) with
     ///   `userInfo["conflictList"]`; nothing changes.
-    /// - `.mergeByPropertyObjectTrump`: every property a duplicate set (a new object: every
-    ///   property with a value) replaces the kept object's value.
-    /// - `.overwrite`: every attribute of the duplicate replaces the kept object's value.
+    /// - `.mergeByPropertyObjectTrump`: a new duplicate's values replace the kept object's,
+    ///   nil included; a saved duplicate's replace them where it changed them.
+    /// - `.overwrite`: every value of the duplicate replaces the kept object's, nil included.
     /// - `.mergeByPropertyStoreTrump`: the kept object's values stay; a duplicate's value is
     ///   taken only where the kept object has none.
     /// - `.rollback`: the kept object stays as it is; the duplicates' values are discarded.
     ///
-    /// Relationships never dangle: except with `.rollback`, the duplicates' to-many members move
-    /// to the kept object, and their to-one destinations where the rule above takes the value;
+    /// To-one relationships follow the rule above. To-many members are never dropped: except
+    /// with `.rollback` the duplicates' members move to the kept object (which keeps its own);
     /// what remains is cut before a duplicate is deleted, so its delete rules touch nothing.
     open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
         guard mergeType != .errorMergePolicyType else {
