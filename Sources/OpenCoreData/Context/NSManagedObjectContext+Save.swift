@@ -29,9 +29,11 @@ extension NSManagedObjectContext {
             return
         }
 
-        // Conflict check, resolution and write happen under the coordinator's lock, so no other
-        // context of this coordinator can save in between.
+        // Conflict checks, resolution and write happen under the coordinator's lock, so no other
+        // context of this coordinator can save in between. Constraint conflicts first: the
+        // record a policy merges duplicates into is then version-checked like any change.
         let (insertedNow, updatedNow, deletedNow, savedRows) = try coordinator.locked {
+            try resolveConstraintConflicts(with: coordinator)
             try resolveOptimisticLockingConflicts(with: coordinator)
             let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
             let lockedNow = lockedObjects.filter { !$0.hasChanges && !$0.objectID.isTemporaryID && $0.managedObjectContext === self }

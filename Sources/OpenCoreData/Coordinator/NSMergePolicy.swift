@@ -50,12 +50,53 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         for conflict in list { apply(conflict) }
     }
 
-    /// Apple's constraint-conflict hook; constraint checks arrive with the SQLite store.
-    open func resolve(constraintConflicts list: [Any]) throws {}
+    /// Resolves uniqueness-constraint conflicts found at save (see ``NSConstraintConflict``).
+    /// Override to decide yourself — for example to keep the store's value of one property —
+    /// and call `super` for the rest:
+    ///
+    /// ```swift
+    /// final class KeepNotesPolicy: NSMergePolicy {
+    ///     init() { super.init(merge: .mergeByPropertyObjectTrumpMergePolicyType) }
+    ///     override func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+    ///         for conflict in list {
+    ///             guard let notes = conflict.databaseObject?.value(forKey: "notes") else { continue }
+    ///             for object in conflict.conflictingObjects { object.setValue(notes, forKey: "notes") }
+    ///         }
+    ///         try super.resolve(constraintConflicts: list)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The objects sharing the constrained values are merged into one, which is saved; the
+    /// others are deleted (new ones simply leave the context). The one kept is the record
+    /// already in the store (`databaseObject`), else a conflicting object that was saved
+    /// before, else the first conflicting object created. The others' values go into it:
+    /// - `.error`: throws `NSManagedObjectConstraintMergeError` (133021) with
+    ///   `userInfo["conflictList"]`; nothing changes.
+    /// - `.mergeByPropertyObjectTrump`: a new duplicate's values replace the kept object's,
+    ///   nil included; a saved duplicate's replace them where it changed them.
+    /// - `.overwrite`: every value of the duplicate replaces the kept object's, nil included.
+    /// - `.mergeByPropertyStoreTrump`: the kept object's values stay; a duplicate's value is
+    ///   taken only where the kept object has none.
+    /// - `.rollback`: the kept object stays as it is; the duplicates' values are discarded.
+    ///
+    /// To-one relationships follow the rule above. To-many members are never dropped: except
+    /// with `.rollback` the duplicates' members move to the kept object (which keeps its own);
+    /// what remains is cut before a duplicate is deleted, so its delete rules touch nothing.
+    open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+        guard mergeType != .errorMergePolicyType else {
+            throw NSManagedObjectContext.constraintError(list, "the context's merge policy is NSErrorMergePolicy")
+        }
+        for conflict in list { apply(conflict) }
+    }
 
-    /// Apple's combined entry point.
+    /// Apple's combined entry point: optimistic-locking conflicts (`NSMergeConflict`) and
+    /// constraint conflicts (`NSConstraintConflict`), each to its own method.
     open func resolve(mergeConflicts list: [Any]) throws {
-        try resolve(optimisticLockingConflicts: list.compactMap { $0 as? NSMergeConflict })
+        let constraintConflicts = list.compactMap { $0 as? NSConstraintConflict }
+        if !constraintConflicts.isEmpty { try resolve(constraintConflicts: constraintConflicts) }
+        let lockingConflicts = list.compactMap { $0 as? NSMergeConflict }
+        if !lockingConflicts.isEmpty || constraintConflicts.isEmpty { try resolve(optimisticLockingConflicts: lockingConflicts) }
     }
 
     private func apply(_ conflict: NSMergeConflict) {

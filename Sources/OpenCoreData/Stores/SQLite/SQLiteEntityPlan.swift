@@ -15,6 +15,9 @@ final class SQLiteEntityPlan {
     enum Slot {
         /// An attribute in the SELECT list's column `column`.
         case attribute(column: Int32, NSAttributeDescription)
+        /// A Binary attribute that allows external storage: a marker byte, then the bytes or
+        /// the name of their file (``SQLiteExternalData``).
+        case externalData(column: Int32)
         /// A to-one: the target's `Z_PK` in `foreignKey`, its `Z_ENT` in `companion` if the
         /// destination has subentities (otherwise the target is of the destination entity).
         case toOne(foreignKey: Int32, companion: Int32?, destination: NSEntityDescription)
@@ -55,6 +58,9 @@ final class SQLiteEntityPlan {
 
     /// The relationships of `slots` that are to-many, with their slot index.
     let toManySlots: [(slot: Int, relationship: NSRelationshipDescription)]
+    /// Binary attributes that allow external storage, with their slot and column: a save
+    /// reads their old columns first, to know which files it replaces (``SQLiteExternalDataSave``).
+    let externalDataSlots: [(slot: Int, column: String)]
 
     /// The SELECT list shared by every entity of a table: `Z_PK, Z_ENT, Z_OPT`, then all columns.
     static func selectList(of table: SQLiteEntityTable) -> String {
@@ -70,6 +76,7 @@ final class SQLiteEntityPlan {
         var writes: [Write] = []
         var columnNames: [String] = []
         var toMany: [(Int, NSRelationshipDescription)] = []
+        var external: [(Int, String)] = []
         for (i, property) in (entity.layout?.properties ?? entity.allProperties).enumerated() {
             if property.isTransient || property is NSFetchedPropertyDescription {
                 let initial: StoredValue
@@ -78,9 +85,10 @@ final class SQLiteEntityPlan {
                 else { initial = .null }
                 slots.append(.notStored(initial))
             } else if let attribute = property as? NSAttributeDescription, let c = table.columnIndex(for: attribute) {
-                slots.append(.attribute(column: Int32(3 + c), attribute))
+                slots.append(attribute.storesExternally ? .externalData(column: Int32(3 + c)) : .attribute(column: Int32(3 + c), attribute))
                 writes.append(.attribute(slot: i, attribute))
                 columnNames.append(table.columns[c].name)
+                if attribute.storesExternally { external.append((i, table.columns[c].name)) }
             } else if let r = property as? NSRelationshipDescription, !r.isToMany, let c = table.columnIndex(for: r), let destination = r.destinationEntity {
                 let companion = table.companionIndex(for: r)
                 slots.append(.toOne(foreignKey: Int32(3 + c), companion: companion.map { Int32(3 + $0) }, destination: destination))
@@ -109,8 +117,15 @@ final class SQLiteEntityPlan {
         }
         self.writes = writes
         self.toManySlots = toMany
+        self.externalDataSlots = external
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames
         insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) VALUES (\(insertColumns.map { _ in "?" }.joined(separator: ", ")))"
         updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
     }
+}
+
+extension NSAttributeDescription {
+    /// A Binary attribute whose values the SQLite store may keep in files (Apple's store
+    /// ignores the flag on other types).
+    var storesExternally: Bool { allowsExternalBinaryDataStorage && attributeType == .binaryDataAttributeType }
 }

@@ -108,13 +108,24 @@ enum SQLiteMigrator {
         let path = url.path
         let temporary = URL(fileURLWithPath: path + ".migrating")
         try? SQLiteStore.destroyPersistentStore(at: temporary)   // left over from a crash
+        // External binary values: the copy writes its files into the original's directory
+        // under new names, so they are in place the moment the rename makes the copy the
+        // store; the original's files are removed only after that.
+        let externalDirectory = SQLiteExternalData.directory(forStoreAt: url)
+        let filesBefore = SQLiteExternalData.fileNames(in: externalDirectory)
         do {
-            try writeMigratedStore(from: url, to: temporary, metadata: metadata, source: source, destination: destination, mapping: mapping, matchByStructure: matchByStructure)
+            try writeMigratedStore(from: url, to: temporary, metadata: metadata, source: source, destination: destination, mapping: mapping,
+                                   matchByStructure: matchByStructure, externalDirectory: externalDirectory)
             pauseForTests(at: "before-replace")
             try checkpointAndRemoveJournal(of: path)
             try replace(path, with: temporary.path)
+            let referenced = (try? SQLiteExternalData.referencedNames(inStoreAt: path)) ?? filesBefore
+            for name in filesBefore.subtracting(referenced) { try? FileManager.default.removeItem(at: externalDirectory.appendingPathComponent(name)) }
         } catch {
             try? SQLiteStore.destroyPersistentStore(at: temporary)
+            for name in SQLiteExternalData.fileNames(in: externalDirectory).subtracting(filesBefore) {
+                try? FileManager.default.removeItem(at: externalDirectory.appendingPathComponent(name))
+            }
             let nsError = error as NSError
             if nsError.domain == NSCocoaErrorDomain, [NSMigrationError, NSInferredMappingModelError].contains(nsError.code) { throw error }
             throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path) failed: \((error as NSError).localizedDescription) The original store was left unchanged.",
@@ -124,7 +135,7 @@ enum SQLiteMigrator {
 
     // MARK: Writing the migrated copy
 
-    private static func writeMigratedStore(from url: URL, to temporary: URL, metadata: [String: Any], source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool) throws {
+    private static func writeMigratedStore(from url: URL, to temporary: URL, metadata: [String: Any], source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool, externalDirectory: URL) throws {
         // Read every record through the source model.
         let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: source)
         let sourceStore = try sourceCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
@@ -141,7 +152,8 @@ enum SQLiteMigrator {
 
         // A new store file with the destination's schema.
         let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destination)
-        let destinationStore = try destinationCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: temporary, options: nil)
+        let destinationStore = try destinationCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: temporary,
+                                                                             options: [SQLiteExternalData.directoryOption: externalDirectory])
         defer { if destinationStore.persistentStoreCoordinator != nil { try? destinationCoordinator.remove(destinationStore) } }
         guard let writer = destinationStore as? SQLiteStore else { throw migrationError(url.path, "the new store is not a SQLite store") }
         pauseForTests(at: "after-schema")

@@ -192,6 +192,8 @@ extension SQLiteStore {
                 break
             }
             switch plan.slots[i] {
+            case let .externalData(column):
+                values.append(statement.blob(at: column).map { SQLiteExternalData.value(of: $0, in: externalDataDirectory) } ?? .null)
             case let .attribute(column, attribute):
                 values.append(SQLiteValueCoding.storedValue(from: statement, at: column, for: attribute))
             case let .toOne(foreignKey, companion, destination):

@@ -43,12 +43,16 @@ extension SQLiteStore {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save to the SQLite store at \(url?.path ?? "?"): it was opened read-only (NSReadOnlyPersistentStoreOption).")
         }
         guard !changes.isEmpty else { return PreparedStoreSave(commit: {}, rollback: {}) }
+        // Files of external binary values are written during the transaction, before COMMIT;
+        // replaced ones are removed only after it, new ones again if it rolls back.
+        let external = SQLiteExternalDataSave(directory: externalDataDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()))
         do {
             try db.execute("BEGIN IMMEDIATE")
             do {
-                try write(changes, in: db)
+                try write(changes, external: external, in: db)
             } catch {
                 if db.isInTransaction { try? db.execute("ROLLBACK") }
+                external.didRollBack()
                 throw error
             }
         } catch let error as SQLiteError {
@@ -63,26 +67,29 @@ extension SQLiteStore {
                     try db.execute("COMMIT")
                 } catch let error as SQLiteError {
                     if db.isInTransaction { try? db.execute("ROLLBACK") }
+                    external.didRollBack()
                     throw saveError(error)
                 }
+                external.didCommit()
             },
             rollback: { [self] in
                 lock.lock(); defer { lock.unlock() }
                 if db.isInTransaction { try? db.execute("ROLLBACK") }
+                external.didRollBack()
             })
     }
 
     /// Every write of a save, inside the caller's transaction.
-    private func write(_ changes: StoreChanges, in db: SQLiteConnection) throws {
+    private func write(_ changes: StoreChanges, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
         // Deletes first, so an inserted object may take a unique value a deleted one held.
         // Updates before inserts: Apple's derived-attribute triggers (Z_DA_...) update a
         // parent's count when a child row is inserted, and the parent's UPDATE, which
         // writes every column, must not overwrite that afterwards. (Derived attributes
         // are not modelled yet; see SQLiteDerivedAttributeFunctions.)
-        for row in changes.deleted { try delete(row, in: db) }
-        for row in changes.updated { try write(row, insert: false, in: db) }
+        for row in changes.deleted { try delete(row, external: external, in: db) }
+        for row in changes.updated { try write(row, insert: false, external: external, in: db) }
         for row in changes.locked { try bumpVersion(row, in: db) }
-        for row in changes.inserted { try write(row, insert: true, in: db) }
+        for row in changes.inserted { try write(row, insert: true, external: external, in: db) }
         try writeToManyRelationships(of: changes.inserted + changes.updated, in: db)
         var highest: [Int64: Int64] = [:]
         for row in changes.inserted {
@@ -117,14 +124,17 @@ extension SQLiteStore {
                            ["conflictList": [row.objectID]])
     }
 
-    private func delete(_ row: StoreRow, in db: SQLiteConnection) throws {
+    private func delete(_ row: StoreRow, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
         let plan = try entityPlan(row)
         let table = plan.table.name
+        let oldColumns = try externalColumns(of: row, plan, in: db)
         if try db.run("DELETE FROM \(table) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(row.objectID.primaryKey), .integer(row.version)]) == 0 {
             // Gone already (deleted elsewhere): nothing to do. Still there: someone changed it.
             if try !db.query("SELECT 1 FROM \(table) WHERE Z_PK = ?", [.integer(row.objectID.primaryKey)], { _ in true }).isEmpty {
                 throw conflict(row, "was changed by another context or process")
             }
+        } else {
+            for old in oldColumns.values { external.release(old) }
         }
         for join in schema.joinTables {
             if plan.entity.isKindOf(entity: join.primary.entity) {
@@ -136,12 +146,26 @@ extension SQLiteStore {
         }
     }
 
+    /// The current columns of a row's external-storage attributes, by slot (none for entities
+    /// without such attributes, so other saves cost no extra query).
+    private func externalColumns(of row: StoreRow, _ plan: SQLiteEntityPlan, in db: SQLiteConnection) throws -> [Int: Data] {
+        guard !plan.externalDataSlots.isEmpty else { return [:] }
+        let sql = "SELECT \(plan.externalDataSlots.map(\.column).joined(separator: ", ")) FROM \(plan.table.name) WHERE Z_PK = ?"
+        let rows = try db.query(sql, [.integer(row.objectID.primaryKey)]) { statement in
+            plan.externalDataSlots.indices.map { statement.blob(at: Int32($0)) }
+        }
+        var columns: [Int: Data] = [:]
+        for (i, entry) in plan.externalDataSlots.enumerated() { columns[entry.slot] = rows.first?[i] ?? nil }
+        return columns
+    }
+
     /// INSERT (`Z_OPT` = 1) or version-checked UPDATE of a row's attributes and to-one keys.
-    private func write(_ row: StoreRow, insert: Bool, in db: SQLiteConnection) throws {
+    private func write(_ row: StoreRow, insert: Bool, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
         let plan = try entityPlan(row)
         guard row.values.count == plan.slots.count else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Internal error: a row of '\(plan.entity.name ?? "?")' has \(row.values.count) values; the entity has \(plan.slots.count) properties.")
         }
+        let oldColumns = insert ? [:] : try externalColumns(of: row, plan, in: db)
         let statement = try db.statement(insert ? plan.insertSQL : plan.updateSQL)
         var index: Int32 = 1
         if insert {
@@ -152,6 +176,8 @@ extension SQLiteStore {
         statement.bind(row.version, at: index); index += 1
         for write in plan.writes {
             switch write {
+            case let .attribute(slot, attribute) where attribute.storesExternally:
+                statement.bind(try external.columnValue(row.values[slot], replacing: oldColumns[slot], for: attribute), at: index)
             case let .attribute(slot, attribute):
                 statement.bind(try SQLiteValueCoding.columnValue(row.values[slot], for: attribute), at: index)
             case let .foreignKey(slot):
@@ -225,7 +251,7 @@ extension SQLiteStore {
         case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
             return CoreDataError.make(NSPersistentStoreTimeoutError, "The SQLite store at \(path) stayed locked by another connection past the busy timeout; nothing was saved. Try again, or raise NSPersistentStoreTimeoutOption.", info)
         case 19:  // SQLITE_CONSTRAINT
-            return CoreDataError.make(NSManagedObjectConstraintMergeError, "The save violates a uniqueness constraint of the store at \(path) (\(error.message)); nothing was saved. Resolving constraint conflicts through the merge policy is not implemented yet: change the conflicting values.", info)
+            return CoreDataError.make(NSManagedObjectConstraintMergeError, "The save violates a uniqueness constraint of the store at \(path) (\(error.message)); nothing was saved. The context resolves the conflicts it can see before writing; this one it could not (for example two records swapping unique values in one save, or another process saving the same values meanwhile): change the values, or save again.", info)
         case 8:  // SQLITE_READONLY
             return CoreDataError.make(NSPersistentStoreSaveError, "The SQLite store at \(path) is read-only (file permissions or a read-only mount); nothing was saved.", info)
         case 13:  // SQLITE_FULL

@@ -44,6 +44,13 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     var evaluatesFetchPlans: Bool { false }
 
     func plan(for entity: NSEntityDescription) -> SQLiteEntityPlan? { plans[ObjectIdentifier(entity)] }
+
+    /// Where this store keeps the files of external binary values: `.<StoreName>_SUPPORT/_EXTERNAL_DATA`
+    /// beside the file, unless a migration points the copy it writes at the original's.
+    var externalDataDirectory: URL? {
+        if let directory = options?[SQLiteExternalData.directoryOption] as? URL { return directory }
+        return url.map(SQLiteExternalData.directory(forStoreAt:))
+    }
     func plan(number: Int) -> SQLiteEntityPlan? { plansByNumber[number] }
 
     /// The open connection, or a clear error if the store was removed.
@@ -305,6 +312,9 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             let file = URL(fileURLWithPath: url.path + suffix)
             if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
         }
+        // The external binary values go with the store.
+        let support = SQLiteExternalData.supportDirectory(forStoreAt: url)
+        if FileManager.default.fileExists(atPath: support.path) { try FileManager.default.removeItem(at: support) }
     }
 
     override func willRemove(from coordinator: NSPersistentStoreCoordinator?) {

@@ -1,0 +1,232 @@
+import OpenCoreData
+import XCTest
+
+/// Binary attributes with `allowsExternalBinaryDataStorage` in the SQLite store: small values
+/// inline behind a 01 marker, large ones in files under `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`
+/// named by a 02 marker; files are written before the commit and removed only after it.
+final class ExternalBinaryStorageTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-external-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var storeURL: URL { directory.appendingPathComponent("Photos.sqlite") }
+    private var externalDirectory: URL { directory.appendingPathComponent(".Photos_SUPPORT/_EXTERNAL_DATA") }
+    private var externalFiles: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: externalDirectory.path)) ?? []).sorted() }
+
+    /// Photo: `name` (unique), `image` (external storage allowed), `raw` (Binary, inline).
+    /// `version2` adds an optional `caption` (a lightweight migration).
+    private static func makeModel(version2: Bool = false) -> NSManagedObjectModel {
+        let photo = NSEntityDescription(name: "Photo")
+        let image = NSAttributeDescription(name: "image", type: .binaryDataAttributeType)
+        image.allowsExternalBinaryDataStorage = true
+        var properties: [NSPropertyDescription] = [NSAttributeDescription(name: "name", type: .stringAttributeType), image,
+                                                   NSAttributeDescription(name: "raw", type: .binaryDataAttributeType)]
+        if version2 { properties.append(NSAttributeDescription(name: "caption", type: .stringAttributeType)) }
+        photo.properties = properties
+        photo.uniquenessConstraints = [["name"]]
+        let model = NSManagedObjectModel()
+        model.entities = [photo]
+        return model
+    }
+
+    private func open(_ model: NSManagedObjectModel = makeModel(), at url: URL? = nil, options: [AnyHashable: Any]? = nil) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url ?? storeURL, options: options)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return (coordinator, context)
+    }
+
+    private func bytes(_ count: Int, seed: UInt8) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed }) }
+    private var large: Data { bytes(300 * 1024, seed: 7) }
+
+    private func insert(_ name: String, image: Data?, raw: Data? = nil, in context: NSManagedObjectContext) throws -> NSManagedObjectID {
+        try context.performAndWait {
+            let photo = NSManagedObject(entity: context.persistentStoreCoordinator!.managedObjectModel.entitiesByName["Photo"]!, insertInto: context)
+            photo.setValue(name, forKey: "name")
+            photo.setValue(image, forKey: "image")
+            photo.setValue(raw, forKey: "raw")
+            try context.save()
+            return photo.objectID
+        }
+    }
+
+    /// The `image` column of the row named `name`, as the inspector's hex (`x'...'`).
+    private func imageColumn(_ name: String, at url: URL? = nil) throws -> String? {
+        try SQLiteInspector.rows(at: (url ?? storeURL).path, "SELECT ZIMAGE FROM ZPHOTO WHERE ZNAME = ?", [name]).first?.first ?? nil
+    }
+
+    /// `image` of the photo named `name`, read through a new coordinator.
+    private func freshImage(_ name: String, model: NSManagedObjectModel = makeModel(), at url: URL? = nil) throws -> Data? {
+        let (coordinator, context) = try open(model, at: url)
+        defer { for store in coordinator.persistentStores { try? coordinator.remove(store) } }
+        return try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.predicate = NSPredicate(format: "name == %@", name)
+            let photos = try context.fetch(request)
+            XCTAssertEqual(photos.count, 1)
+            return photos.first?.value(forKey: "image") as? Data
+        }
+    }
+
+    private func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
+
+    // MARK: Layout
+
+    func testSmallValueIsInlineBehindAMarker() throws {
+        let (_, context) = try open()
+        _ = try insert("small", image: Data([0xCA, 0xFE]), raw: Data([0xCA, 0xFE]), in: context)
+        XCTAssertEqual(try imageColumn("small"), "x'01cafe'")
+        XCTAssertEqual(try SQLiteInspector.rows(at: storeURL.path, "SELECT ZRAW FROM ZPHOTO").first?.first, "x'cafe'", "attributes without the flag keep plain bytes")
+        XCTAssertEqual(externalFiles, [])
+        XCTAssertEqual(try freshImage("small"), Data([0xCA, 0xFE]))
+    }
+
+    func testLargeValueGoesToAFileNamedInTheColumn() throws {
+        let (_, context) = try open()
+        _ = try insert("large", image: large, raw: large, in: context)
+        let files = externalFiles
+        XCTAssertEqual(files.count, 1)
+        let name = try XCTUnwrap(files.first)
+        XCTAssertNotNil(UUID(uuidString: name), "files are named by a UUID")
+        XCTAssertEqual(try imageColumn("large"), "x'02" + hex(Data(name.utf8)) + "00'")
+        XCTAssertEqual(try Data(contentsOf: externalDirectory.appendingPathComponent(name)), large)
+        XCTAssertEqual(try SQLiteInspector.rows(at: storeURL.path, "SELECT length(ZRAW) FROM ZPHOTO").first?.first, String(large.count))
+        XCTAssertEqual(try freshImage("large"), large, "round trip through a new stack")
+        // The threshold: exactly 128 KiB stays inline, one byte more goes to a file.
+        _ = try insert("edge", image: bytes(128 * 1024, seed: 1), in: context)
+        XCTAssertEqual(try imageColumn("edge")?.prefix(4), "x'01")
+        _ = try insert("over", image: bytes(128 * 1024 + 1, seed: 2), in: context)
+        XCTAssertEqual(try imageColumn("over")?.prefix(4), "x'02")
+        XCTAssertEqual(externalFiles.count, 2)
+    }
+
+    // MARK: Changes
+
+    func testChangingOrDeletingAValueRemovesItsOldFile() throws {
+        let (_, context) = try open()
+        let id = try insert("p", image: large, in: context)
+        let photo = context.performAndWait { context.object(with: id) }
+        let first = try XCTUnwrap(externalFiles.first)
+        func save(_ change: () -> Void) throws {
+            try context.performAndWait {
+                change()
+                try context.save()
+            }
+        }
+        // Another attribute changes: the unchanged value keeps its file.
+        try save { photo.setValue(Data([1]), forKey: "raw") }
+        XCTAssertEqual(externalFiles, [first])
+        // A new large value: a new file, the old one gone.
+        let other = bytes(200 * 1024, seed: 9)
+        try save { photo.setValue(other, forKey: "image") }
+        XCTAssertEqual(externalFiles.count, 1)
+        XCTAssertNotEqual(externalFiles.first, first)
+        XCTAssertEqual(try freshImage("p"), other)
+        // A small value: inline, no file left.
+        try save { photo.setValue(Data([2, 3]), forKey: "image") }
+        XCTAssertEqual(externalFiles, [])
+        XCTAssertEqual(try imageColumn("p"), "x'010203'")
+        // Large again, then the record is deleted: the file goes with it.
+        try save { photo.setValue(other, forKey: "image") }
+        XCTAssertEqual(externalFiles.count, 1)
+        try save { context.delete(photo) }
+        XCTAssertEqual(externalFiles, [])
+    }
+
+    func testAFailedSaveKeepsTheOldFileAndLeavesNoNewOne() throws {
+        let (_, context) = try open()
+        let a = try insert("a", image: large, in: context)
+        let b = try insert("b", image: nil, in: context)
+        let before = externalFiles
+        XCTAssertEqual(before.count, 1)
+        // Swapping unique names in one save passes the context's check (each record gives its
+        // value up) but fails SQLite's unique index statement by statement: the store rolls
+        // back after writing a new file for whichever record came first.
+        let error = context.performAndWait { () -> NSError? in
+            let photoA = context.object(with: a), photoB = context.object(with: b)
+            photoA.setValue("b", forKey: "name")
+            photoB.setValue("a", forKey: "name")
+            photoA.setValue(bytes(150 * 1024, seed: 3), forKey: "image")
+            photoB.setValue(bytes(160 * 1024, seed: 4), forKey: "image")
+            do { try context.save(); return nil } catch { return error as NSError }
+        }
+        XCTAssertEqual(error?.code, NSManagedObjectConstraintMergeError)
+        XCTAssertEqual(externalFiles, before, "no new file stays, and the old one is still there")
+        XCTAssertEqual(try freshImage("a"), large)
+    }
+
+    func testMissingFileReadsAsNil() throws {
+        let (_, context) = try open()
+        _ = try insert("gone", image: large, in: context)
+        for name in externalFiles { try FileManager.default.removeItem(at: externalDirectory.appendingPathComponent(name)) }
+        XCTAssertNil(try freshImage("gone"))
+    }
+
+    /// No fixture model uses the flag (grep of the shared fixtures), so an Xcode model is
+    /// written here: the reader keeps the flag, and the store acts on it.
+    func testXcodeModelFlagReachesTheStore() throws {
+        let bundle = directory.appendingPathComponent("Photos.xcdatamodel")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Photo" representedClassName="Photo">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                    <attribute name="raw" optional="YES" attributeType="Binary"/>
+                </entity>
+            </model>
+            """.utf8).write(to: bundle.appendingPathComponent("contents"))
+        let model = try NSManagedObjectModel.load(contentsOf: bundle)
+        let photo = try XCTUnwrap(model.entitiesByName["Photo"])
+        XCTAssertEqual(photo.attributesByName["image"]?.allowsExternalBinaryDataStorage, true)
+        XCTAssertEqual(photo.attributesByName["raw"]?.allowsExternalBinaryDataStorage, false)
+        let (_, context) = try open(model)
+        _ = try insert("xml", image: large, in: context)
+        XCTAssertEqual(externalFiles.count, 1)
+        XCTAssertEqual(try imageColumn("xml")?.prefix(4), "x'02")
+    }
+
+    // MARK: Moving stores
+
+    func testMigratePersistentStoreCopiesTheFiles() throws {
+        let (coordinator, context) = try open()
+        _ = try insert("moved", image: large, in: context)
+        let destination = directory.appendingPathComponent("Copy.sqlite")
+        let store = try XCTUnwrap(coordinator.persistentStores.first)
+        _ = try coordinator.migratePersistentStore(store, to: destination, options: nil, type: NSSQLiteStoreType)
+        let copied = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".Copy_SUPPORT/_EXTERNAL_DATA").path)) ?? []
+        XCTAssertEqual(copied.count, 1)
+        XCTAssertEqual(try imageColumn("moved", at: destination)?.prefix(4), "x'02")
+        XCTAssertEqual(try freshImage("moved", at: destination), large)
+        // Destroying the copy removes its support directory.
+        try NSPersistentStoreCoordinator(managedObjectModel: Self.makeModel()).destroyPersistentStore(at: destination, ofType: NSSQLiteStoreType)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".Copy_SUPPORT").path))
+    }
+
+    func testLightweightMigrationKeepsExternalValues() throws {
+        do {
+            let (coordinator, context) = try open()
+            _ = try insert("kept", image: large, in: context)
+            _ = try insert("small", image: Data([5]), in: context)
+            for store in coordinator.persistentStores { try coordinator.remove(store) }
+        }
+        let before = externalFiles
+        XCTAssertEqual(before.count, 1)
+        let v2 = Self.makeModel(version2: true)
+        let (coordinator, _) = try open(v2, options: [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+                                                      OCDMigrationSourceModelsOption: [Self.makeModel()]])
+        for store in coordinator.persistentStores { try coordinator.remove(store) }
+        XCTAssertEqual(externalFiles.count, 1, "the migrated store's file replaces the original's")
+        XCTAssertEqual(try freshImage("kept", model: v2), large)
+        XCTAssertEqual(try freshImage("small", model: v2), Data([5]))
+    }
+}
