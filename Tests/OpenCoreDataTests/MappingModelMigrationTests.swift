@@ -255,4 +255,50 @@ final class MappingModelMigrationTests: XCTestCase {
         }
         XCTAssertEqual(try Data(contentsOf: source), sourceBytes)
     }
+
+    // MARK: Automatic migration without inference
+
+    func testAutomaticMigrationWithoutInferenceRunsTheMappingModelThatFits() throws {
+        NSEntityMigrationPolicy.register(MakerPolicy.self, forClassName: fixturePolicyName)
+        let url = try copyOfV2Store()
+        let v3 = try model("SampleModel3")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: v3)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [
+            NSMigratePersistentStoresAutomaticallyOption: true,
+            OCDMigrationSourceModelsOption: [try model("SampleModel2")],
+            // The first does not fit (it maps V3 to itself: no Maker source), the second does.
+            OCDMappingModelsOption: [NSMappingModel(entityMappings: []), try fixture("Fixtures/V2toV3.cdm")],
+        ])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path + ".migrating"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            XCTAssertEqual(try count(context, "Maker"), 10)
+            XCTAssertEqual(try count(context, "Car"), 125)
+            let panda = try one(context, "Car", "numberPlate == %@", "170")
+            XCTAssertEqual((panda.value(forKey: "createdBy") as? NSManagedObject)?.value(forKey: "name") as? String, "FIAT")
+        }
+    }
+
+    func testAutomaticMigrationWithoutInferenceOrAFittingMappingModelFailsWith134140() throws {
+        let url = try copyOfV2Store()
+        let before = try Data(contentsOf: url)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try model("SampleModel3"))
+        XCTAssertThrowsError(try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [
+            NSMigratePersistentStoresAutomaticallyOption: true,
+            OCDMigrationSourceModelsOption: [try model("SampleModel2")],
+        ])) { error in
+            XCTAssertEqual((error as NSError).code, NSMigrationMissingMappingModelError)
+        }
+        XCTAssertEqual(try Data(contentsOf: url), before)
+    }
+
+    func testMappingModelsAreFoundInABundleByTheirModels() throws {
+        let bundle = try XCTUnwrap(Bundle(path: try appleStores().appendingPathComponent(folder).path))
+        let v2 = try model("SampleModel2"), v3 = try model("SampleModel3")
+        let found = try XCTUnwrap(NSMappingModel(from: [bundle], forSourceModel: v2, destinationModel: v3))
+        XCTAssertEqual(found.entityMappings.map(\.name), ["CarToCar", "LuxuryCarToLuxuryCar", "PersonToPerson", "SportCarToSportCar", "Maker"])
+        XCTAssertNil(NSMappingModel(from: [bundle], forSourceModel: v3, destinationModel: v2))
+        XCTAssertNil(NSMappingModel(from: [bundle], forSourceModel: try model("SampleModel"), destinationModel: v2))
+    }
 }

@@ -52,7 +52,7 @@ final class SQLiteMultiProcessTests: XCTestCase {
             try context.save()
             XCTAssertFalse(context.hasChanges)
         }
-        XCTAssertEqual(try store.sql("SELECT ZFIRSTNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE ORDER BY Z_PK"),
+        XCTAssertEqual(try store.sql("SELECT ZFIRSTNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE ORDER BY ZFIRSTNAME"),
                        [["Ann", "1500", "2"], ["Bob", "2000", "1"], ["Carl", "0", "1"]])
         XCTAssertEqual(try store.sql("PRAGMA integrity_check"), [["ok"]])
     }

@@ -102,6 +102,13 @@ struct XcodeMappingModelReader {
         let model = NSMappingModel(entityMappings: mappings)
         if let sourceModel = findModel(document.values["sourcemodelpath"]), let destinationModel = findModel(document.values["destinationmodelpath"]) {
             model.generateValueExpressions(sourceModel: sourceModel, destinationModel: destinationModel)
+            // The compiler records the models' hashes; these are OpenCoreData's hashes of the
+            // same models, which is what NSMappingModel.isMapping(from:to:) compares them with.
+            let sourceHashes = sourceModel.entityVersionHashesByName, destinationHashes = destinationModel.entityVersionHashesByName
+            for mapping in mappings {
+                mapping.sourceEntityVersionHash = mapping.sourceEntityName.flatMap { sourceHashes[$0] }
+                mapping.destinationEntityVersionHash = mapping.destinationEntityName.flatMap { destinationHashes[$0] }
+            }
         }
         return model
     }
