@@ -256,6 +256,22 @@ final class MappingModelMigrationTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: source), sourceBytes)
     }
 
+    func testExpressionsGivingTheWrongKindOfValueFailWithNSMigrationError() throws {
+        NSEntityMigrationPolicy.register(MakerPolicy.self, forClassName: fixturePolicyName)
+        let source = try copyOfV2Store()
+        for (property, format, message) in [("updatedAt", "$source.firstName", "can't hold"),   // a string for a date
+                                             ("cars", "$source.cars", "not destination instances")] {  // source objects
+            let mapping = try NSMappingModel.load(contentsOf: fixture("Fixtures/V2toV3.cdm"))
+            let person = try XCTUnwrap(mapping.entityMappingsByName["PersonToPerson"])
+            let target = try XCTUnwrap(((person.attributeMappings ?? []) + (person.relationshipMappings ?? [])).first { $0.name == property })
+            target.valueExpression = expression(format)
+            XCTAssertThrowsError(try migrate(mapping, from: source), property) { error in
+                XCTAssertEqual((error as NSError).code, NSMigrationError)
+                XCTAssertTrue((error as NSError).localizedDescription.contains(message), (error as NSError).localizedDescription)
+            }
+        }
+    }
+
     // MARK: Automatic migration without inference
 
     func testAutomaticMigrationWithoutInferenceRunsTheMappingModelThatFits() throws {
@@ -300,5 +316,81 @@ final class MappingModelMigrationTests: XCTestCase {
         XCTAssertEqual(found.entityMappings.map(\.name), ["CarToCar", "LuxuryCarToLuxuryCar", "PersonToPerson", "SportCarToSportCar", "Maker"])
         XCTAssertNil(NSMappingModel(from: [bundle], forSourceModel: v3, destinationModel: v2))
         XCTAssertNil(NSMappingModel(from: [bundle], forSourceModel: try model("SampleModel"), destinationModel: v2))
+    }
+
+    // MARK: Bad input
+
+    /// Deterministic pseudo-random numbers (SplitMix64), so a failure names a reproducible case.
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Damaged mapping models — the XML document cut, repeated, spliced; the compiled archive's
+    /// bytes flipped — load or throw an NSCocoaErrorDomain error, never trap; and the ones that
+    /// still load either migrate or throw.
+    func testDamagedMappingModelsLoadOrThrowAndNeverTrap() throws {
+        NSEntityMigrationPolicy.register(MakerPolicy.self, forClassName: fixturePolicyName)
+        let directory = try temporaryDirectory()
+        // Without the two archived models (120 KB of base64 the reader doesn't use), so the
+        // mutations hit the mapping objects.
+        let document = try String(contentsOf: fixture("MappingModels/V2toV3.xcmappingmodel/xcmapping.xml"), encoding: .utf8)
+        let xml = Data(document.replacingOccurrences(of: "<attribute name=\"(source|destination)modeldata\" type=\"binary\">[^<]*</attribute>",
+                                                     with: "", options: .regularExpression).utf8)
+        XCTAssertLessThan(xml.count, 30_000)
+        let cdm = try Data(contentsOf: fixture("Fixtures/V2toV3.cdm"))
+        let tokens = ["<object type=\"XDDEVENTITYMAPPING\" id=\"z1\">", "</object>", "idrefs=\"z103 z103\"", "&amp;", "&bogus;", "<![CDATA[x]]>",
+                      "<attribute name=\"sourcename\" type=\"string\">Nope</attribute>", "\u{0}", "<!DOCTYPE x [<!ENTITY y \"z\">]>", "YnBsaXN0MDA="]
+        var rng = SplitMix(state: 0x0CD_2024)
+        var loaded = 0, rejected = 0, migrated: [Bool] = []
+        let sourceStore = try copyOfV2Store()
+        for round in 0..<500 {
+            let compiled = round % 2 == 1
+            var bytes = [UInt8](compiled ? cdm : xml)
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let position = Int(rng.next() % UInt64(bytes.count + 1))
+                switch compiled ? 3 : rng.next() % 4 {
+                case 0:
+                    bytes.removeSubrange(position..<min(bytes.count, position + Int(rng.next() % 60)))
+                case 1:
+                    bytes.insert(contentsOf: Array(tokens[Int(rng.next() % UInt64(tokens.count))].utf8), at: position)
+                case 2:
+                    let end = min(bytes.count, position + Int(rng.next() % 300))
+                    bytes.insert(contentsOf: Array(bytes[position..<end]), at: position)
+                default:
+                    if position < bytes.count { bytes[position] ^= UInt8(truncatingIfNeeded: rng.next() | 1) }
+                }
+            }
+            let file = directory.appendingPathComponent(compiled ? "Damaged.cdm" : "Damaged.xml")
+            try Data(bytes).write(to: file)
+            do {
+                let mapping = try NSMappingModel.load(contentsOf: file)
+                loaded += 1
+                // Migrating a few of the damaged-but-readable ones: any outcome but a trap.
+                if migrated.count < 12 && round % 5 == 1 {
+                    let destination = directory.appendingPathComponent("Migrated-\(round).sqlite")
+                    let manager = NSMigrationManager(sourceModel: try model("SampleModel2"), destinationModel: try model("SampleModel3"))
+                    do {
+                        try manager.migrateStore(from: sourceStore, type: NSSQLiteStoreType, with: mapping, toDestinationURL: destination, destinationType: NSSQLiteStoreType)
+                        migrated.append(true)
+                    } catch {
+                        migrated.append(false)
+                        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path), "round \(round)")
+                    }
+                }
+            } catch {
+                XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain, "round \(round): \(error)")
+                rejected += 1
+            }
+        }
+        XCTAssertGreaterThan(loaded, 30)
+        XCTAssertGreaterThan(rejected, 30)
+        XCTAssertGreaterThan(migrated.count, 5)
     }
 }

@@ -67,11 +67,15 @@ open class NSEntityMigrationPolicy: NSObject, ExpressionMethodReceiver {
         let destination = NSEntityDescription.insertNewObject(forEntityName: entity.name ?? "", into: manager.destinationContext)
         for property in mapping.attributeMappings ?? [] {
             guard let name = property.name, let expression = property.valueExpression else { continue }
-            guard entity.attributesByName[name] != nil else {
+            guard let attribute = entity.attributesByName[name] else {
                 throw manager.failure("the attribute mapping '\(name)' of '\(mapping.name)' names no attribute of entity '\(entity.name ?? "?")'")
             }
             let value = try manager.evaluate(expression, source: sInstance, destination: destination, mapping: mapping, property: property, policy: self)
-            destination.setValue(KVCValueKinds.isNull(value) ? nil : value, forKey: name)
+            let stored = KVCValueKinds.isNull(value) ? nil : value
+            guard StoredValue(stored, for: attribute).fits(attribute) else {
+                throw manager.failure("the value expression \(expression) of '\(mapping.name).\(name)' gives a \(String(describing: type(of: stored!))), which a \(attribute.attributeType) attribute can't hold")
+            }
+            destination.setValue(stored, forKey: name)
         }
         manager.associate(sourceInstance: sInstance, withDestinationInstance: destination, for: mapping)
     }
@@ -89,6 +93,12 @@ open class NSEntityMigrationPolicy: NSObject, ExpressionMethodReceiver {
             }
             let value = try manager.evaluate(expression, source: source, destination: dInstance, mapping: mapping, property: property, policy: self)
             let objects = NSMigrationManager.managedObjects(in: value)
+            // A source object here (`$source.owner` instead of the manager's lookup) would tie
+            // the two stores' graphs together.
+            guard objects.allSatisfy({ $0.managedObjectContext === manager.destinationContext }),
+                  let target = relationship.destinationEntity, objects.allSatisfy({ $0.entity.isKindOf(entity: target) }) else {
+                throw manager.failure("the value expression \(expression) of '\(mapping.name).\(name)' gives objects that are not destination instances of '\(relationship.destinationEntity?.name ?? "?")'. Map source objects with FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", ...)")
+            }
             if relationship.isToMany {
                 if relationship.isOrdered {
                     dInstance.setValue(NSOrderedSet(array: objects), forKey: name)
