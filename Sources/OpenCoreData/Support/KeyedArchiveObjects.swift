@@ -1,8 +1,8 @@
 import Foundation
 
 /// An `NSKeyedArchiver` archive read as a plain property list: its `$objects` and the UID
-/// references between them, for archives of classes Linux doesn't have (Xcode's compiled
-/// mapping models, archived `NSExpression`s). Every lookup is bounds-checked: a damaged
+/// references between them, for archives of classes Linux doesn't have (Xcode 3 models,
+/// Xcode's compiled mapping models, archived `NSExpression`s). Every lookup is bounds-checked: a damaged
 /// archive gives nil, never a trap.
 ///
 /// ```swift
@@ -14,6 +14,11 @@ import Foundation
 struct KeyedArchiveObjects {
     let objects: [Any]
     let top: [String: Any]
+
+    init(objects: [Any], top: [String: Any]) {
+        self.objects = objects
+        self.top = top
+    }
 
     /// Nil when `data` is not a property list holding a keyed archive.
     init?(_ data: Data) {
@@ -60,6 +65,12 @@ struct KeyedArchiveObjects {
         // No `is Bool` test: on Linux every NSNumber 0 or 1 casts to Bool.
         let resolved = resolve(value)
         return (resolved as? NSNumber)?.intValue ?? (resolved as? Int)
+    }
+
+    func bool(_ value: Any?) -> Bool? {
+        let resolved = resolve(value)
+        if let b = resolved as? Bool { return b }
+        return (resolved as? NSNumber)?.boolValue
     }
 
     func data(_ value: Any?) -> Data? {
