@@ -135,6 +135,26 @@ final class SQLiteMultiProcessTests: XCTestCase {
         XCTAssertEqual(outcome.contextLastName, "Other")
     }
 
+    func testAnotherProcessDeletingARowWeChangedFailsTheWholeSaveWith133020() throws {
+        let store = try seededStore()
+        let (_, context) = try store.open()
+        try context.performAndWait {
+            try store.employee("Ann", in: context).salary = 1500
+            try store.employee("Bob", in: context).salary = 2500
+        }
+        let other = try OtherSQLiteProcess(store.url)
+        try other.run("DELETE FROM ZEMPLOYEE WHERE ZFIRSTNAME = 'Ann'")
+        other.finish()
+        let error: NSError? = context.performAndWait { thrownError { try context.save() } }
+        XCTAssertEqual(error?.code, NSManagedObjectMergeError)
+        let conflicts = try XCTUnwrap(error?.userInfo["conflictList"] as? [NSMergeConflict])
+        XCTAssertEqual(conflicts.map { ($0.sourceObject as? Employee)?.firstName }, ["Ann"])
+        XCTAssertNil(conflicts.first?.persistedSnapshot)
+        XCTAssertEqual(conflicts.first?.newVersionNumber, 0)  // Apple: 0 for a record deleted in the store
+        // All or nothing: Bob's change is not written either.
+        XCTAssertEqual(try store.sql("SELECT ZFIRSTNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE"), [["Bob", "2000", "1"]])
+    }
+
     // MARK: (c) The other process inserts while we insert
 
     func testInsertsFromAnotherProcessDuringOurSaveKeepBothSetsAndDistinctKeys() throws {
