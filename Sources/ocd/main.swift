@@ -27,6 +27,9 @@ case "inspect":
     exit(InspectCommand.run(Array(arguments.dropFirst())))
 case "migrate":
     exit(MigrateCommand.run(Array(arguments.dropFirst())))
+case "sql-session":
+    // Diagnostic, not in the usage text: another process on a store file, for tests.
+    exit(SQLSessionCommand.run(Array(arguments.dropFirst())))
 case "help", "-h", "--help", nil:
     print(usage)
 default:

@@ -414,7 +414,7 @@ final class MigrationTests: XCTestCase {
         let v2 = manyChanges()
         XCTAssertEqual(code { _ = try open(v2) }, NSPersistentStoreIncompatibleVersionHashError)
         XCTAssertEqual(code { _ = try open(v2, options: [NSMigratePersistentStoresAutomaticallyOption: true, OCDMigrationSourceModelsOption: [CompanyModel.make()]]) },
-                       NSPersistentStoreIncompatibleVersionHashError, "inferring must be allowed too")
+                       NSMigrationMissingMappingModelError, "without inference, migrating needs a mapping model")
         XCTAssertEqual(code { _ = try open(v2, options: [NSInferMappingModelAutomaticallyOption: true, OCDMigrationSourceModelsOption: [CompanyModel.make()]]) },
                        NSPersistentStoreIncompatibleVersionHashError, "migrating must be allowed too")
         XCTAssertEqual(try fileBytes(), before)

@@ -45,3 +45,137 @@ func runOCD(_ arguments: [String]) throws -> (Int32, String, String) {
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
 }
+
+/// A second process on a SQLite store file — the built `ocd sql-session` — driven one SQL
+/// statement at a time, so a test can hold the write lock or commit a change at an exact moment.
+///
+/// ```swift
+/// let other = try OtherSQLiteProcess(storeURL)
+/// try other.run("BEGIN IMMEDIATE")           // the store's write lock is held from here
+/// ...                                         // our save waits, then times out
+/// try other.run("ROLLBACK")
+/// other.finish()
+/// ```
+final class OtherSQLiteProcess {
+    private let process = Process()
+    private let input = Pipe(), output = Pipe()
+    private var buffer = Data()
+
+    init(_ store: URL, busyTimeout: Double = 10) throws {
+        process.executableURL = try ocdExecutable()
+        process.arguments = ["sql-session", store.path, "--busy-timeout", String(busyTimeout)]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // A child that hangs must not hang the suite: kill it after a minute, which ends its
+        // output and makes the waiting `run` throw.
+        let child = process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if child.isRunning { child.terminate() } }
+    }
+
+    deinit { finish() }
+
+    /// Runs `sql` in the other process; returns its rows (NULL as "NULL"); throws its SQLite
+    /// error as an NSError whose description holds SQLite's message.
+    @discardableResult
+    func run(_ sql: String) throws -> [[String]] {
+        input.fileHandleForWriting.write(Data((sql + "\n").utf8))
+        var rows: [[String]] = []
+        while true {
+            let line = try readLine()
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            switch fields.first {
+            case "row": rows.append(Array(fields.dropFirst()))
+            case "ok": return rows
+            default: throw NSError(domain: "OtherSQLiteProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(sql): \(line)"])
+            }
+        }
+    }
+
+    private func readLine() throws -> String {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty {
+                throw NSError(domain: "OtherSQLiteProcess", code: 2, userInfo: [NSLocalizedDescriptionKey: "ocd sql-session ended without answering"])
+            }
+            buffer.append(chunk)
+        }
+    }
+
+    /// Ends the other process (closing its input; SQLite rolls back an open transaction) and
+    /// waits for it. Idempotent.
+    func finish() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// A temporary folder holding one SQLite store of ``CompanyModel``: opens stacks on it and reads
+/// the file with plain SQL, for tests of what a save leaves on disk. Removes the folder in deinit.
+///
+/// ```swift
+/// let store = try TemporaryCompanyStore()
+/// try store.seed([("Ann", 1000, "Archer")])
+/// let (_, context) = try store.open(options: [NSPersistentStoreTimeoutOption: 0.5])
+/// XCTAssertEqual(try store.sql("SELECT ZSALARY FROM ZEMPLOYEE"), [["1000"]])
+/// ```
+final class TemporaryCompanyStore {
+    let directory: URL
+    let url: URL
+    let model = CompanyModel.make()
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        url = directory.appendingPathComponent("Company.sqlite")
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// A new coordinator with the store added, and a private-queue context on it.
+    func open(options: [AnyHashable: Any]? = nil) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return (coordinator, context)
+    }
+
+    /// Saves employees (first name, salary, last name) through a stack of its own, then closes it.
+    func seed(_ employees: [(String, Int64, String?)]) throws {
+        let (coordinator, context) = try open()
+        try context.performAndWait {
+            for (firstName, salary, lastName) in employees {
+                let e = Employee(context: context)
+                e.firstName = firstName
+                e.salary = salary
+                e.lastName = lastName
+            }
+            try context.save()
+        }
+        try coordinator.remove(coordinator.persistentStores[0])
+    }
+
+    /// The rows of `query` on the file, as text (NULL as nil), read by a separate connection.
+    func sql(_ query: String, _ bindings: [String] = []) throws -> [[String?]] {
+        try SQLiteInspector.rows(at: url.path, query, bindings)
+    }
+
+    /// The employee named `firstName`, fetched in `context` (call on its queue).
+    func employee(_ firstName: String, in context: NSManagedObjectContext) throws -> Employee {
+        let request = NSFetchRequest<Employee>(entityName: "Employee")
+        request.predicate = NSPredicate(format: "firstName == %@", firstName)
+        return try XCTUnwrap(context.fetch(request).first)
+    }
+}
+
+/// The error `body` throws, as an NSError, or nil.
+func thrownError(_ body: () throws -> Void) -> NSError? {
+    do { try body(); return nil } catch { return error as NSError }
+}

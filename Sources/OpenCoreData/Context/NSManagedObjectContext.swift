@@ -93,6 +93,19 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
+    /// A private-queue context on `other`'s queue: code running there may use both contexts.
+    /// `NSMigrationManager` makes its source context this way, because a migration policy reads
+    /// source objects and writes destination objects in the same call, as on Apple platforms.
+    init(sharingQueueOf other: NSManagedObjectContext) {
+        concurrencyType = .privateQueueConcurrencyType
+        queue = other.queue
+        queueOwner = other.queueOwner ?? ObjectIdentifier(other)
+        super.init()
+    }
+
+    /// The context whose identity marks `queue` (see ``init(sharingQueueOf:)``); nil: this one.
+    private var queueOwner: ObjectIdentifier?
+
     deinit {
         if let checkpointObserver { NotificationCenter.default.removeObserver(checkpointObserver) }
         if let parentSaveObserver { NotificationCenter.default.removeObserver(parentSaveObserver) }
@@ -111,7 +124,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var isOnQueue: Bool {
         switch concurrencyType {
         case .mainQueueConcurrencyType: return Thread.isMainThread
-        case .privateQueueConcurrencyType: return DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
+        case .privateQueueConcurrencyType: return DispatchQueue.getSpecific(key: Self.queueKey) == (queueOwner ?? ObjectIdentifier(self))
         }
     }
 

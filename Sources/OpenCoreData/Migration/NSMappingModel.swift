@@ -10,11 +10,12 @@ import Foundation
 /// }
 /// ```
 ///
-/// OpenCoreData builds mapping models only by inference (lightweight migration); there is no
-/// loader for Xcode's `.xcmappingmodel` files and no `NSEntityMigrationPolicy`, so a mapping
-/// is a description of what the SQLite store's migrator will do, not a program it runs.
+/// A mapping model comes from inference (lightweight migration, which the SQLite store's
+/// migrator applies in SQL), or from Xcode: `NSMappingModel(contentsOf:)` loads a compiled
+/// `.cdm` or an `.xcmappingmodel` document, and ``NSMigrationManager`` runs it with
+/// ``NSEntityMigrationPolicy`` objects.
 open class NSMappingModel: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: built once by inference and then only read.
+    // @unchecked Sendable: built once (inferred or loaded) and then only read.
 
     /// The entity mappings: source entities in order first (copied, transformed or removed),
     /// then the destination entities that are new.
@@ -81,9 +82,21 @@ open class NSEntityMapping: NSObject, @unchecked Sendable {
     open var attributeMappings: [NSPropertyMapping]?
     /// One mapping per stored relationship of the destination entity (inherited ones included).
     open var relationshipMappings: [NSPropertyMapping]?
-    /// Kept for Apple's API shape; inferred mappings have no source expression (all records).
+    /// The source instances to migrate; nil (inferred mappings) means all instances of the
+    /// source entity. Xcode writes `FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:",
+    /// "Car", "TRUEPREDICATE"), $manager.sourceContext, NO)`; OpenCoreData keeps its fetch
+    /// request part, which ``NSMigrationManager`` executes in its source context.
     open var sourceExpression: NSExpression?
     open var userInfo: [AnyHashable: Any]?
+    /// The ``NSEntityMigrationPolicy`` subclass that migrates this mapping's instances, by the
+    /// name it was registered under (``NSEntityMigrationPolicy/register(_:forClassName:)``);
+    /// nil: the base class.
+    open var entityMigrationPolicyClassName: String?
+
+    /// An empty mapping, to fill in property by property.
+    public override convenience init() {
+        self.init(name: "", mappingType: .undefinedEntityMappingType, sourceEntityName: nil, destinationEntityName: nil)
+    }
 
     public init(name: String, mappingType: NSEntityMappingType, sourceEntityName: String?, destinationEntityName: String?) {
         self.name = name
@@ -111,6 +124,14 @@ open class NSPropertyMapping: NSObject, @unchecked Sendable {
     /// The source property the value comes from (differs from ``name`` after a rename through
     /// `renamingIdentifier`); nil for a new property. An OpenCoreData addition.
     public internal(set) var sourceName: String?
+    /// Xcode's "autogenerate value expression" with no expression written yet: the expression
+    /// is derived from the models (``NSMappingModel/generateValueExpressions(sourceModel:destinationModel:)``).
+    var generatesValueExpression = false
+
+    /// An empty mapping, to fill in.
+    public override convenience init() {
+        self.init(name: nil, sourceName: nil)
+    }
 
     public init(name: String?, sourceName: String?) {
         self.name = name

@@ -246,6 +246,13 @@ enum ExpressionFunctions {
     /// arguments is read as a key (so `FUNCTION(name, 'uppercaseString')` works); a selector
     /// naming one of the built-in functions is called with the target as its first argument.
     static func callMethod(_ selector: String, on target: Any?, arguments: [Any?]) throws -> Any? {
+        if let receiver = target as? ExpressionMethodReceiver {
+            return try receiver.callExpressionMethod(selector, arguments: arguments)
+        }
+        // Key-value coding's own selectors, which Xcode writes into mapping models.
+        if (selector == "valueForKey:" || selector == "valueForKeyPath:"), arguments.count == 1, let key = arguments[0] as? String {
+            return try KeyPathEvaluator.value(of: target, forKeyPathComponents: key.split(separator: ".").map(String.init)[...])
+        }
         if !selector.contains(":") && arguments.isEmpty {
             return try KeyPathEvaluator.value(of: target, forKey: selector)
         }
@@ -254,4 +261,11 @@ enum ExpressionFunctions {
         }
         throw PredicateEvaluationError.make("FUNCTION(..., '\(selector)') cannot be called: Linux has no Objective-C runtime. Use an argument-less key (such as 'uppercaseString') or a built-in function (\(arity.keys.sorted().joined(separator: " "))).")
     }
+}
+
+/// An object that answers `FUNCTION(object, 'selector:', ...)` itself. Linux has no Objective-C
+/// message sending, so a target that wants its methods called from an expression (the migration
+/// manager, an entity migration policy) dispatches on the selector's name here.
+protocol ExpressionMethodReceiver {
+    func callExpressionMethod(_ selector: String, arguments: [Any?]) throws -> Any?
 }

@@ -14,7 +14,7 @@ final class LegacyXcodeModelReader {
     let url: URL
     let moduleName: String?
     private(set) var warnings: [String] = []
-    private var objects: [Any] = []
+    private var archive = KeyedArchiveObjects(objects: [], top: [:])
 
     init(url: URL, moduleName: String?) {
         self.url = url
@@ -33,17 +33,17 @@ final class LegacyXcodeModelReader {
         } catch {
             throw XcodeModelError.corrupt(url, "'\(url.path)' is not an Xcode 3 model archive (\(error.localizedDescription)). Open the model in Xcode and save it again to convert it to the current format.", underlying: error)
         }
-        objects = plist["$objects"] as? [Any] ?? []
-        guard let top = plist["$top"] as? [String: Any], let root = dict(top["root"]),
-              className(of: root) == "XDPMModel", let package = dict(root["_xd_rootPackage"]) else {
+        archive = KeyedArchiveObjects(objects: plist["$objects"] as? [Any] ?? [], top: plist["$top"] as? [String: Any] ?? [:])
+        guard let top = plist["$top"] as? [String: Any], let root = archive.dict(top["root"]),
+              archive.className(of: root) == "XDPMModel", let package = archive.dict(root["_xd_rootPackage"]) else {
             throw XcodeModelError.corrupt(url, "'\(url.path)' is a keyed archive but not an Xcode 3 data model (no XDPMModel root). Open the model in Xcode and save it again.")
         }
 
         // Entities first, then references by name (like the XML reader).
         var entities: [NSEntityDescription] = []
         var parents: [(NSEntityDescription, String)] = []
-        for (_, value) in pairs(package["XDBucketForClassesstorage"]) {
-            guard let object = dict(value), className(of: object) == "XDPMEntity" else { continue }
+        for (_, value) in archive.pairs(package["XDBucketForClassesstorage"]) {
+            guard let object = archive.dict(value), archive.className(of: object) == "XDPMEntity" else { continue }
             let (entity, parent) = readEntity(object)
             entities.append(entity)
             if let parent { parents.append((entity, parent)) }
@@ -59,14 +59,14 @@ final class LegacyXcodeModelReader {
         }
         model.resolveReferences()
 
-        for (name, value) in pairs(root["_configurationsByName"]) {
-            let members = array(value).compactMap { member -> NSEntityDescription? in
-                if let entityName = resolve(member) as? String { return byName[entityName] }
-                return dict(member).flatMap { string($0["_name"]) }.flatMap { byName[$0] }
+        for (name, value) in archive.pairs(root["_configurationsByName"]) {
+            let members = archive.array(value).compactMap { member -> NSEntityDescription? in
+                if let entityName = archive.resolve(member) as? String { return byName[entityName] }
+                return archive.dict(member).flatMap { archive.string($0["_name"]) }.flatMap { byName[$0] }
             }
             model.setEntities(members, forConfigurationName: name)
         }
-        if let identifier = string(root["_modelVersionIdentifier"]), !identifier.isEmpty {
+        if let identifier = archive.string(root["_modelVersionIdentifier"]), !identifier.isEmpty {
             model.versionIdentifiers = [identifier]
         }
     }
@@ -75,71 +75,71 @@ final class LegacyXcodeModelReader {
 
     private func readEntity(_ object: [String: Any]) -> (NSEntityDescription, parent: String?) {
         let entity = NSEntityDescription()
-        let name = string(object["_name"]) ?? ""
+        let name = archive.string(object["_name"]) ?? ""
         entity.name = name
         let settings = stereotype("XD_PStereotype", of: object)
-        entity.isAbstract = bool(settings["XD_PSK_isAbstract"]) ?? bool(object["_isAbstract"]) ?? false
+        entity.isAbstract = archive.bool(settings["XD_PSK_isAbstract"]) ?? archive.bool(object["_isAbstract"]) ?? false
         entity.userInfo = userInfo(settings["XD_PSK_userInfo"])
-        entity.versionHashModifier = string(settings["XD_PSK_versionHashModifier"])
-        entity.renamingIdentifier = string(settings["XD_PSK_renamingIdentifier"])
-        if let warning = XcodeClassName.apply(string(settings["XD_PSK_entityClassName"]), to: entity, moduleName: moduleName) {
+        entity.versionHashModifier = archive.string(settings["XD_PSK_versionHashModifier"])
+        entity.renamingIdentifier = archive.string(settings["XD_PSK_renamingIdentifier"])
+        if let warning = XcodeClassName.apply(archive.string(settings["XD_PSK_entityClassName"]), to: entity, moduleName: moduleName) {
             warnings.append(warning)
         }
-        if !array(settings["XD_PSK_fetchRequestsArray"]).isEmpty {
+        if !archive.array(settings["XD_PSK_fetchRequestsArray"]).isEmpty {
             warnings.append("Entity '\(name)' has Xcode 3 fetch requests, which this reader does not convert. Open the model in Xcode and save it again to keep them.")
         }
 
         var properties: [NSPropertyDescription] = []
-        for (_, value) in pairs(object["XDBucketForOwnedAttributesstorage"]) {
-            guard let property = dict(value) else { continue }
-            switch className(of: property) {
+        for (_, value) in archive.pairs(object["XDBucketForOwnedAttributesstorage"]) {
+            guard let property = archive.dict(value) else { continue }
+            switch archive.className(of: property) {
             case "XDPMAttribute": properties.append(readAttribute(property, entityName: name))
             case "XDPMRelationship": properties.append(readRelationship(property))
             default:
-                warnings.append("Entity '\(name)' has property '\(string(property["_name"]) ?? "?")' of Xcode 3 kind \(className(of: property) ?? "?"), which this reader does not convert; it was left out.")
+                warnings.append("Entity '\(name)' has property '\(archive.string(property["_name"]) ?? "?")' of Xcode 3 kind \(archive.className(of: property) ?? "?"), which this reader does not convert; it was left out.")
             }
         }
         entity.properties = properties
         // Inheritance: a generalization refers to the parent entity.
-        let parent = array(object["XDBucketForGeneralizationsstorage"]).lazy.compactMap { self.parentName(in: $0, child: name) }.first
+        let parent = archive.array(object["XDBucketForGeneralizationsstorage"]).lazy.compactMap { self.parentName(in: $0, child: name) }.first
         return (entity, parent)
     }
 
     /// The name of the entity a generalization element refers to (the element itself, or one of
     /// its fields), other than the child.
     private func parentName(in value: Any, child: String) -> String? {
-        guard let object = dict(value) else { return nil }
-        if className(of: object) == "XDPMEntity", let name = string(object["_name"]), name != child { return name }
+        guard let object = archive.dict(value) else { return nil }
+        if archive.className(of: object) == "XDPMEntity", let name = archive.string(object["_name"]), name != child { return name }
         for (_, field) in object {
-            if let target = dict(field), className(of: target) == "XDPMEntity", let name = string(target["_name"]), name != child { return name }
+            if let target = archive.dict(field), archive.className(of: target) == "XDPMEntity", let name = archive.string(target["_name"]), name != child { return name }
         }
         return nil
     }
 
     private func readCommon(_ object: [String: Any], into property: NSPropertyDescription) {
-        property.name = string(object["_name"]) ?? ""
+        property.name = archive.string(object["_name"]) ?? ""
         let settings = stereotype("XD_PPropStereotype", of: object)
-        property.isOptional = bool(settings["XD_PPSK_isOptional"]) ?? true
-        property.isTransient = bool(settings["XD_PPSK_isTransient"]) ?? false
-        property.isIndexed = bool(settings["XD_PPSK_isIndexed"]) ?? false
-        property.isIndexedBySpotlight = bool(settings["XD_PPSK_isSpotlightIndexed"]) ?? false
+        property.isOptional = archive.bool(settings["XD_PPSK_isOptional"]) ?? true
+        property.isTransient = archive.bool(settings["XD_PPSK_isTransient"]) ?? false
+        property.isIndexed = archive.bool(settings["XD_PPSK_isIndexed"]) ?? false
+        property.isIndexedBySpotlight = archive.bool(settings["XD_PPSK_isSpotlightIndexed"]) ?? false
         property.userInfo = userInfo(settings["XD_PPSK_userInfo"])
-        property.versionHashModifier = string(settings["XD_PPSK_versionHashModifier"])
-        property.renamingIdentifier = string(settings["XD_PPSK_renamingIdentifier"])
+        property.versionHashModifier = archive.string(settings["XD_PPSK_versionHashModifier"])
+        property.renamingIdentifier = archive.string(settings["XD_PPSK_renamingIdentifier"])
     }
 
     private func readAttribute(_ object: [String: Any], entityName: String) -> NSAttributeDescription {
         let attribute = NSAttributeDescription()
         readCommon(object, into: attribute)
         let settings = stereotype("XD_PAtt_Stereotype", of: object)
-        let raw = int(settings["XD_PAttK_attributeType"]) ?? 0
+        let raw = archive.int(settings["XD_PAttK_attributeType"]) ?? 0
         if let type = NSAttributeType(rawValue: UInt(clamping: max(raw, 0))) {
             attribute.attributeType = type
         } else {
             warnings.append("Attribute '\(entityName).\(attribute.name)' has type number \(raw), which Core Data does not know; it was loaded as Undefined.")
         }
-        attribute.valueTransformerName = string(settings["XD_PAttK_valueTransformerName"])
-        if let text = string(settings["XD_PAttK_defaultValueAsString"]) {
+        attribute.valueTransformerName = archive.string(settings["XD_PAttK_valueTransformerName"])
+        if let text = archive.string(settings["XD_PAttK_defaultValueAsString"]) {
             if let value = XcodeValueParser.value(text, as: attribute.attributeType) {
                 attribute.defaultValue = value
             } else {
@@ -153,17 +153,17 @@ final class LegacyXcodeModelReader {
         let relationship = NSRelationshipDescription()
         readCommon(object, into: relationship)
         let settings = stereotype("XD_PR_Stereotype", of: object)
-        relationship.destinationEntityName = dict(settings["XD_PRK_destination"]).flatMap { string($0["_name"]) }
-        relationship.inverseName = dict(settings["XD_PRK_inverseRelationship"]).flatMap { string($0["_name"]) }
-        relationship.minCount = int(settings["XD_PRK_minCount"]) ?? 0
-        if bool(settings["XD_PRK_isToMany"]) == true {
-            let max = int(settings["XD_PRK_maxCount"]) ?? 0
+        relationship.destinationEntityName = archive.dict(settings["XD_PRK_destination"]).flatMap { archive.string($0["_name"]) }
+        relationship.inverseName = archive.dict(settings["XD_PRK_inverseRelationship"]).flatMap { archive.string($0["_name"]) }
+        relationship.minCount = archive.int(settings["XD_PRK_minCount"]) ?? 0
+        if archive.bool(settings["XD_PRK_isToMany"]) == true {
+            let max = archive.int(settings["XD_PRK_maxCount"]) ?? 0
             relationship.maxCount = max == 1 ? 0 : max
         } else {
             relationship.maxCount = 1
         }
-        relationship.isOrdered = bool(settings["XD_PRK_isOrdered"]) ?? false
-        if let raw = int(settings["XD_PRK_deleteRule"]), let rule = NSDeleteRule(rawValue: UInt(clamping: max(raw, 0))) {
+        relationship.isOrdered = archive.bool(settings["XD_PRK_isOrdered"]) ?? false
+        if let raw = archive.int(settings["XD_PRK_deleteRule"]), let rule = NSDeleteRule(rawValue: UInt(clamping: max(raw, 0))) {
             relationship.deleteRule = rule
         }
         return relationship
@@ -173,81 +173,19 @@ final class LegacyXcodeModelReader {
 
     /// A stereotype's settings: key → value (the `_default` of each of its owned attributes).
     private func stereotype(_ name: String, of object: [String: Any]) -> [String: Any] {
-        guard let stereo = pairs(object["XDBucketForStereotypesstorage"]).first(where: { $0.0 == name }).flatMap({ dict($0.1) }) else { return [:] }
+        guard let stereo = archive.pairs(object["XDBucketForStereotypesstorage"]).first(where: { $0.0 == name }).flatMap({ archive.dict($0.1) }) else { return [:] }
         var settings: [String: Any] = [:]
-        for (key, value) in pairs(stereo["XDBucketForOwnedAttributesstorage"]) {
-            if let setting = dict(value), let resolved = resolve(setting["_default"]) { settings[key] = resolved }
+        for (key, value) in archive.pairs(stereo["XDBucketForOwnedAttributesstorage"]) {
+            if let setting = archive.dict(value), let resolved = archive.resolve(setting["_default"]) { settings[key] = resolved }
         }
         return settings
     }
 
-    /// The index of an archive UID (`CF$UID`): on Linux an `_NSKeyedArchiverUID` with a `value`
-    /// field, on Apple platforms a `CFKeyedArchiverUID` whose description holds `value = n`.
-    private func uid(_ value: Any) -> Int? {
-        if value is String || value is NSNumber || value is [Any] || value is [String: Any] || value is Data { return nil }
-        for child in Mirror(reflecting: value).children where child.label == "value" {
-            if let n = child.value as? UInt32 { return Int(n) }
-            if let n = child.value as? Int { return n }
-            if let n = child.value as? UInt64 { return Int(clamping: n) }
-        }
-        let text = String(describing: value)
-        guard text.contains("UID"), let range = text.range(of: "value = ") else { return nil }
-        return Int(text[range.upperBound...].prefix(while: \.isNumber))
-    }
-
-    /// Follows a UID to its object; "$null" is nil. Bounds-checked: a corrupt archive must not trap.
-    private func resolve(_ value: Any?) -> Any? {
-        guard let value else { return nil }
-        guard let index = uid(value) else { return value }
-        guard objects.indices.contains(index) else { return nil }
-        let object = objects[index]
-        if let s = object as? String, s == "$null" { return nil }
-        return object
-    }
-
-    private func dict(_ value: Any?) -> [String: Any]? { resolve(value) as? [String: Any] }
-
-    private func string(_ value: Any?) -> String? {
-        let resolved = resolve(value)
-        if let s = resolved as? String { return s }
-        if let d = resolved as? [String: Any], let s = resolve(d["NS.string"]) as? String { return s }
-        return nil
-    }
-
-    private func int(_ value: Any?) -> Int? {
-        // No `is Bool` test: on Linux every NSNumber 0 or 1 casts to Bool.
-        let resolved = resolve(value)
-        return (resolved as? NSNumber)?.intValue ?? (resolved as? Int)
-    }
-
-    private func bool(_ value: Any?) -> Bool? {
-        let resolved = resolve(value)
-        if let b = resolved as? Bool { return b }
-        return (resolved as? NSNumber)?.boolValue
-    }
-
-    private func className(of object: [String: Any]) -> String? {
-        dict(object["$class"]).flatMap { $0["$classname"] as? String }
-    }
-
-    /// The objects of an archived NSArray/NSSet.
-    private func array(_ value: Any?) -> [Any] {
-        let resolved = resolve(value)
-        if let list = resolved as? [Any] { return list }
-        return dict(value).flatMap { $0["NS.objects"] as? [Any] } ?? []
-    }
-
-    /// The (key, value) pairs of an archived NSDictionary with string keys.
-    private func pairs(_ value: Any?) -> [(String, Any)] {
-        guard let d = dict(value), let keys = d["NS.keys"] as? [Any], let values = d["NS.objects"] as? [Any] else { return [] }
-        return zip(keys, values).compactMap { key, value in string(key).map { ($0, value) } }
-    }
-
     private func userInfo(_ value: Any?) -> [AnyHashable: Any]? {
-        let entries = pairs(value)
+        let entries = archive.pairs(value)
         guard !entries.isEmpty else { return nil }
         var result: [AnyHashable: Any] = [:]
-        for (key, value) in entries { result[key] = string(value) ?? resolve(value) }
+        for (key, value) in entries { result[key] = archive.string(value) ?? archive.resolve(value) }
         return result
     }
 }

@@ -6,6 +6,11 @@ final class XcodeXMLElement {
     let name: String
     let attributes: [String: String]
     internal(set) var children: [XcodeXMLElement] = []
+    /// The element's text content as UTF-8, kept only when parsing a store document.
+    var textBytes: [UInt8] = []
+
+    /// The element's text content (store documents only; empty for model files).
+    var text: String { String(decoding: textBytes, as: UTF8.self) }
 
     init(name: String, attributes: [String: String]) {
         self.name = name

@@ -22,19 +22,26 @@ struct XcodeXMLParser {
 
     private let bytes: [UInt8]
     private var position = 0
+    /// Mapping models (`xcmapping.xml`, a Core Data XML store document) keep values in element
+    /// text and start with `<!DOCTYPE database SYSTEM "...CoreData.dtd">`; model files do neither.
+    private let forStoreDocument: Bool
 
     /// The root element of `data`, or a thrown ``SyntaxError`` saying where and why it is not
     /// well-formed.
-    static func parse(_ data: Data) throws -> XcodeXMLElement {
+    ///
+    /// `storeDocument`: keep each element's text (``XcodeXMLElement/text``) and skip an external
+    /// `DOCTYPE` (one with an internal subset, which could declare entities, is still refused).
+    static func parse(_ data: Data, storeDocument: Bool = false) throws -> XcodeXMLElement {
         guard String(data: data, encoding: .utf8) != nil else {
             throw SyntaxError(message: "the file is not UTF-8 text", line: 1)
         }
-        var parser = XcodeXMLParser(bytes: [UInt8](data))
+        var parser = XcodeXMLParser(bytes: [UInt8](data), forStoreDocument: storeDocument)
         return try parser.document()
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], forStoreDocument: Bool) {
         self.bytes = bytes
+        self.forStoreDocument = forStoreDocument
         // A UTF-8 byte order mark is allowed before the declaration.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     }
@@ -52,6 +59,12 @@ struct XcodeXMLParser {
             } else if peek("<![CDATA[") {
                 guard !stack.isEmpty else { throw error("CDATA outside the root element") }
                 try skip(past: "]]>", what: "CDATA section")
+            } else if forStoreDocument && root == nil && peek("<!DOCTYPE") {
+                let start = position
+                try skip(past: ">", what: "DOCTYPE")
+                if bytes[start..<position].contains(UInt8(ascii: "[")) {
+                    throw error("a DOCTYPE with an internal subset (entity declarations) is not used by Xcode files")
+                }
             } else if peek("<!") {
                 throw error("DOCTYPE and other declarations are not used by Xcode models")
             } else if peek("</") {
@@ -77,6 +90,13 @@ struct XcodeXMLParser {
                 let byte = bytes[position]
                 if stack.isEmpty && !Self.isWhitespace(byte) { throw error("text outside the root element") }
                 if byte == 0 { throw error("a NUL byte") }
+                if forStoreDocument, let open = stack.last {
+                    if byte == UInt8(ascii: "&") {
+                        open.textBytes += try reference()
+                        continue
+                    }
+                    open.textBytes.append(byte)
+                }
                 position += 1
             }
         }

@@ -15,15 +15,46 @@ package enum SQLiteInspector {
     package static func rows(at path: String, _ sql: String, _ bindings: [String] = []) throws -> [[String?]] {
         let db = try SQLiteConnection(path: path, readOnly: true)
         defer { db.close() }
-        return try db.query(sql, bindings.map { .text($0) }) { statement in
-            (0..<sqlite3_column_count(statement.handle)).map { i -> String? in
-                switch statement.storageClass(at: i) {
-                case SQLITE_NULL: return nil
-                case SQLITE_BLOB: return "x'" + (statement.blob(at: i) ?? Data()).map { String(format: "%02x", $0) }.joined() + "'"
-                default: return statement.text(at: i)
-                }
+        return try db.query(sql, bindings.map { .text($0) }, textRow)
+    }
+
+    /// The current row of `statement`, every column as text (see the type's comment).
+    private static func textRow(_ statement: SQLiteStatement) -> [String?] {
+        (0..<sqlite3_column_count(statement.handle)).map { i -> String? in
+            switch statement.storageClass(at: i) {
+            case SQLITE_NULL: return nil
+            case SQLITE_BLOB: return "x'" + (statement.blob(at: i) ?? Data()).map { String(format: "%02x", $0) }.joined() + "'"
+            default: return statement.text(at: i)
             }
         }
+    }
+
+    /// One connection kept open across statements, so a transaction can stay open between them:
+    /// `ocd sql-session` uses it to play another process that holds the store's write lock or
+    /// commits behind a coordinator's back.
+    ///
+    /// ```swift
+    /// let other = try SQLiteInspector.Session(path: storePath, busyTimeout: 10)
+    /// _ = try other.run("BEGIN IMMEDIATE")      // holds the write lock from now on
+    /// _ = try other.run("UPDATE ZEMPLOYEE SET ZSALARY = 1, Z_OPT = Z_OPT + 1 WHERE Z_PK = 1")
+    /// _ = try other.run("COMMIT")
+    /// ```
+    package final class Session {
+        private let db: SQLiteConnection
+
+        package init(path: String, busyTimeout: Double) throws {
+            db = try SQLiteConnection(path: path, readOnly: false)
+            db.setBusyTimeout(busyTimeout)
+        }
+
+        /// Runs one statement; returns its rows as text. Errors carry SQLite's extended code
+        /// and message in their description.
+        package func run(_ sql: String) throws -> [[String?]] {
+            try db.query(sql, [], SQLiteInspector.textRow)
+        }
+
+        /// Closes the connection; an open transaction is rolled back, as when a process dies.
+        package func close() { db.close() }
     }
 
     /// Runs statements that change the file (for tests that simulate another writer).

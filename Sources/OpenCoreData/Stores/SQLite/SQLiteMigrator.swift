@@ -17,6 +17,22 @@ import Foundation
 /// ```
 public let OCDMigrationSourceModelsOption = "OCDMigrationSourceModelsOption"
 
+/// Mapping models for automatic migration without inference (`[NSMappingModel]`, or `[URL]` of
+/// `.cdm` files and `.xcmappingmodel` documents): with `NSMigratePersistentStoresAutomaticallyOption`
+/// and without `NSInferMappingModelAutomaticallyOption`, the one that maps the store's model
+/// (from `OCDMigrationSourceModelsOption`) to the coordinator's is run by `NSMigrationManager`.
+/// Apple's framework finds mapping models in the app's bundles; the main bundle is searched
+/// here too (`NSMappingModel(from:forSourceModel:destinationModel:)`). An OpenCoreData addition.
+///
+/// ```swift
+/// try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [
+///     NSMigratePersistentStoresAutomaticallyOption: true,
+///     OCDMigrationSourceModelsOption: [modelV2],
+///     OCDMappingModelsOption: [URL(fileURLWithPath: "Mappings/V2toV3.cdm")],
+/// ])
+/// ```
+public let OCDMappingModelsOption = "OCDMappingModelsOption"
+
 /// Lightweight migration of a SQLite store file to a new model version, all or nothing.
 ///
 /// ```swift
@@ -54,6 +70,82 @@ enum SQLiteMigrator {
             return false
         }
         return flag(NSMigratePersistentStoresAutomaticallyOption) && flag(NSInferMappingModelAutomaticallyOption)
+    }
+
+    /// Whether `options` ask for migration through a mapping model: automatic migration
+    /// without inference.
+    static func isMappingModelMigrationRequested(by options: [AnyHashable: Any]?) -> Bool {
+        func flag(_ key: String) -> Bool {
+            if let b = options?[key] as? Bool { return b }
+            if let n = options?[key] as? NSNumber { return n.boolValue }
+            return false
+        }
+        return flag(NSMigratePersistentStoresAutomaticallyOption) && !flag(NSInferMappingModelAutomaticallyOption)
+    }
+
+    /// Migrates the store at `url` to `destination` through a mapping model when its metadata
+    /// says it was made with another model: the source model comes from
+    /// `OCDMigrationSourceModelsOption`, the mapping from `OCDMappingModelsOption` or the main
+    /// bundle. `NSMigrationManager` writes the migrated store beside the original
+    /// (`<name>.migrating`), which then replaces it by `rename(2)`, as lightweight migration does.
+    static func migrateWithMappingModelIfNeeded(storeAt url: URL, to destination: NSManagedObjectModel, options: [AnyHashable: Any]?) throws {
+        let path = url.path
+        guard let metadata = try? SQLiteStore.metadataForPersistentStore(with: url) else { return }
+        let storedHashes = metadata[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
+        let ours = (metadata[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme
+        func madeStore(_ model: NSManagedObjectModel) -> Bool {
+            ours ? model.entityVersionHashesByName == storedHashes : model.appleEntityVersionHashesByName == storedHashes
+        }
+        if madeStore(destination) { return }
+        let candidates = sourceModels(in: options)
+        guard let source = candidates.first(where: madeStore) else {
+            // A store Apple wrote that no model matches by Apple's hashes: the open compares it structurally.
+            if !ours { return }
+            throw CoreDataError.make(NSMigrationMissingSourceModelError,
+                "The store at \(path) was made with a different model version, and none of the models in OCDMigrationSourceModelsOption (\(candidates.count) given) has its version hashes. Pass the model the store was made with there. The store was left unchanged.",
+                [NSFilePathErrorKey: path, "metadata": metadata])
+        }
+        guard let mapping = mappingModels(in: options).first(where: { $0.isMapping(from: source, to: destination) })
+                ?? NSMappingModel(from: nil, forSourceModel: source, destinationModel: destination) else {
+            throw CoreDataError.make(NSMigrationMissingMappingModelError,
+                "The store at \(path) needs migrating to this model, and no mapping model maps its model to this one. Pass the mapping model in OCDMappingModelsOption, or set NSInferMappingModelAutomaticallyOption to true for lightweight migration. The store was left unchanged.",
+                [NSFilePathErrorKey: path])
+        }
+        let temporary = URL(fileURLWithPath: path + ".migrating")
+        try? SQLiteStore.destroyPersistentStore(at: temporary)   // left over from a crash
+        do {
+            try NSMigrationManager(sourceModel: source, destinationModel: destination)
+                .migrateStore(from: url, type: NSSQLiteStoreType, options: nil, with: mapping,
+                              toDestinationURL: temporary, destinationType: NSSQLiteStoreType, destinationOptions: nil)
+            try checkpointAndRemoveJournal(of: temporary.path)
+            try sync(temporary.path)
+            pauseForTests(at: "before-replace")
+            try checkpointAndRemoveJournal(of: path)
+            try replace(path, with: temporary.path)
+        } catch {
+            try? SQLiteStore.destroyPersistentStore(at: temporary)
+            let nsError = error as NSError
+            if nsError.domain == NSCocoaErrorDomain, nsError.code == NSMigrationError { throw error }
+            throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path) through its mapping model failed: \(nsError.localizedDescription) The original store was left unchanged.",
+                                     [NSFilePathErrorKey: path, NSUnderlyingErrorKey: nsError])
+        }
+        ModelRegistry.register(destination)
+    }
+
+    /// The mapping models of `OCDMappingModelsOption`: models, or URLs of files to load.
+    static func mappingModels(in options: [AnyHashable: Any]?) -> [NSMappingModel] {
+        let items: [Any]
+        switch options?[OCDMappingModelsOption] {
+        case let list as [Any]: items = list
+        case let array as NSArray: items = array.map { $0 }
+        case let single?: items = [single]
+        case nil: items = []
+        }
+        return items.compactMap { item in
+            if let model = item as? NSMappingModel { return model }
+            if let url = item as? URL { return try? NSMappingModel.load(contentsOf: url) }
+            return nil
+        }
     }
 
     /// Migrates the store at `url` to `destination` when its metadata says it was made with

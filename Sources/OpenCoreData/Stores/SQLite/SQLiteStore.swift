@@ -82,6 +82,8 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         // Lightweight migration rewrites the file before it is opened here (SQLiteMigrator).
         if !isReadOnly, fileManager.fileExists(atPath: path), SQLiteMigrator.isRequested(by: options) {
             try SQLiteMigrator.migrateIfNeeded(storeAt: url, to: model, options: options)
+        } else if !isReadOnly, fileManager.fileExists(atPath: path), SQLiteMigrator.isMappingModelMigrationRequested(by: options) {
+            try SQLiteMigrator.migrateWithMappingModelIfNeeded(storeAt: url, to: model, options: options)
         }
 
         let db: SQLiteConnection
