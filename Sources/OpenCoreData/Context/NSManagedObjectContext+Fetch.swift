@@ -57,11 +57,14 @@ extension NSManagedObjectContext {
             throw CoreDataError.make(NSCoreDataError, "fetch: the request names entity '\(request.entityName ?? "nil")', which the model does not have. Known entities: \(model.entitiesByName.keys.sorted().joined(separator: ", ")).")
         }
         if request.includesPendingChanges { processPendingChanges() }
-        let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
+        let pendingMayMatter = request.includesPendingChanges && hasChanges
+        var plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
                              includesSubentities: request.includesSubentities,
                              fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
                              context: self, request: request)
-        let pendingMayMatter = request.includesPendingChanges && hasChanges
+        // The store must know before it says whether it evaluates the plan: then it leaves
+        // whatever crosses relationships to memory (FetchPlan.evaluatesPendingChanges).
+        plan.evaluatesPendingChanges = pendingMayMatter
         // A child context evaluates predicates itself: its parent hands over every row of the
         // entity as the parent sees it, unsaved changes included.
         let storeEvaluates = parent == nil && coordinator.storesEvaluate(plan)
