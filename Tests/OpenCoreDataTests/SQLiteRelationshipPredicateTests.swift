@@ -157,7 +157,13 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
             Case("Employee", "manager.manager.firstName == 'Ann'", ["Dan"]),
             Case("Manager", "manager.firstName == 'Ann'", ["Cleo"]),
             Case("Employee", "department.name == 'Sales' AND salary < 4000", ["Bob"]),
-            Case("Employee", "department.name == 'Ops' OR manager == nil", ["Ann", "Eve"], exact: false),
+            Case("Employee", "department.name == 'Ops' OR manager == nil", ["Ann", "Eve"]),
+            Case("Employee", "department != nil AND manager.department == nil", ["Ann", "Eve"]),
+            Case("Employee", "manager.department != nil", ["Bob", "Cleo", "Dan"]),
+            Case("Employee", "NOT (badge == nil)", ["Ann"]),
+            Case("Department", "SUBQUERY(employees, $e, $e.manager == nil).@count == 1", ["Développement", "Sales"]),
+            // An object constant: the evaluator compares identity, left to memory.
+            Case("Employee", "department == %@", [], args: ["Sales"], exact: false),
             // An attribute only the sub-entity has: left to memory (every manager here is a Manager).
             Case("Employee", "manager.bonus > 5", ["Bob", "Cleo"], exact: false),
         ])

@@ -35,6 +35,7 @@ import Foundation
 /// - key paths through to-one relationships (`department.name`, `manager.department.budget`):
 ///   correlated scalar subqueries on the foreign key (`Z_PK` is unique in the destination's
 ///   root table, so sub-entity destinations need no `Z_ENT` check); a nil relationship gives nil;
+///   a to-one path compared with nil (`manager.department == nil`) tests the key;
 /// - `ANY`/`SOME`/`ALL`/`NONE` over one unordered to-many step (`ANY projects.title == 'X'`,
 ///   `ALL department.employees.salary > 10`): `EXISTS`/`NOT EXISTS` over the members — the
 ///   destination's foreign key (one-to-many) or the join table `Z_<n><R>` (many-to-many). Like
@@ -205,8 +206,10 @@ final class SQLitePredicateTranslator {
         }
         switch p.comparisonPredicateModifier {
         case .direct:
-            guard let subject = scalar(p.leftExpression, row, variables: variables) else { return .keepAll }
-            return condition(subject, p.predicateOperatorType, constant, p.options)
+            if let subject = scalar(p.leftExpression, row, variables: variables) {
+                return condition(subject, p.predicateOperatorType, constant, p.options)
+            }
+            return relationshipIsNil(p, constant, row, variables: variables)
         case .any, .all:
             return quantified(p, constant, row, variables: variables)
         }
@@ -232,6 +235,24 @@ final class SQLitePredicateTranslator {
             return aggregate(components[..<at], components[at], components[(at + 1)...], from: base)
         }
         return scalar(components[...], from: base)
+    }
+
+    /// `department == nil`, `manager.department != nil`: whether the object at the end of a
+    /// to-one path is nil is whether its key is NULL. (An object constant is left to memory:
+    /// the evaluator compares objects by identity, which a key cannot tell across contexts.)
+    private func relationshipIsNil(_ p: NSComparisonPredicate, _ constant: Any?, _ row: Row, variables: [String: Row]) -> Translation {
+        guard constant == nil || constant is NSNull, p.predicateOperatorType == .equalTo || p.predicateOperatorType == .notEqualTo,
+              case let .keyPath(operand, components) = p.leftExpression.node, !components.isEmpty else { return .keepAll }
+        var base = row
+        switch operand?.node {
+        case nil: break
+        case .variable(let name)?:
+            guard let bound = variables[name] else { return .keepAll }
+            base = bound
+        default: return .keepAll
+        }
+        guard let key = key(components[...], from: base) else { return .keepAll }
+        return .filter("\(key.sql) \(p.predicateOperatorType == .equalTo ? "IS NULL" : "IS NOT NULL")", [], exact: true)
     }
 
     /// `subject <type>[options] constant` decided as the evaluator decides it, or `.keepAll`.
