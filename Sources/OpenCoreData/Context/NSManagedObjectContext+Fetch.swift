@@ -99,7 +99,14 @@ extension NSManagedObjectContext {
             return storeEvaluates && !object.isUpdated ? true : try matches(object)
         }
         if request.includesPendingChanges {
-            for object in inserted.union(updated) where !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
+            // In a fixed order — saved objects by key, then new ones as created — not the set's,
+            // which varies from call to call: a stable sort keeps it for ties, and two fetches of
+            // the same request must agree (one the store narrowed, one it did not).
+            let pending = inserted.union(updated).sorted { a, b in
+                let x = a.objectID.key, y = b.objectID.key
+                return (x.storeToken == 0 ? 1 : 0, x.storeToken, x.rootEntity, x.primaryKey) < (y.storeToken == 0 ? 1 : 0, y.storeToken, y.rootEntity, y.primaryKey)
+            }
+            for object in pending where !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
                 if try matches(object) { objects.append(object); seen.insert(ObjectIdentifier(object)) }
             }
         }
