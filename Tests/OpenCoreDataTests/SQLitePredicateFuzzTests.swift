@@ -20,6 +20,8 @@ final class SQLitePredicateFuzzTests: XCTestCase {
     }
 
     private var directory: URL!
+    /// Object IDs of the graph, for `department == %@`-style leaves.
+    private var objectIDs: [NSManagedObjectID] = []
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-predfuzz-\(UUID().uuidString)")
@@ -184,7 +186,14 @@ final class SQLitePredicateFuzzTests: XCTestCase {
             return Format(text: "SUBQUERY(\(key), $x, \(inner.text)).@count \(["==", ">", "<="].randomElement(using: &rng)!) %@",
                           args: inner.args + [Int.random(in: 0...2, using: &rng)])
         case 7:
-            return Format(text: ["TRUEPREDICATE", "FALSEPREDICATE"].randomElement(using: &rng)!, args: [])
+            // A to-one path against an object ID (of any entity) or nil.
+            let paths = ["Employee": ["department", "manager", "manager.department", "badge", "manager.manager"],
+                         "Department": ["self"], "Project": ["self"]][entity]!
+            let path = paths.randomElement(using: &rng)!
+            guard path != "self", let id = objectIDs.randomElement(using: &rng) else {
+                return Format(text: ["TRUEPREDICATE", "FALSEPREDICATE"].randomElement(using: &rng)!, args: [])
+            }
+            return Format(text: "\(path) \(["==", "!="].randomElement(using: &rng)!) %@", args: [Bool.random(using: &rng) ? id : NSNull()])
         default:
             // Dates and Booleans of the fetched entity, or a relationship against nil.
             switch entity {
@@ -257,6 +266,7 @@ final class SQLitePredicateFuzzTests: XCTestCase {
             for entity in entities { all[entity] = try reference.fetch(NSFetchRequest<NSManagedObject>(entityName: entity)) }
             return all
         }
+        objectIDs = all.values.flatMap { $0.map(\.objectID) }.sorted { $0.uriRepresentation().absoluteString < $1.uriRepresentation().absoluteString }
         let deadline = Date().addingTimeInterval(2.5)
         var ran = 0, exact = 0, failing = 0
         while Date() < deadline {

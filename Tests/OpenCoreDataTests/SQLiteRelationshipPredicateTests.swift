@@ -241,6 +241,60 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
         ])
     }
 
+    /// `department == %@` with an object of the fetching context or an object ID: compared
+    /// by key in SQL. An object of another context equals nothing here, as in memory.
+    func testObjectsAndObjectIDsOfToOnePaths() throws {
+        let coordinator = try makeStore()
+        let other = newContext(coordinator)
+        let otherSales = try other.performAndWait {
+            let request = NSFetchRequest<Department>(entityName: "Department")
+            request.predicate = NSPredicate(format: "name == 'Sales'")
+            return try XCTUnwrap(other.fetch(request).first)
+        }
+        let context = newContext(coordinator)
+        try context.performAndWait {
+            func fetch(_ format: String, _ args: [Any]) throws -> (names: [String], inSQL: Bool) {
+                let request = NSFetchRequest<Employee>(entityName: "Employee")
+                request.predicate = NSPredicate(format: format, argumentArray: args)
+                let plan = FetchPlan(entity: coordinator.managedObjectModel.entitiesByName["Employee"]!, predicate: request.predicate,
+                                     sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil,
+                                     context: context)
+                return (try context.fetch(request).map { $0.firstName ?? "-" }.sorted(), coordinator.storesEvaluate(plan))
+            }
+            let departments = try context.fetch(NSFetchRequest<Department>(entityName: "Department"))
+            let sales = try XCTUnwrap(departments.first { $0.name == "Sales" })
+            let employees = try context.fetch(NSFetchRequest<Employee>(entityName: "Employee"))
+            let ann = try XCTUnwrap(employees.first { $0.firstName == "Ann" })
+            let annBadge = try XCTUnwrap(ann.badge)
+
+            var result = try fetch("department == %@", [sales])
+            XCTAssertEqual(result.names, ["Ann", "Bob"]); XCTAssertTrue(result.inSQL)
+            result = try fetch("department != %@", [sales])
+            XCTAssertEqual(result.names, ["Cleo", "Dan", "Eve"]); XCTAssertTrue(result.inSQL)
+            result = try fetch("manager == %@", [ann.objectID])
+            XCTAssertEqual(result.names, ["Bob", "Cleo"]); XCTAssertTrue(result.inSQL, "a Manager's ID, destination Employee")
+            result = try fetch("manager.manager == %@", [ann])
+            XCTAssertEqual(result.names, ["Dan"]); XCTAssertTrue(result.inSQL)
+            result = try fetch("badge == %@", [annBadge.objectID])
+            XCTAssertEqual(result.names, ["Ann"]); XCTAssertTrue(result.inSQL)
+            result = try fetch("manager == %@", [sales.objectID])
+            XCTAssertEqual(result.names, [], "another entity's ID equals no employee"); XCTAssertTrue(result.inSQL)
+            result = try fetch("manager != %@", [sales.objectID])
+            XCTAssertEqual(result.names, ["Ann", "Bob", "Cleo", "Dan", "Eve"]); XCTAssertTrue(result.inSQL)
+            // Another context's object: the evaluator compares identity, so nothing matches.
+            result = try fetch("department == %@", [otherSales])
+            XCTAssertEqual(result.names, []); XCTAssertFalse(result.inSQL)
+            result = try fetch("department == %@", [otherSales.objectID])
+            XCTAssertEqual(result.names, ["Ann", "Bob"]); XCTAssertTrue(result.inSQL)
+            // The same answers in memory.
+            for (format, arg, expected) in [("department == %@", sales as Any, ["Ann", "Bob"]), ("manager == %@", ann.objectID, ["Bob", "Cleo"]),
+                                            ("department == %@", otherSales, [])] {
+                let predicate = NSPredicate(format: format, argumentArray: [arg])
+                XCTAssertEqual(try employees.filter { try predicate.evaluateThrowing(with: $0) }.map { $0.firstName ?? "-" }.sorted(), expected, format)
+            }
+        }
+    }
+
     /// With unsaved changes, the context evaluates in memory and the store's narrowing filter
     /// must not drop a row that only a related object's unsaved change makes match.
     func testUnsavedChangesOfRelatedObjectsAreSeen() throws {

@@ -46,14 +46,15 @@ struct SQLiteFetchQuery {
 
     /// `schema` lets the predicate follow relationships (``SQLitePredicateFilter``), which it
     /// does only when no unsaved change is evaluated on top of the store's answer.
-    init(_ plan: FetchPlan, table: SQLiteEntityTable, entityNumbers: [Int], schema: SQLiteSchema? = nil) {
+    init(_ plan: FetchPlan, table: SQLiteEntityTable, entityNumbers: [Int], schema: SQLiteSchema? = nil, storeToken: Int32? = nil) {
         self.table = table
         var condition = "Z_ENT IN (\(entityNumbers.map { _ in "?" }.joined(separator: ", ")))"
         var bindings = entityNumbers.map { SQLiteValue.integer(Int64($0)) }
         var exact = true
         if let predicate = plan.predicate {
             if let filter = SQLitePredicateFilter(predicate, entity: plan.entity, table: table, schema: schema,
-                                                  followsRelationships: !plan.evaluatesPendingChanges) {
+                                                  followsRelationships: !plan.evaluatesPendingChanges,
+                                                  storeToken: storeToken, context: plan.context) {
                 condition += " AND " + filter.sql
                 bindings += filter.bindings
                 exact = filter.isExact

@@ -35,7 +35,8 @@ import Foundation
 /// - key paths through to-one relationships (`department.name`, `manager.department.budget`):
 ///   correlated scalar subqueries on the foreign key (`Z_PK` is unique in the destination's
 ///   root table, so sub-entity destinations need no `Z_ENT` check); a nil relationship gives nil;
-///   a to-one path compared with nil (`manager.department == nil`) tests the key;
+///   a to-one path compared with nil, an object ID of this store or an object of the fetching
+///   context (`manager.department == nil`, `department == %@`) compares the key;
 /// - `ANY`/`SOME`/`ALL`/`NONE` over one unordered to-many step (`ANY projects.title == 'X'`,
 ///   `ALL department.employees.salary > 10`): `EXISTS`/`NOT EXISTS` over the members — the
 ///   destination's foreign key (one-to-many) or the join table `Z_<n><R>` (many-to-many). Like
@@ -61,9 +62,14 @@ struct SQLitePredicateFilter {
     /// can be decided in SQL (then every row of the entity is read). `schema` finds the
     /// tables behind relationships; without it, or with `followsRelationships` false, parts
     /// that follow a relationship keep every row.
+    ///
+    /// `storeToken` and `context` (the store's and the fetching context's) let a to-one path be
+    /// compared with an object ID of this store, or an object of that context, by key.
     init?(_ predicate: NSPredicate, entity: NSEntityDescription, table: SQLiteEntityTable,
-          schema: SQLiteSchema? = nil, followsRelationships: Bool = true) {
-        let translator = SQLitePredicateTranslator(schema: schema, followsRelationships: followsRelationships && schema != nil)
+          schema: SQLiteSchema? = nil, followsRelationships: Bool = true,
+          storeToken: Int32? = nil, context: NSManagedObjectContext? = nil) {
+        let translator = SQLitePredicateTranslator(schema: schema, followsRelationships: followsRelationships && schema != nil,
+                                                   storeToken: storeToken, context: context)
         let row = SQLitePredicateTranslator.Row(entity: entity, table: table, qualifier: table.name)
         guard case let .filter(sql, bindings, exact) = translator.translate(predicate, row, variables: [:]) else { return nil }
         self.sql = sql
@@ -77,11 +83,17 @@ struct SQLitePredicateFilter {
 final class SQLitePredicateTranslator {
     let schema: SQLiteSchema?
     let followsRelationships: Bool
+    /// The store's token (in its object IDs' keys) and the fetching context: an ID constant
+    /// of this store, or an object of this context, names a row by its key.
+    let storeToken: Int32?
+    private weak var context: NSManagedObjectContext?
     private var aliasCount = 0
 
-    init(schema: SQLiteSchema?, followsRelationships: Bool) {
+    init(schema: SQLiteSchema?, followsRelationships: Bool, storeToken: Int32? = nil, context: NSManagedObjectContext? = nil) {
         self.schema = schema
         self.followsRelationships = followsRelationships
+        self.storeToken = storeToken
+        self.context = context
     }
 
     /// A fresh table alias. Table names start with `Z`, so `t<n>` never shadows one.
@@ -183,7 +195,7 @@ final class SQLitePredicateTranslator {
     /// relationships were followed (they are not only while pending changes are evaluated).
     private func cannotFail(_ predicate: NSPredicate, _ row: Row, variables: [String: Row]) -> Bool {
         guard !followsRelationships, schema != nil else { return false }
-        let full = SQLitePredicateTranslator(schema: schema, followsRelationships: true)
+        let full = SQLitePredicateTranslator(schema: schema, followsRelationships: true, storeToken: storeToken, context: context)
         if case .filter(_, _, true) = full.translate(predicate, row, variables: variables) { return true }
         return false
     }
@@ -209,7 +221,7 @@ final class SQLitePredicateTranslator {
             if let subject = scalar(p.leftExpression, row, variables: variables) {
                 return condition(subject, p.predicateOperatorType, constant, p.options)
             }
-            return relationshipIsNil(p, constant, row, variables: variables)
+            return relationshipComparison(p, constant, row, variables: variables)
         case .any, .all:
             return quantified(p, constant, row, variables: variables)
         }
@@ -237,11 +249,17 @@ final class SQLitePredicateTranslator {
         return scalar(components[...], from: base)
     }
 
-    /// `department == nil`, `manager.department != nil`: whether the object at the end of a
-    /// to-one path is nil is whether its key is NULL. (An object constant is left to memory:
-    /// the evaluator compares objects by identity, which a key cannot tell across contexts.)
-    private func relationshipIsNil(_ p: NSComparisonPredicate, _ constant: Any?, _ row: Row, variables: [String: Row]) -> Translation {
-        guard constant == nil || constant is NSNull, p.predicateOperatorType == .equalTo || p.predicateOperatorType == .notEqualTo,
+    /// A to-one path (`department`, `manager.department`) `==`/`!=` nil, an object ID or an
+    /// object, decided by the key of the object at its end:
+    /// - nil: the key is NULL;
+    /// - an `NSManagedObjectID`: the evaluator compares IDs (store, root entity, key), so a
+    ///   permanent ID of this store and of the destination's root entity is its `Z_PK`, and any
+    ///   other ID equals nothing;
+    /// - an object of the fetching context: identity there is its ID. An object of another
+    ///   context is left to memory, where it equals nothing of this one (Apple's store would
+    ///   compare keys).
+    private func relationshipComparison(_ p: NSComparisonPredicate, _ constant: Any?, _ row: Row, variables: [String: Row]) -> Translation {
+        guard p.predicateOperatorType == .equalTo || p.predicateOperatorType == .notEqualTo,
               case let .keyPath(operand, components) = p.leftExpression.node, !components.isEmpty else { return .keepAll }
         var base = row
         switch operand?.node {
@@ -251,8 +269,27 @@ final class SQLitePredicateTranslator {
             base = bound
         default: return .keepAll
         }
-        guard let key = key(components[...], from: base) else { return .keepAll }
-        return .filter("\(key.sql) \(p.predicateOperatorType == .equalTo ? "IS NULL" : "IS NOT NULL")", [], exact: true)
+        let equal = p.predicateOperatorType == .equalTo
+        let id: NSManagedObjectID
+        switch constant {
+        case nil, is NSNull:
+            guard let key = key(components[...], from: base) else { return .keepAll }
+            return .filter("\(key.sql) \(equal ? "IS NULL" : "IS NOT NULL")", [], exact: true)
+        case let objectID as NSManagedObjectID:
+            id = objectID
+        case let object as NSManagedObject:
+            guard let context, object.managedObjectContext === context else { return .keepAll }
+            id = object.objectID
+        default:
+            return .keepAll
+        }
+        guard let key = key(components[...], from: base), let storeToken else { return .keepAll }
+        guard !id.isTemporaryID, id.key.storeToken == storeToken, id.key.rootEntity == Int32(key.entity.rootEntity.entityNumber) else {
+            return .filter(equal ? "0" : "1", [], exact: true)
+        }
+        let value = SQLiteValue.integer(id.key.primaryKey)
+        return equal ? .filter("(\(key.sql) IS NOT NULL AND \(key.sql) = ?)", [value], exact: true)
+                     : .filter("(\(key.sql) IS NULL OR \(key.sql) <> ?)", [value], exact: true)
     }
 
     /// `subject <type>[options] constant` decided as the evaluator decides it, or `.keepAll`.
