@@ -93,7 +93,10 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
         return try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: entity)
             request.predicate = NSPredicate(format: format, argumentArray: args)
-            return try context.fetch(request).map { ($0.value(forKey: key) as? String) ?? "-" }.sorted()
+            let names = try context.fetch(request).map { ($0.value(forKey: key) as? String) ?? "-" }.sorted()
+            // count(for:) agrees (COUNT(*) in SQL when the store answers).
+            XCTAssertEqual(try context.count(for: request), names.count, "count(for:) \(format)")
+            return names
         }
     }
 
@@ -329,6 +332,41 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
             XCTAssertEqual(try context.fetch(count).map { $0.name ?? "-" }, ["Ventes"])
             XCTAssertEqual(try context.count(for: count), 1)
         }
+    }
+
+    /// The SQL itself: to-one steps read the destination by key, a many-to-many goes through
+    /// its join table, a one-to-many through the members' foreign key; values are bound.
+    func testTheSQLFollowsForeignKeysAndJoinTables() throws {
+        let coordinator = try makeStore()
+        let store = try XCTUnwrap(coordinator.persistentStores.first as? SQLiteStore)
+        let model = coordinator.managedObjectModel
+        func filter(_ entity: String, _ format: String) throws -> SQLitePredicateFilter {
+            let e = try XCTUnwrap(model.entitiesByName[entity])
+            let table = try XCTUnwrap(store.plan(for: e)?.table)
+            return try XCTUnwrap(SQLitePredicateFilter(NSPredicate(format: format), entity: e, table: table, schema: store.schema))
+        }
+        let toOne = try filter("Employee", "manager.department.name BEGINSWITH[c] 'sa'")
+        XCTAssertTrue(toOne.isExact)
+        XCTAssertTrue(toOne.sql.contains("FROM ZEMPLOYEE t1 WHERE t1.Z_PK = ZEMPLOYEE.ZMANAGER"), toOne.sql)
+        XCTAssertTrue(toOne.sql.contains("FROM ZDEPARTMENT t2 WHERE t2.Z_PK = t1.ZDEPARTMENT"), toOne.sql)
+        XCTAssertTrue(toOne.sql.contains("ocd_match(8, 1, "), toOne.sql)
+        XCTAssertFalse(toOne.sql.contains("'sa'"), "the constant is bound: \(toOne.sql)")
+        guard case .text("sa")? = toOne.bindings.first else { return XCTFail("\(toOne.bindings)") }
+
+        let manyToMany = try filter("Employee", "ANY projects.title == 'Apollo'")
+        XCTAssertTrue(manyToMany.isExact)
+        let join = try XCTUnwrap(store.schema.joinTables.first { $0.primary.name == "projects" || $0.secondary.name == "projects" })
+        XCTAssertTrue(manyToMany.sql.hasPrefix("EXISTS (SELECT 1 FROM \(join.name) t1 JOIN ZPROJECT t2 ON t2.Z_PK = t1."), manyToMany.sql)
+        XCTAssertTrue(manyToMany.sql.contains("= ZEMPLOYEE.Z_PK AND t2.ZTITLE IS NOT NULL"), manyToMany.sql)
+
+        let oneToMany = try filter("Department", "employees.@count > 1")
+        XCTAssertEqual(oneToMany.sql, "((SELECT COUNT(*) FROM ZEMPLOYEE t1 WHERE t1.ZDEPARTMENT = ZDEPARTMENT.Z_PK) > ?)")
+
+        let pending = SQLitePredicateFilter(NSPredicate(format: "department.name == 'x' AND salary > 5"), entity: model.entitiesByName["Employee"]!,
+                                            table: store.plan(for: model.entitiesByName["Employee"]!)!.table, schema: store.schema, followsRelationships: false)
+        XCTAssertEqual(pending?.isExact, false, "relationships are not followed while pending changes are evaluated")
+        XCTAssertEqual(pending?.sql, "((ZEMPLOYEE.ZSALARY IS NOT NULL AND ZEMPLOYEE.ZSALARY > ?))",
+                       "a part that cannot fail narrows even after one left to memory")
     }
 
     /// Values reach SQL as bindings only: a quote in a constant is just a character.
