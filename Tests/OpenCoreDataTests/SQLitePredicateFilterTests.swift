@@ -215,6 +215,12 @@ final class SQLitePredicateFilterTests: XCTestCase {
             XCTAssertFalse(matches.isEmpty, format)
             XCTAssertEqual(materialized, matches.count, "\(format): rows the predicate excludes are not read")
         }
+        // An untranslated part that cannot fail (a Float compared) does not stop the narrowing;
+        // one that can (a key path through an attribute: an unknown key throws) does.
+        let three = try ids(sqlite, OpenCoreData.NSPredicate(format: "n == 3")).ids.count
+        XCTAssertEqual(try ids(sqlite, OpenCoreData.NSPredicate(format: "f > 0.05 AND n == 3")).materialized, three)
+        XCTAssertEqual(try ids(sqlite, OpenCoreData.NSPredicate(format: "s.length > 0 AND n == 3")).materialized, 72)
+        XCTAssertEqual(try ids(sqlite, OpenCoreData.NSPredicate(format: "n == 3 AND s.length > 0")).materialized, three)
         // A predicate SQL can't decide (a Float attribute) reads every row, and the context filters.
         let (matches, materialized) = try ids(sqlite, OpenCoreData.NSPredicate(format: "f > 0.5"))
         XCTAssertEqual(materialized, 72)

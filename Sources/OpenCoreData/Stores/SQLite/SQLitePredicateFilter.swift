@@ -15,8 +15,8 @@ import Foundation
 /// Each part of the predicate is translated either *exactly* (SQL decides it the way the
 /// in-memory evaluator does, including nil: `nil != 5` is true, `nil < 5` is false) or not at
 /// all (“keep every row”). An AND narrows by its translatable parts up to the first one that is
-/// not exact (the evaluator stops at the first false part, so a later part must not hide a row
-/// on which an untranslated part throws); an OR narrows only when each of its parts does, and
+/// not exact and could fail in memory (the evaluator stops at the first false part, so a later
+/// part must not hide a row on which an untranslated part throws); an OR narrows only when each of its parts does, and
 /// a NOT only when its inside is exact. When the whole predicate is exact (``isExact``) the
 /// store answers the fetch in SQL (``SQLiteFetchQuery``); otherwise the clause only narrows the rows, never
 /// fewer than match, and the context evaluates the whole predicate in memory. Either way the
@@ -191,9 +191,23 @@ final class SQLitePredicateTranslator {
         return translate(comparison, row, variables: variables)
     }
 
-    /// Whether the evaluator cannot fail on `predicate`: it would translate exactly if
-    /// relationships were followed (they are not only while pending changes are evaluated).
+    /// Whether the evaluator cannot fail on `predicate`: an attribute of the row compared with
+    /// a constant by an operator that never throws (all but MATCHES, BETWEEN and custom
+    /// selectors: `ComparisonEvaluator.perform`), TRUE/FALSEPREDICATE, compounds of those; or a
+    /// predicate that would translate exactly if relationships were followed (they are not
+    /// while pending changes are evaluated).
     private func cannotFail(_ predicate: NSPredicate, _ row: Row, variables: [String: Row]) -> Bool {
+        if case .value = predicate.kind { return true }
+        if let compound = predicate as? NSCompoundPredicate {
+            return compound.predicates.allSatisfy { cannotFail($0, row, variables: variables) }
+        }
+        if let c = predicate as? NSComparisonPredicate, c.comparisonPredicateModifier == .direct,
+           case let .keyPath(nil, components) = c.leftExpression.node, components.count == 1,
+           row.entity.propertiesByName[components[0]] is NSAttributeDescription,
+           case .constant = c.rightExpression.node,
+           ![.matches, .between, .customSelector].contains(c.predicateOperatorType) {
+            return true
+        }
         guard !followsRelationships, schema != nil else { return false }
         let full = SQLitePredicateTranslator(schema: schema, followsRelationships: true, storeToken: storeToken, context: context)
         if case .filter(_, _, true) = full.translate(predicate, row, variables: variables) { return true }
