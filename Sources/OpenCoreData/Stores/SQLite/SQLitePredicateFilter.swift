@@ -16,11 +16,11 @@ import Foundation
 /// in-memory evaluator does, including nil: `nil != 5` is true, `nil < 5` is false) or not at
 /// all (“keep every row”). An AND narrows by its translatable parts up to the first one that is
 /// not exact and could fail in memory (the evaluator stops at the first false part, so a later
-/// part must not hide a row on which an untranslated part throws); an OR narrows only when each of its parts does, and
-/// a NOT only when its inside is exact. When the whole predicate is exact (``isExact``) the
-/// store answers the fetch in SQL (``SQLiteFetchQuery``); otherwise the clause only narrows the rows, never
-/// fewer than match, and the context evaluates the whole predicate in memory. Either way the
-/// answer is the in-memory evaluator's.
+/// part must not hide a row on which an untranslated part throws); an OR narrows only when each
+/// of its parts does, and a NOT only when its inside is exact. When the whole predicate is exact
+/// (``isExact``) the store answers the fetch in SQL (``SQLiteFetchQuery``); otherwise the clause
+/// only narrows the rows, never fewer than match, and the context evaluates the whole predicate
+/// in memory. Either way the answer is the in-memory evaluator's.
 ///
 /// What is exact today (a key path's last step is an attribute with a column: integers,
 /// Booleans, Doubles, dates, strings; Float, Decimal, UUID, URI, data are left to memory):
