@@ -144,6 +144,40 @@ final class SQLitePredicateFilterTests: XCTestCase {
             ("n > 0 AND s BEGINSWITH 'A'", []),
             ("NOT (s BEGINSWITH 'a')", []),
             ("NOT (n > 0 AND s BEGINSWITH 'A')", []),
+            // String operators (ocd_match), every option, nil and canonically equivalent forms.
+            ("s BEGINSWITH 'A'", []),
+            ("s BEGINSWITH[c] 'ap'", []),
+            ("s BEGINSWITH[cd] 'E'", []),
+            ("s BEGINSWITH[n] 'A'", []),
+            ("s BEGINSWITH %@", ["e\u{301}"]),
+            ("s BEGINSWITH ''", []),
+            ("s BEGINSWITH nil", []),
+            ("s ENDSWITH 'le'", []),
+            ("s ENDSWITH[c] 'LE'", []),
+            ("s ENDSWITH[d] 'e'", []),
+            ("s CONTAINS 'pp'", []),
+            ("s CONTAINS[c] 'PP'", []),
+            ("s CONTAINS[cd] 'SS'", []),
+            ("s CONTAINS ''", []),
+            ("s CONTAINS nil", []),
+            ("s LIKE 'a*'", []),
+            ("s LIKE[c] '?PPLE'", []),
+            ("s LIKE[cd] 'e'", []),
+            ("s LIKE '*'", []),
+            ("s LIKE[n] '\\*'", []),
+            ("s MATCHES '[a-z]+'", []),
+            ("s MATCHES[c] 'a.*'", []),
+            ("s MATCHES[d] 'e'", []),
+            ("s MATCHES[cd] '.'", []),
+            ("s MATCHES nil", []),
+            ("NOT (s CONTAINS[c] 'a')", []),
+            ("NOT (s LIKE 'a*') AND n > 0", []),
+            ("s BEGINSWITH[c] 'a' OR s ENDSWITH 'e'", []),
+            // Float attributes stay in memory: AND narrows by the other part, OR and NOT keep all.
+            ("n == 3 OR f > 0.5", []),
+            ("n > 0 AND f > 0.5", []),
+            ("NOT (f > 0.5)", []),
+            ("NOT (n > 0 AND f > 0.5)", []),
             ("TRUEPREDICATE", []),
             ("FALSEPREDICATE", []),
             ("(n > 1 OR d < 1) AND NOT (flag == NO)", []),
@@ -175,15 +209,32 @@ final class SQLitePredicateFilterTests: XCTestCase {
 
     func testTranslatablePredicatesOnlyLoadTheMatchingRows() throws {
         let (_, sqlite) = try makeStores()
-        for format in ["n == 3", "s ==[c] 'apple' AND flag != NO", "NOT (n != nil)", "d > 0 OR n == 5"] {
+        for format in ["n == 3", "s ==[c] 'apple' AND flag != NO", "NOT (n != nil)", "d > 0 OR n == 5",
+                       "s BEGINSWITH[c] 'a'", "s LIKE[cd] 'e'", "s MATCHES '[A-Z].*'", "NOT (s CONTAINS[c] 'X') AND s ENDSWITH 'e'"] {
             let (matches, materialized) = try ids(sqlite, OpenCoreData.NSPredicate(format: format))
             XCTAssertFalse(matches.isEmpty, format)
             XCTAssertEqual(materialized, matches.count, "\(format): rows the predicate excludes are not read")
         }
-        // A predicate SQL can't decide reads every row, and the context filters.
-        let (matches, materialized) = try ids(sqlite, OpenCoreData.NSPredicate(format: "s BEGINSWITH 'A'"))
+        // An untranslated part that cannot fail (a Float compared) does not stop the narrowing;
+        // one that can (a key path through an attribute: an unknown key throws) does.
+        let three = try ids(sqlite, OpenCoreData.NSPredicate(format: "n == 3")).ids.count
+        XCTAssertEqual(try ids(sqlite, OpenCoreData.NSPredicate(format: "f > 0.05 AND n == 3")).materialized, three)
+        XCTAssertEqual(try ids(sqlite, OpenCoreData.NSPredicate(format: "s.length > 0 AND n == 3")).materialized, 72)
+        XCTAssertEqual(try ids(sqlite, OpenCoreData.NSPredicate(format: "n == 3 AND s.length > 0")).materialized, three)
+        // A predicate SQL can't decide (a Float attribute) reads every row, and the context filters.
+        let (matches, materialized) = try ids(sqlite, OpenCoreData.NSPredicate(format: "f > 0.5"))
         XCTAssertEqual(materialized, 72)
         XCTAssertLessThan(matches.count, 72)
+    }
+
+    /// An invalid MATCHES pattern is left to the evaluator, which throws; SQL must not answer.
+    func testAnInvalidRegularExpressionThrowsLikeInMemory() throws {
+        let (memory, sqlite) = try makeStores()
+        let predicate = OpenCoreData.NSPredicate(format: "s MATCHES '('")
+        XCTAssertThrowsError(try ids(memory, predicate))
+        XCTAssertThrowsError(try ids(sqlite, predicate)) { error in
+            XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+        }
     }
 
     // MARK: Sorted, limited and counted in SQL
@@ -234,7 +285,7 @@ final class SQLitePredicateFilterTests: XCTestCase {
 
     private static let limitCases: [(limit: Int, offset: Int)] = [(0, 0), (5, 0), (5, 3), (0, 10), (100, 70), (7, 100)]
 
-    private static let sortedPredicates: [String?] = [nil, "n > 0", "s ==[c] 'apple' OR d < 1", "n IN {1, 2, nil}", "s BEGINSWITH 'a'", "NOT (flag == YES)"]
+    private static let sortedPredicates: [String?] = [nil, "n > 0", "s ==[c] 'apple' OR d < 1", "n IN {1, 2, nil}", "s BEGINSWITH 'a'", "f > 0.5", "NOT (flag == YES)"]
 
     /// Two comparisons per request. Against the in-memory store, with `id` appended as a last
     /// sort key: that store returns rows in hash order, so only a total order is comparable.
@@ -309,8 +360,8 @@ final class SQLitePredicateFilterTests: XCTestCase {
         XCTAssertEqual(result.ids.count, 5)
         XCTAssertEqual(result.materialized, 5, "only the rows of the page become objects")
         XCTAssertEqual(result.count, 5)
-        // Not translatable (BEGINSWITH): every row is read and the context sorts and limits.
-        let inMemory = try fetch(context, OpenCoreData.NSPredicate(format: "s BEGINSWITH 'a'"), sorts, limit: 1, offset: 0)
+        // Not translatable (a Float attribute): every row is read and the context sorts and limits.
+        let inMemory = try fetch(context, OpenCoreData.NSPredicate(format: "f > 0.5"), sorts, limit: 1, offset: 0)
         XCTAssertEqual(inMemory.ids.count, 1)
         XCTAssertEqual(inMemory.materialized, 72)
     }

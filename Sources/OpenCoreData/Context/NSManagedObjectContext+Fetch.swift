@@ -96,11 +96,14 @@ extension NSManagedObjectContext {
     private func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> (entity: NSEntityDescription, objects: [NSManagedObject]) {
         let (coordinator, entity) = try fetchTarget(request)
         if request.includesPendingChanges { processPendingChanges() }
-        let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
+        let pendingMayMatter = request.includesPendingChanges && hasChanges
+        var plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
                              includesSubentities: request.includesSubentities,
                              fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
                              context: self, request: request)
-        let pendingMayMatter = request.includesPendingChanges && hasChanges
+        // The store must know before it says whether it evaluates the plan: then it leaves
+        // whatever crosses relationships to memory (FetchPlan.evaluatesPendingChanges).
+        plan.evaluatesPendingChanges = pendingMayMatter
         // A child context evaluates predicates itself: its parent hands over every row of the
         // entity as the parent sees it, unsaved changes included.
         let storeEvaluates = parent == nil && coordinator.storesEvaluate(plan)
@@ -135,7 +138,14 @@ extension NSManagedObjectContext {
             return storeEvaluates && !object.isUpdated ? true : try matches(object)
         }
         if request.includesPendingChanges {
-            for object in inserted.union(updated) where !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
+            // In a fixed order — saved objects by key, then new ones as created — not the set's,
+            // which varies from call to call: a stable sort keeps it for ties, and two fetches of
+            // the same request must agree (one the store narrowed, one it did not).
+            let pending = inserted.union(updated).sorted { a, b in
+                let x = a.objectID.key, y = b.objectID.key
+                return (x.storeToken == 0 ? 1 : 0, x.storeToken, x.rootEntity, x.primaryKey) < (y.storeToken == 0 ? 1 : 0, y.storeToken, y.rootEntity, y.primaryKey)
+            }
+            for object in pending where !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
                 if try matches(object) { objects.append(object); seen.insert(ObjectIdentifier(object)) }
             }
         }

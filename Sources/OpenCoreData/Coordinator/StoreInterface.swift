@@ -43,11 +43,17 @@ struct FetchPlan {
     /// stably in memory, so that order decides ties. Otherwise an unsorted, unlimited fetch may
     /// come in any order (an index's, for the SQLite store).
     var inKeyOrder = false
+    /// The context corrects the store's answer with its unsaved changes in memory
+    /// (`includesPendingChanges` with changes). A store's SQL must then not decide anything
+    /// through relationships: an unsaved change of a related object (a department renamed) can
+    /// make a row match that is unchanged itself, and only in-memory evaluation sees it.
+    var evaluatesPendingChanges = false
 
     /// The same fetch without offset and limit (applied later, after pending changes).
     var withoutLimits: FetchPlan {
         FetchPlan(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors, includesSubentities: includesSubentities,
-                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request)
+                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request,
+                  evaluatesPendingChanges: evaluatesPendingChanges)
     }
 
     /// The same fetch without sort descriptors, offset and limit: the rows a context re-sorts
@@ -56,7 +62,8 @@ struct FetchPlan {
     /// (an `NSIncrementalStore` still sees the request's own sort descriptors).
     var inStoreOrder: FetchPlan {
         FetchPlan(entity: entity, predicate: predicate, sortDescriptors: [], includesSubentities: includesSubentities,
-                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request, inKeyOrder: true)
+                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request, inKeyOrder: true,
+                  evaluatesPendingChanges: evaluatesPendingChanges)
     }
 
     /// Whether a row of `entity` belongs in the result.

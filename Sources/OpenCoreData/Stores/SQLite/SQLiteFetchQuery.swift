@@ -4,10 +4,10 @@ import Foundation
 /// and how many — and whether SQL decides all of it exactly.
 ///
 /// ```swift
-/// let query = SQLiteFetchQuery(plan, table: table, entityNumbers: [3])
+/// let query = SQLiteFetchQuery(plan, table: table, entityNumbers: [3], schema: schema)
 /// query.isExact        // true: predicate and sort descriptors translate exactly
 /// query.select("Z_PK, Z_ENT")
-/// // SELECT Z_PK, Z_ENT FROM ZITEM WHERE Z_ENT IN (?) AND (ZN IS NOT NULL AND ZN > ?)
+/// // SELECT Z_PK, Z_ENT FROM ZITEM WHERE Z_ENT IN (?) AND (ZITEM.ZN IS NOT NULL AND ZITEM.ZN > ?)
 /// //   ORDER BY ZNAME COLLATE OCD_COMPARE ASC, Z_PK LIMIT ? OFFSET ?
 /// query.count          // SELECT COUNT(*) FROM (SELECT Z_PK FROM ZITEM WHERE ... LIMIT ? OFFSET ?)
 /// ```
@@ -44,13 +44,17 @@ struct SQLiteFetchQuery {
     /// Whether SQL decides predicate, order and limits exactly as the in-memory evaluator would.
     let isExact: Bool
 
-    init(_ plan: FetchPlan, table: SQLiteEntityTable, entityNumbers: [Int]) {
+    /// `schema` lets the predicate follow relationships (``SQLitePredicateFilter``), which it
+    /// does only when no unsaved change is evaluated on top of the store's answer.
+    init(_ plan: FetchPlan, table: SQLiteEntityTable, entityNumbers: [Int], schema: SQLiteSchema? = nil, storeToken: Int32? = nil) {
         self.table = table
         var condition = "Z_ENT IN (\(entityNumbers.map { _ in "?" }.joined(separator: ", ")))"
         var bindings = entityNumbers.map { SQLiteValue.integer(Int64($0)) }
         var exact = true
         if let predicate = plan.predicate {
-            if let filter = SQLitePredicateFilter(predicate, entity: plan.entity, table: table) {
+            if let filter = SQLitePredicateFilter(predicate, entity: plan.entity, table: table, schema: schema,
+                                                  followsRelationships: !plan.evaluatesPendingChanges,
+                                                  storeToken: storeToken, context: plan.context) {
                 condition += " AND " + filter.sql
                 bindings += filter.bindings
                 exact = filter.isExact

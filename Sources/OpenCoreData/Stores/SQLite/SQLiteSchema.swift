@@ -132,6 +132,8 @@ final class SQLiteSchema {
     func entity(number: Int) -> NSEntityDescription? { entitiesByNumber[number] }
     /// The table holding rows of `entity` (its root's table).
     func table(for entity: NSEntityDescription) -> SQLiteEntityTable { tableByRoot[ObjectIdentifier(entity.rootEntity)]! }
+    /// The table holding rows of `entity`, or nil when `entity` is not one of this schema's.
+    func tableIfPresent(for entity: NSEntityDescription) -> SQLiteEntityTable? { tableByRoot[ObjectIdentifier(entity.rootEntity)] }
     /// Where the members of to-many relationship `relationship` are recorded.
     func toManySource(for relationship: NSRelationshipDescription) -> SQLiteToManySource? { toManySources[ObjectIdentifier(relationship)] }
 

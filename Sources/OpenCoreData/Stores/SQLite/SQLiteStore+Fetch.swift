@@ -19,7 +19,7 @@ extension SQLiteStore {
     private func query(for plan: FetchPlan) -> SQLiteFetchQuery? {
         let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
         guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity) else { return nil }
-        return SQLiteFetchQuery(plan, table: tablePlan.table, entityNumbers: included.map { schema.number(of: $0) })
+        return SQLiteFetchQuery(plan, table: tablePlan.table, entityNumbers: included.map { schema.number(of: $0) }, schema: schema, storeToken: token)
     }
 
     /// `COUNT(*)` of an exact plan's rows (offset and limit applied).
