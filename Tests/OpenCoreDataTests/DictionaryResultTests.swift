@@ -243,17 +243,23 @@ final class DictionaryResultTests: XCTestCase {
             r.propertiesToGroupBy = ["lastName"]
             r.havingPredicate = NSPredicate(format: "n >= 2 AND mean >= %d", 300)
         }, ["lastName='Lee' mean=d:300.0 n=i:3", "lastName='Kim' mean=d:600.0 n=i:2"])
-        // A grouped attribute that is not fetched still filters; a predicate that doesn't
-        // translate (BEGINSWITH) is evaluated in memory with the same answer.
+        // A grouped attribute that is not fetched still filters; string operators translate
+        // too, and a predicate that doesn't (two key paths compared) is evaluated in memory
+        // with the same answer.
         XCTAssertEqual(try fetch(inSQL: true) { r in
             r.propertiesToFetch = [aggregate("total", "sum:", "salary")]
             r.propertiesToGroupBy = ["lastName"]
             r.havingPredicate = NSPredicate(format: "lastName == %@", "Kim")
         }, ["total=i:1200"])
-        XCTAssertEqual(try fetch(inSQL: false) { r in
+        XCTAssertEqual(try fetch(inSQL: true) { r in
             r.propertiesToFetch = ["lastName", aggregate("total", "sum:", "salary")]
             r.propertiesToGroupBy = ["lastName"]
             r.havingPredicate = NSPredicate(format: "lastName BEGINSWITH %@", "K")
+        }, ["lastName='Kim' total=i:1200"])
+        XCTAssertEqual(try fetch(inSQL: false) { r in
+            r.propertiesToFetch = ["lastName", aggregate("total", "sum:", "salary")]
+            r.propertiesToGroupBy = ["lastName"]
+            r.havingPredicate = NSPredicate(format: "lastName BEGINSWITH %@ AND total == total", "K")
         }, ["lastName='Kim' total=i:1200"])
     }
 
@@ -312,7 +318,8 @@ final class DictionaryResultTests: XCTestCase {
         XCTAssertEqual(try fetch(inSQL: true) { r in r.propertiesToFetch = [total] }, ["total=i:2300"])
         XCTAssertEqual(try fetch(inSQL: false) { r in
             r.propertiesToFetch = ["firstName"]
-            r.predicate = NSPredicate(format: "firstName BEGINSWITH %@", "A")  // evaluated in memory: still the store's state
+            // Two key paths compared: evaluated in memory, and still the store's state.
+            r.predicate = NSPredicate(format: "firstName BEGINSWITH %@ AND salary == salary", "A")
         }, ["firstName='Ann'"])
         XCTAssertEqual(try fetch(inSQL: true) { r in
             r.propertiesToFetch = ["firstName", "salary"]

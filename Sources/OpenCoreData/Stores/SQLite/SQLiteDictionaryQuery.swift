@@ -187,7 +187,9 @@ struct SQLiteDictionaryQuery {
 
         var sql = "SELECT \(outer.joined(separator: ", ")) FROM (SELECT \(inner.joined(separator: ", ")) FROM \(table.name) WHERE \(base.condition)"
         if !groupExpressions.isEmpty { sql += " GROUP BY " + groupExpressions.joined(separator: ", ") }
-        sql += ")"
+        // Named like the synthetic table the HAVING clause is translated against: the filter
+        // qualifies its columns with the table name.
+        sql += ") AS \(syntheticTable.name)"
         var bindings = base.conditionBindings
         if let having = request.having {
             guard let filter = SQLitePredicateFilter(having, entity: synthetic, table: syntheticTable), filter.isExact else { return nil }
