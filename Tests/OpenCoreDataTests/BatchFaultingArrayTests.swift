@@ -128,6 +128,26 @@ final class BatchFaultingArrayTests: XCTestCase {
         }
     }
 
+    func testObjectsChangedWhileIteratingKeepTheirChanges() throws {
+        let coordinator = try makeStack()
+        let c = context(coordinator)
+        weak var changed: NSManagedObject?
+        weak var unchanged: NSManagedObject?
+        try c.performAndWait {
+            let lazy = try c.fetchBatched(request(batchSize: 10))
+            XCTAssertTrue(lazy.isBatchFaulting)
+            lazy[0].setValue("changed", forKey: "s")
+            changed = lazy[0]
+            unchanged = lazy[1]
+            for object in lazy { _ = object.value(forKey: "id") }
+            XCTAssertNotNil(changed, "the context keeps a changed object until it is saved")
+            XCTAssertNil(unchanged, "an unchanged one goes with its batch")
+            XCTAssertTrue(lazy[0] === changed, "realizing the batch again finds the changed object")
+            XCTAssertEqual(lazy[0].value(forKey: "s") as? String, "changed")
+            XCTAssertEqual(lazy[1].value(forKey: "s") as? String, ids(lazy[1...1]).first.map { ["b", "A", "a", "B"][$0 % 4] })
+        }
+    }
+
     func testPendingChangesFallBackToFetchsAnswer() throws {
         let coordinator = try makeStack()
         let c = context(coordinator)
