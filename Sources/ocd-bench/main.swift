@@ -60,9 +60,12 @@ func peakRSS() -> Double {
     return kb / 1024
 }
 
-// W6 runs in a child process so its peak memory is its own.
-if let index = arguments.firstIndex(of: "--w6-child"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
+// W6 runs in a child process so its peak memory is its own: `--w6-child <rows> <path> lazy`
+// iterates `fetchBatched(_:)`'s lazy collection (the one the target is for), `array` the `[T]`
+// of `fetch(_:)`, which holds every object.
+if let index = arguments.firstIndex(of: "--w6-child"), index + 2 < arguments.count, let count = Int(arguments[index + 1]) {
     let path = arguments[index + 2]
+    let lazy = index + 3 >= arguments.count || arguments[index + 3] == "lazy"
     let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
     try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: URL(fileURLWithPath: path))
     let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -72,7 +75,11 @@ if let index = arguments.firstIndex(of: "--w6-child"), index + 1 < arguments.cou
         try context.performAndWait {
             let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
             request.fetchBatchSize = 500
-            for row in try context.fetch(request) { sum &+= row.a1 }
+            if lazy {
+                for row in try context.fetchBatched(request) { sum &+= row.a1 }
+            } else {
+                for row in try context.fetch(request) { sum &+= row.a1 }
+            }
         }
     }
     print(String(format: "w6 %d %.4f %.1f %lld", count, seconds, peakRSS(), sum))
@@ -188,23 +195,33 @@ if runs("W6") {
     }
     try coordinator.remove(coordinator.persistentStores[0])
 
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    child.arguments = ["--w6-child", String(sizes.iterate), path.path]
-    let pipe = Pipe()
-    child.standardOutput = pipe
-    try child.run()
-    child.waitUntilExit()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let fields = output.split(separator: " ")
+    /// Runs the child for one mode: (seconds, peak RSS in MiB), nil if it failed.
+    func runChild(_ mode: String) throws -> (Double, Double)? {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--w6-child", String(sizes.iterate), path.path, mode]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        try child.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        let fields = output.split(separator: " ")
+        guard fields.count >= 4, let seconds = Double(fields[2]), let rss = Double(fields[3]) else {
+            print("W6 child (\(mode)) failed: \(output)")
+            return nil
+        }
+        return (seconds, rss)
+    }
+    let lazy = try runChild("lazy")
+    let array = try runChild("array")
     let raw = try RawSQLite(path: directory.appendingPathComponent("w6-raw.sqlite").path)
     try raw.createTable()
     try raw.insert(count: sizes.iterate)
     let rawTime = try time { _ = try raw.scan() }
-    if fields.count >= 4, let seconds = Double(fields[2]), let rss = Double(fields[3]) {
-        report("W6_iterate_\(sizes.iterate)_batch500", seconds, rawTime)
-        print(String(format: "peak_rss W6 %.1f MiB (target < 64 MiB)", rss))
-    } else {
-        print("W6 child failed: \(output)")
+    if let lazy {
+        report("W6_iterate_\(sizes.iterate)_batch500", lazy.0, rawTime)
+        if let array { report("W6_fetch_array_iterate_\(sizes.iterate)_batch500", array.0, rawTime) }
+        let arrayRSS = array.map { String(format: "%.1f", $0.1) } ?? "failed"
+        print(String(format: "peak_rss W6 %.1f MiB (target < 64 MiB); fetch(_:) [T]: %@ MiB", lazy.1, arrayRSS))
     }
 }

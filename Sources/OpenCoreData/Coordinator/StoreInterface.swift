@@ -106,6 +106,10 @@ protocol StoreBackend: AnyObject {
     /// fetches (`fetchBatchSize`), whose values load a batch at a time through
     /// `rows(for:)`. nil when the store can't list IDs more cheaply than rows. Default: nil.
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]?
+    /// The same records as ``fetchObjectIDs(_:)``, as compact keys (no ID object per row): a
+    /// lazily batched fetch (`NSBatchFaultingArray`) keeps only these. Default: the IDs of
+    /// `fetchObjectIDs`, compacted.
+    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys?
     /// The dictionaries of a `.dictionaryResultType` fetch (columns, DISTINCT, GROUP BY,
     /// aggregates, HAVING, order, limits), when the store computes exactly what the context's
     /// in-memory evaluation would; nil to leave it to the context. Default: nil.
@@ -150,6 +154,15 @@ extension StoreBackend {
     func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
     func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }
+    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? {
+        guard let ids = try fetchObjectIDs(plan), let store = self as? NSPersistentStore else { return nil }
+        var keys = FetchedObjectKeys(store: store)
+        for id in ids {
+            // IDs of another store (an incremental store's own answer) cannot be compacted.
+            guard id.persistentStore === store, keys.append(primaryKey: id.primaryKey, entity: id.entity) else { return nil }
+        }
+        return keys
+    }
     func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? { nil }
 
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The records a fetch matched, in order, as compact keys: a primary key per row and, only when
+/// the rows belong to several entities, a 2-byte entity index per row.
+///
+/// ```swift
+/// if let keys = try coordinator.fetchObjectKeys(plan) {   // SQLite: SELECT Z_PK, Z_ENT ...
+///     let id = keys.objectID(at: 0)                          // made on demand
+/// }
+/// ```
+///
+/// A batched fetch of 1,000,000 rows (``NSBatchFaultingArray``) must not hold 1,000,000
+/// `NSManagedObjectID` objects (about 60 bytes each, plus their allocation headers): this holds
+/// 8 bytes a row for a fetch of one entity, 10 with subentities, and makes IDs only for the
+/// batches that are touched. Each row's identity-map key (``key(at:)``) needs no ID at all, so a
+/// registered object is found without allocating.
+struct FetchedObjectKeys {
+    /// The store every row comes from (a batched fetch has a single store). Held strongly: the
+    /// keys are useless without it, and an `NSManagedObjectID` made after the store went would
+    /// be temporary.
+    let store: NSPersistentStore
+    /// The distinct entities of the rows, in order of first appearance.
+    private(set) var entities: [NSEntityDescription] = []
+    private(set) var primaryKeys: [Int64] = []
+    /// Per row, the index of its entity in ``entities``; empty while every row is of
+    /// `entities[0]` (the usual case, which then costs nothing per row).
+    private var entityIndices: [UInt16] = []
+    /// Per entity in ``entities``, its root entity's number (the identity map's key part).
+    private var rootNumbers: [Int32] = []
+    /// The entity of the row appended last, and its index: rows of one entity come in runs.
+    private var lastEntity: NSEntityDescription?
+    private var lastIndex = 0
+
+    init(store: NSPersistentStore) {
+        self.store = store
+    }
+
+    var count: Int { primaryKeys.count }
+
+    /// Adds a row. False when the rows span more entities than an index can name (65,536), in
+    /// which case the caller falls back to listing object IDs.
+    mutating func append(primaryKey: Int64, entity: NSEntityDescription) -> Bool {
+        if entity !== lastEntity {
+            if let index = entities.firstIndex(where: { $0 === entity }) {
+                lastIndex = index
+            } else {
+                guard entities.count <= Int(UInt16.max) else { return false }
+                entities.append(entity)
+                rootNumbers.append(Int32(entity.rootEntity.entityNumber))
+                lastIndex = entities.count - 1
+                if entities.count == 2 {
+                    // The first row of a second entity: from now on each row names its entity.
+                    entityIndices = Array(repeating: 0, count: primaryKeys.count)
+                }
+            }
+            lastEntity = entity
+        }
+        primaryKeys.append(primaryKey)
+        if entities.count > 1 { entityIndices.append(UInt16(lastIndex)) }
+        return true
+    }
+
+    func entity(at row: Int) -> NSEntityDescription {
+        entities[entityIndices.isEmpty ? 0 : Int(entityIndices[row])]
+    }
+
+    /// The identity-map key of row `row`, without making an ID.
+    func key(at row: Int) -> ObjectKey {
+        ObjectKey(storeToken: store.token, rootEntity: rootNumbers[entityIndices.isEmpty ? 0 : Int(entityIndices[row])],
+                  primaryKey: primaryKeys[row])
+    }
+
+    /// A new object ID for row `row`.
+    func objectID(at row: Int) -> NSManagedObjectID {
+        NSManagedObjectID(entity: entity(at: row), store: store, primaryKey: primaryKeys[row])
+    }
+
+    /// Every row's object ID (for stores that list IDs: the eager batched `fetch(_:)`).
+    var objectIDs: [NSManagedObjectID] { (0..<count).map(objectID(at:)) }
+}
+
+extension NSPersistentStoreCoordinator {
+    /// The keys of a plan its single store evaluates, when the store lists them alone (see
+    /// `StoreBackend.fetchObjectKeys(_:)`); nil otherwise.
+    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? {
+        try locked {
+            let targets = stores(for: plan.entity, among: plan.affectedStores)
+            guard targets.count == 1 else { return nil }
+            return try backend(of: targets[0]).fetchObjectKeys(plan)
+        }
+    }
+}
