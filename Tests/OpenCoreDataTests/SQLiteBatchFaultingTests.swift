@@ -151,4 +151,34 @@ final class SQLiteBatchFaultingTests: XCTestCase {
             XCTAssertEqual(try c.count(for: self.request(batchSize: 5)), all.count - 1)
         }
     }
+    /// A batch of consecutive keys loads with a range scan, others with a key list; both give
+    /// exactly the batch's rows (a key deleted from the middle of a run breaks the run).
+    func testBatchesOfConsecutiveAndScatteredKeysLoadTheSameRows() throws {
+        let coordinator = try makeStack(rows: 40)
+        let writer = context(coordinator)
+        try writer.performAndWait {
+            let doomed = try writer.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item")).filter { ($0.value(forKey: "id") as! Int) == 13 }
+            doomed.forEach(writer.delete)
+            try writer.save()
+        }
+        XCTAssertTrue(SQLiteStore.isAscendingRun([4, 5, 6, 7]))
+        XCTAssertFalse(SQLiteStore.isAscendingRun([4, 5, 7]))
+        XCTAssertFalse(SQLiteStore.isAscendingRun([5, 4]))
+        XCTAssertFalse(SQLiteStore.isAscendingRun([]))
+        let plain = context(coordinator)
+        let expected = try plain.performAndWait {
+            try plain.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item")).map { "\($0.value(forKey: "id")!) \($0.value(forKey: "s")!)" }
+        }
+        XCTAssertEqual(expected.count, 39)
+        let c = context(coordinator)
+        try c.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
+            request.fetchBatchSize = 8  // unsorted: key order, so batches are runs except around the gap
+            let objects = try c.fetch(request)
+            let before = coordinator.storeRoundTrips
+            let actual = objects.map { "\($0.value(forKey: "id")!) \($0.value(forKey: "s")!)" }
+            XCTAssertEqual(actual, expected)
+            XCTAssertEqual(coordinator.storeRoundTrips, before + 5, "one query per batch of 8, range or list")
+        }
+    }
 }

@@ -108,14 +108,23 @@ extension SQLiteStore {
             while start < keys.count {
                 let chunk = Array(keys[start..<min(keys.count, start + Self.rowBatchLimit)])
                 start += chunk.count
-                // Pad to a power of two (repeating the last key) so few statements are cached.
-                var size = 1
-                while size < chunk.count { size *= 2 }
-                let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: size - chunk.count)
                 var decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
                 do {
-                    let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
-                    for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
+                    let statement: SQLiteStatement
+                    if Self.isAscendingRun(chunk) {
+                        // A batch of consecutive keys (a batch of an unsorted fetch, typically): one
+                        // range scan instead of a b-tree search per key, the same rows.
+                        statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK BETWEEN ? AND ?")
+                        statement.bind(chunk[0], at: 1)
+                        statement.bind(chunk[chunk.count - 1], at: 2)
+                    } else {
+                        // Pad to a power of two (repeating the last key) so few statements are cached.
+                        var size = 1
+                        while size < chunk.count { size *= 2 }
+                        let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: size - chunk.count)
+                        statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
+                        for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
+                    }
                     while try statement.step() { decoded.append(try decode(statement)) }
                 } catch let error as SQLiteError {
                     throw fetchError(error)
@@ -124,6 +133,14 @@ extension SQLiteStore {
             }
         }
         return result
+    }
+
+    /// Whether `keys` are consecutive integers in ascending order (`k, k+1, ..., k+n-1`), so
+    /// `BETWEEN first AND last` selects exactly them.
+    static func isAscendingRun(_ keys: [Int64]) -> Bool {
+        guard let first = keys.first else { return false }
+        for (offset, key) in keys.enumerated() where key != first &+ Int64(offset) { return false }
+        return true
     }
 
     /// Fills the to-many slots of decoded rows and makes them store rows. `byOwner` reads
