@@ -254,8 +254,11 @@ final class FaultDeletionLockingTests: XCTestCase {
         }
     }
 
+    /// A fetch's faults: plain (holding their cached rows), batched (`fetchBatchSize`: IDs only
+    /// until a batch loads) and lazily batched (`fetchBatched`).
     func testDeletingFetchedFaultsIsNotAConflict() throws {
-        for batchSize in [0, 2] {
+        for (batchSize, lazily) in [(0, false), (2, false), (2, true)] {
+            let label = "batch size \(batchSize)\(lazily ? ", fetchBatched" : "")"
             try? FileManager.default.removeItem(at: directory.appendingPathComponent("Notes.sqlite"))
             let coordinator = try coordinator(NSSQLiteStoreType)
             _ = try insertNotes(5, saves: 2, in: context(coordinator))
@@ -263,13 +266,13 @@ final class FaultDeletionLockingTests: XCTestCase {
             try context.performAndWait {
                 let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
                 request.fetchBatchSize = batchSize
-                let notes = try context.fetch(request)
-                XCTAssertEqual(notes.count, 5)
-                XCTAssertTrue(notes.allSatisfy(\.isFault), "batch size \(batchSize)")
+                let notes = lazily ? Array(try context.fetchBatched(request)) : try context.fetch(request)
+                XCTAssertEqual(notes.count, 5, label)
+                XCTAssertTrue(notes.allSatisfy(\.isFault), label)
                 for note in notes { context.delete(note) }
-                XCTAssertNoThrow(try context.save(), "batch size \(batchSize)")
+                XCTAssertNoThrow(try context.save(), label)
             }
-            XCTAssertEqual(try noteCount(coordinator), 0, "batch size \(batchSize)")
+            XCTAssertEqual(try noteCount(coordinator), 0, label)
         }
     }
 
