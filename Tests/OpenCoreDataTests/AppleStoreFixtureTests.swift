@@ -166,6 +166,21 @@ final class AppleStoreFixtureTests: XCTestCase {
         XCTAssertEqual(try SQLiteInspector.rows(at: url.path, "SELECT ZFIRSTNAME, ZUPDATEDAT FROM ZPERSON WHERE Z_PK = 21"), [["Ada", "700000000"]])
     }
 
+    func testARenamingIdentifierNamingAnotherEntityOfTheStoreIsRefusedNotATrap() throws {
+        // Without Apple's hashes the store is matched by entity names, renaming identifiers
+        // included: "Ghost" (renaming identifier "Person") takes Person's Z_ENT too.
+        let url = try copyStore("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V1.sqlite")
+        let model = try model(sampleModelBundle, version: "SampleModel")
+        let ghost = NSEntityDescription(name: "Ghost", properties: [NSAttributeDescription(name: "name", type: .stringAttributeType)])
+        ghost.renamingIdentifier = "Person"
+        model.entities = model.entities + [ghost]
+        XCTAssertThrowsError(try open(model, at: url, readOnly: true)) { error in
+            XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+            XCTAssertEqual((error as NSError).code, NSPersistentStoreIncompatibleVersionHashError)
+            XCTAssertTrue((error as NSError).localizedDescription.contains("Z_PRIMARYKEY"), (error as NSError).localizedDescription)
+        }
+    }
+
     func testSampleModelStoreRefusesTheOtherVersionByAppleHashes() throws {
         let url = try copyStore("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V1.sqlite")
         let v2 = try model(sampleModelBundle, version: "SampleModel2", compiled: sampleModelCompiled)

@@ -121,4 +121,62 @@ final class KeyPathEvaluatorTests: XCTestCase {
         XCTAssertTrue(KVCValueKinds.isNull(doubleOptional as Any))
         XCTAssertFalse(KVCValueKinds.isNull(0))
     }
+
+    /// A key path through two to-many levels, the inner one ordered: each project gives an
+    /// `NSOrderedSet` of milestones, and the employee's set of projects a set of those. Linux's
+    /// `NSOrderedSet` compares by contents but hashes by identity, so the empty ones (projects
+    /// without milestones) used to be equal members of a Swift `Set` with different hashes,
+    /// which traps once the set grows ("Duplicate elements of type 'AnyHashable'").
+    func testNestedToManyKeyPathsThroughOrderedSetsGiveDistinctCollections() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let ann = stack.employee("Ann")
+            var titles = Set<String>()
+            var milestoneCount = 0
+            var projects = Set<Project>()
+            for i in 0..<40 {
+                let project = Project(context: stack.context)
+                project.title = "P\(i)"
+                // Every third project has no milestones; titles repeat across projects.
+                project.milestones = (0..<(i % 3)).map { j in
+                    let m = Milestone(context: stack.context)
+                    m.title = "M\((i + j) % 7)"
+                    titles.insert(m.title!)
+                    milestoneCount += 1
+                    return m
+                }
+                projects.insert(project)
+            }
+            ann.projects = projects
+            // A set of the projects' milestone collections: the 14 empty ones are one member.
+            let collections = try XCTUnwrap(ann.value(forKeyPath: "projects.milestones"))
+            let members = try XCTUnwrap(KVCValueKinds.collection(collections)?.elements)
+            XCTAssertEqual(members.count, 26 + 1)
+            XCTAssertEqual(members.filter { ($0 as? NSOrderedSet)?.count == 0 }.count, 1)
+            XCTAssertEqual(ann.value(forKeyPath: "projects.milestones.@count") as? Int, 27)
+            // Set-of-sets of titles, flattened by the operators.
+            XCTAssertNotNil(ann.value(forKeyPath: "projects.milestones.title"))
+            let union = ann.value(forKeyPath: "projects.@distinctUnionOfSets.milestones") as? Set<AnyHashable>
+            XCTAssertEqual(union?.count, milestoneCount)
+            let titleUnion = ann.value(forKeyPath: "projects.@distinctUnionOfArrays.milestones.title") as? [Any]
+            XCTAssertEqual(Set(titleUnion?.compactMap { $0 as? String } ?? []), titles)
+            XCTAssertEqual(titleUnion?.count, titles.count, "distinct")
+        }
+    }
+
+    /// Members equal by contents collapse without their hashes being trusted: arrays, ordered
+    /// sets, sets of different classes holding the same values, numbers of different types.
+    func testDistinctUnionsOfCollectionsCompareContents() throws {
+        let groups: [Any] = [NSOrderedSet(), NSOrderedSet(), NSOrderedSet(array: [1, 2]), NSOrderedSet(array: [1, 2]),
+                             NSOrderedSet(array: [2, 1]), [1, 2] as [Any], NSArray(array: [1.0, 2.0]), NSOrderedSet(array: [3])]
+        let distinct = try XCTUnwrap(KeyPathEvaluator.value(of: groups, forKeyPath: "@distinctUnionOfObjects.self") as? [Any])
+        XCTAssertEqual(distinct.count, 4, "empty; [1, 2] (and [1.0, 2.0]); [2, 1]; [3]")
+        let values = try XCTUnwrap(KeyPathEvaluator.value(of: [1, 1.0, NSNumber(value: 1), "a", NSString(string: "a")] as [Any],
+                                                          forKeyPath: "@distinctUnionOfObjects.self") as? [Any])
+        XCTAssertEqual(values.count, 2)
+        // A set of many equal collections, mapped from a set: one member, no trap.
+        let people = Set((0..<64).map { Person("P\($0)", age: $0) })
+        let friends = try KeyPathEvaluator.value(of: people, forKeyPath: "friends")
+        XCTAssertEqual(KVCValueKinds.collection(friends)?.elements.count, 1)
+    }
 }

@@ -149,3 +149,172 @@ final class CountingPolicy: NSMergePolicy, @unchecked Sendable {
         try super.resolve(optimisticLockingConflicts: list)
     }
 }
+
+/// Optimistic locking on objects whose values this context never read: a fault from
+/// `object(with:)`, one `refresh(_:mergeChanges: false)` emptied, the faults of a fetch (batched
+/// or not). Deleting one must not fail with 133020 because the fault's version was never set;
+/// the record's version is the one the context would read. A record another context changed
+/// after this context read it is still a conflict. The model is one entity without
+/// relationships or constraints, so no delete rule fires the fault before the save.
+final class FaultDeletionLockingTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-faultdelete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private lazy var model: NSManagedObjectModel = {
+        let note = NSEntityDescription(name: "Note", className: nil)
+        let text = NSAttributeDescription(name: "text", type: .stringAttributeType)
+        let revision = NSAttributeDescription(name: "revision", type: .integer64AttributeType)
+        revision.defaultValue = 0
+        note.properties = [text, revision]
+        let model = NSManagedObjectModel()
+        model.entities = [note]
+        return model
+    }()
+
+    /// A coordinator on a store of `type` (SQLite: one file per test, shared by every coordinator).
+    private func coordinator(_ type: String) throws -> NSPersistentStoreCoordinator {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: type, configurationName: nil,
+                                           at: type == NSSQLiteStoreType ? directory.appendingPathComponent("Notes.sqlite") : nil)
+        return coordinator
+    }
+
+    private func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    /// Inserts `count` notes and saves each of them `saves` times; returns their IDs.
+    private func insertNotes(_ count: Int, saves: Int, in context: NSManagedObjectContext) throws -> [NSManagedObjectID] {
+        try context.performAndWait {
+            let notes = (0..<count).map { i -> NSManagedObject in
+                let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+                note.setValue("note \(i)", forKey: "text")
+                return note
+            }
+            for revision in 0..<saves {
+                for note in notes { note.setValue(revision, forKey: "revision") }
+                try context.save()
+            }
+            return notes.map(\.objectID)
+        }
+    }
+
+    private func noteCount(_ coordinator: NSPersistentStoreCoordinator) throws -> Int {
+        let check = context(coordinator)
+        return try check.performAndWait { try check.count(for: NSFetchRequest<NSManagedObject>(entityName: "Note")) }
+    }
+
+    func testDeletingAFaultFromObjectWithAfterSeveralSavesIsNotAConflict() throws {
+        for type in [NSInMemoryStoreType, NSSQLiteStoreType] {
+            let coordinator = try coordinator(type)
+            let context = context(coordinator)
+            try context.performAndWait {
+                // Saved three times (version 3), then released: the identity map does not keep it.
+                let id = try insertNotes(1, saves: 3, in: context)[0]
+                let fault = context.object(with: id)
+                XCTAssertTrue(fault.isFault, type)
+                context.delete(fault)
+                XCTAssertNoThrow(try context.save(), type)
+            }
+            XCTAssertEqual(try noteCount(coordinator), 0, type)
+        }
+    }
+
+    func testDeletingARefreshedObjectAfterAnotherSaveIsNotAConflict() throws {
+        for type in [NSInMemoryStoreType, NSSQLiteStoreType] {
+            let coordinator = try coordinator(type)
+            let mine = context(coordinator), theirs = context(coordinator)
+            let id = try insertNotes(1, saves: 1, in: mine)[0]
+            let note = try mine.performAndWait {
+                let note = try mine.existingObject(with: id)
+                XCTAssertEqual(note.value(forKey: "text") as? String, "note 0")
+                mine.refresh(note, mergeChanges: false)   // values (and their version) dropped
+                return note
+            }
+            try theirs.performAndWait {
+                try theirs.existingObject(with: id).setValue(7, forKey: "revision")
+                try theirs.save()
+            }
+            try mine.performAndWait {
+                XCTAssertTrue(note.isFault, type)
+                mine.delete(note)
+                XCTAssertNoThrow(try mine.save(), type)
+            }
+            XCTAssertEqual(try noteCount(coordinator), 0, type)
+        }
+    }
+
+    /// A fetch's faults: plain (holding their cached rows), batched (`fetchBatchSize`: IDs only
+    /// until a batch loads) and lazily batched (`fetchBatched`).
+    func testDeletingFetchedFaultsIsNotAConflict() throws {
+        for (batchSize, lazily) in [(0, false), (2, false), (2, true)] {
+            let label = "batch size \(batchSize)\(lazily ? ", fetchBatched" : "")"
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent("Notes.sqlite"))
+            let coordinator = try coordinator(NSSQLiteStoreType)
+            _ = try insertNotes(5, saves: 2, in: context(coordinator))
+            let context = context(coordinator)
+            try context.performAndWait {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
+                request.fetchBatchSize = batchSize
+                let notes = lazily ? Array(try context.fetchBatched(request)) : try context.fetch(request)
+                XCTAssertEqual(notes.count, 5, label)
+                XCTAssertTrue(notes.allSatisfy(\.isFault), label)
+                for note in notes { context.delete(note) }
+                XCTAssertNoThrow(try context.save(), label)
+            }
+            XCTAssertEqual(try noteCount(coordinator), 0, label)
+        }
+    }
+
+    /// Genuine conflicts stay conflicts: an object read here, then changed and saved by another
+    /// context; and a fetched fault whose snapshot is older than a save by another coordinator
+    /// on the same SQLite file (this coordinator's cache still holds the old row).
+    func testDeletingWhatChangedSinceThisContextReadItIsAConflict() throws {
+        for type in [NSInMemoryStoreType, NSSQLiteStoreType] {
+            let coordinator = try coordinator(type)
+            let mine = context(coordinator), theirs = context(coordinator)
+            let id = try insertNotes(1, saves: 2, in: mine)[0]
+            let note = try mine.performAndWait {
+                let note = try mine.existingObject(with: id)
+                _ = note.value(forKey: "text")
+                return note
+            }
+            try theirs.performAndWait {
+                try theirs.existingObject(with: id).setValue(9, forKey: "revision")
+                try theirs.save()
+            }
+            mine.performAndWait {
+                mine.delete(note)
+                XCTAssertEqual(thrownError { try mine.save() }?.code, NSManagedObjectMergeError, type)
+            }
+            XCTAssertEqual(try noteCount(coordinator), 1, type)
+        }
+
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("Notes.sqlite"))
+        let first = try coordinator(NSSQLiteStoreType), second = try coordinator(NSSQLiteStoreType)
+        let id = try insertNotes(1, saves: 1, in: context(first))[0]
+        let mine = context(first)
+        let faults = try mine.performAndWait { try mine.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note")) }
+        let theirs = context(second)
+        try theirs.performAndWait {
+            try theirs.existingObject(with: id).setValue(3, forKey: "revision")
+            try theirs.save()
+        }
+        mine.performAndWait {
+            XCTAssertEqual(faults.map(\.isFault), [true])
+            mine.delete(faults[0])
+            XCTAssertEqual(thrownError { try mine.save() }?.code, NSManagedObjectMergeError)
+        }
+        XCTAssertEqual(try noteCount(second), 1)
+    }
+}

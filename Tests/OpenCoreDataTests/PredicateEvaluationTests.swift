@@ -247,3 +247,81 @@ final class PredicateEvaluationRootKindsTests: XCTestCase {
         XCTAssertTrue(NSPredicate(format: "a == %%").evaluate(with: ["a": "%"]))
     }
 }
+
+/// `ANY`/`ALL`/`NONE` through nested to-many relationships — unordered then ordered
+/// (`projects.milestones.title`), unordered twice (`projects.members.firstName`), three levels —
+/// on employees with many projects, some without milestones and with repeated titles: the
+/// in-memory store and SQLite give the evaluator's answer, and nothing traps on the equal
+/// empty `NSOrderedSet`s of the projects without milestones.
+final class NestedToManyPredicateTests: XCTestCase {
+    /// Ann: 40 projects, every third without milestones, one milestone "x"; Bob: 40 projects
+    /// with repeated titles but no "x", and Ann's manager; Cy: no projects.
+    private func seed(_ context: NSManagedObjectContext) throws {
+        try context.performAndWait {
+            func employee(_ name: String) -> Employee {
+                let e = Employee(context: context)
+                e.firstName = name
+                return e
+            }
+            let ann = employee("Ann"), bob = employee("Bob"), cy = employee("Cy")
+            ann.manager = bob
+            for (owner, special) in [(ann, 38), (bob, -1)] {
+                var projects = Set<Project>()
+                for i in 0..<40 {
+                    let p = Project(context: context)
+                    p.title = "\(owner.firstName!)-\(i)"
+                    p.milestones = (0..<(i % 3)).map { j in
+                        let m = Milestone(context: context)
+                        m.title = i == special && j == 1 ? "x" : "m\(j)"
+                        return m
+                    }
+                    projects.insert(p)
+                }
+                owner.projects = projects
+            }
+            _ = cy
+            try context.save()
+        }
+    }
+
+    private static let cases: [(String, Set<String>)] = [
+        ("ANY projects.milestones.title == 'x'", ["Ann"]),
+        ("ANY projects.milestones.title == 'm1'", ["Ann", "Bob"]),
+        ("NONE projects.milestones.title == 'x'", ["Bob", "Cy"]),
+        ("ALL projects.milestones.title BEGINSWITH 'm'", ["Bob", "Cy"]),
+        ("ANY projects.members.firstName == 'Ann'", ["Ann"]),
+        ("ANY directReports.projects.milestones.title == 'x'", ["Bob"]),
+        ("ANY manager.projects.milestones.title == 'm0'", ["Ann"]),
+        ("projects.milestones.@count == 27", ["Ann", "Bob"]),
+    ]
+
+    private func check(_ context: NSManagedObjectContext, file: StaticString = #filePath, line: UInt = #line) throws {
+        try context.performAndWait {
+            let everyone = try context.fetch(NSFetchRequest<Employee>(entityName: "Employee"))
+            XCTAssertEqual(everyone.count, 3, file: file, line: line)
+            for (format, expected) in Self.cases {
+                let predicate = NSPredicate(format: format)
+                let request = NSFetchRequest<Employee>(entityName: "Employee")
+                request.predicate = predicate
+                let fetched = Set(try context.fetch(request).compactMap(\.firstName))
+                XCTAssertEqual(fetched, expected, format, file: file, line: line)
+                let evaluated = Set(everyone.filter { predicate.evaluate(with: $0) }.compactMap(\.firstName))
+                XCTAssertEqual(evaluated, expected, "evaluated: \(format)", file: file, line: line)
+            }
+        }
+    }
+
+    func testInMemoryStore() throws {
+        let stack = TestStack()
+        try seed(stack.context)
+        try check(stack.newContext())
+    }
+
+    func testSQLiteStore() throws {
+        let store = try TemporaryCompanyStore()
+        let (_, seeding) = try store.open()
+        try seed(seeding)
+        let (_, context) = try store.open()
+        try check(context)
+    }
+}

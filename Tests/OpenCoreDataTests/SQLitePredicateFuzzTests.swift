@@ -107,7 +107,7 @@ final class SQLitePredicateFuzzTests: XCTestCase {
     ]
     private static let numberKeys: [String: [String]] = [
         "Employee": ["salary", "department.budget", "manager.salary", "manager.manager.salary", "manager.department.budget",
-                     "projects.@count", "directReports.@count", "directReports.@sum.salary", "directReports.@avg.salary",
+                     "projects.@count", "projects.milestones.@count", "directReports.@count", "directReports.@sum.salary", "directReports.@avg.salary",
                      "directReports.@min.salary", "directReports.@max.salary", "department.employees.@count", "manager.bonus"],
         "Department": ["budget", "employees.@count", "employees.@sum.salary", "employees.@avg.salary", "employees.@max.salary",
                        "employees.@min.salary"],
@@ -116,8 +116,9 @@ final class SQLitePredicateFuzzTests: XCTestCase {
     /// To-many key paths ending in a string or a number, for ANY/ALL/NONE.
     private static let manyStringKeys: [String: [String]] = [
         "Employee": ["projects.title", "directReports.lastName", "directReports.department.name", "department.employees.firstName",
-                     "directReports.projects.title"],
-        "Department": ["employees.firstName", "employees.lastName", "employees.manager.lastName", "employees.projects.title"],
+                     "directReports.projects.title", "projects.milestones.title"],
+        "Department": ["employees.firstName", "employees.lastName", "employees.manager.lastName", "employees.projects.title",
+                       "employees.projects.milestones.title"],
         "Project": ["members.lastName", "members.department.name", "milestones.title"],
     ]
     private static let manyNumberKeys: [String: [String]] = [

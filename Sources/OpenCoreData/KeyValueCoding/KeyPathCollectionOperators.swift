@@ -90,18 +90,11 @@ enum KeyPathCollectionOperators {
         return total.anyValue
     }
 
-    /// Values in first-seen order with duplicates (by predicate equality) removed.
+    /// Values in first-seen order with duplicates (by predicate equality) removed. No value's
+    /// own hash is trusted (see ``DistinctValues``): `@distinctUnionOf...` over collections of
+    /// `NSOrderedSet`s must not trap.
     static func distinct(_ values: [Any]) -> [Any] {
-        var seen = Set<AnyHashable>()
-        var result: [Any] = []
-        for v in values {
-            if let h = ValueComparison.hashKey(v) {
-                if seen.insert(h).inserted { result.append(v) }
-            } else if !result.contains(where: { ValueComparison.isEqual($0, v, options: []) }) {
-                result.append(v)
-            }
-        }
-        return result
+        DistinctValues.unique(values)
     }
 
     private static func incomparable(_ op: String, _ a: Any, _ b: Any) -> NSError {

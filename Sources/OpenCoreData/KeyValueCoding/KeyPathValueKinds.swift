@@ -110,20 +110,27 @@ public enum KVCValueKinds {
     }
 
     /// Builds the value a key mapped over a collection of `kind` produces: an array (nil
-    /// becomes `NSNull`, like Apple's `NSArray`) or a set (nil dropped, like `NSSet`).
+    /// becomes `NSNull`, like Apple's `NSArray`) or a set (nil and duplicates dropped, like
+    /// `NSSet`).
+    ///
+    /// The set is a `Set<AnyHashable>` when every member hashes consistently with its equality
+    /// (``DistinctValues/canBeSetMember(_:)``); otherwise — members that are Foundation
+    /// collections, such as the `NSOrderedSet` each object of an ordered to-many gives — an
+    /// array of the distinct members: a Swift `Set` holding two equal members with different
+    /// hashes traps, and Linux's `NSOrderedSet` hashes by identity but compares by contents.
     static func makeCollection(_ values: [Any?], kind: CollectionKind) -> Any {
         switch kind {
         case .array, .orderedSet:
             return values.map { $0 ?? NSNull() } as [Any]
         case .set:
-            var set = Set<AnyHashable>()
-            var unhashable: [Any] = []
+            var set = Set<AnyHashable>(minimumCapacity: values.count)
             for case let value? in values {
-                if let hashable = value as? AnyHashable { set.insert(hashable) } else { unhashable.append(value) }
+                guard DistinctValues.canBeSetMember(value), let member = value as? AnyHashable else {
+                    return DistinctValues.unique(values.compactMap { $0 })
+                }
+                set.insert(member)
             }
-            // A set of values that cannot be hashed cannot exist; fall back to an array rather than lose them.
-            if unhashable.isEmpty { return set }
-            return set.map(\.base) + unhashable
+            return set
         }
     }
 }

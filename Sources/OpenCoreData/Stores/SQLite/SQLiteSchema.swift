@@ -55,7 +55,18 @@ final class SQLiteSchema {
         }
         self.numbers = numbers
         entities = all.sorted { numbers[ObjectIdentifier($0)]! < numbers[ObjectIdentifier($1)]! }
-        entitiesByNumber = Dictionary(uniqueKeysWithValues: all.map { (numbers[ObjectIdentifier($0)]!, $0) })
+        // Two entities can meet on one Z_ENT when a model's renaming identifier names another
+        // entity the store lists (Dictionary(uniqueKeysWithValues:) would trap): a store this
+        // model cannot open, not a crash.
+        var entitiesByNumber: [Int: NSEntityDescription] = [:]
+        for e in all {
+            let n = numbers[ObjectIdentifier(e)]!
+            if let other = entitiesByNumber[n] {
+                throw SQLiteSchemaError("the entities '\(other.name ?? "")' and '\(e.name ?? "")' both map to the store's entity \(n) (Z_PRIMARYKEY); a renaming identifier names an entity the model still has")
+            }
+            entitiesByNumber[n] = e
+        }
+        self.entitiesByNumber = entitiesByNumber
         func number(_ e: NSEntityDescription) -> Int { numbers[ObjectIdentifier(e)]! }
 
         // Entity tables, one per root, holding the columns of every entity in the hierarchy.
