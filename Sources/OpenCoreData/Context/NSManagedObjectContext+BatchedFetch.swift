@@ -29,18 +29,11 @@ extension NSManagedObjectContext {
     private func batchFaultingStorage<T>(_ request: NSFetchRequest<T>) throws -> BatchFaultingStorage<T>? {
         guard request.fetchBatchSize > 0, request.resultType == .managedObjectResultType,
               (request.propertiesToGroupBy ?? []).isEmpty, (request.relationshipKeyPathsForPrefetching ?? []).isEmpty,
-              request.includesPropertyValues, parent == nil, let coordinator = persistentStoreCoordinator,
-              let entity = request.entity ?? request.entityName.flatMap({ coordinator.managedObjectModel.entitiesByName[$0] })
-        else { return nil }
-        if request.includesPendingChanges { processPendingChanges() }
-        // Unsaved changes could add, remove or reorder objects: fetch(_:) corrects the store's
-        // answer in memory, which needs every object.
-        guard !(request.includesPendingChanges && hasChanges) else { return nil }
-        let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
-                             includesSubentities: request.includesSubentities,
-                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
-                             context: self, request: request)
-        guard coordinator.storesEvaluate(plan), let keys = try coordinator.fetchObjectKeys(plan),
+              request.includesPropertyValues,
+              // Unsaved changes could add, remove or reorder objects: fetch(_:) corrects the
+              // store's answer in memory, which needs every object.
+              let (coordinator, plan) = storeEvaluatedPlan(request),
+              let keys = try coordinator.fetchObjectKeys(plan),
               let convert = BatchFaultingStorage<T>.converter(for: keys.entities) else { return nil }
         return BatchFaultingStorage(context: self, keys: keys, batchSize: request.fetchBatchSize,
                                     asFaults: request.returnsObjectsAsFaults, convert: convert)

@@ -65,7 +65,7 @@ extension NSManagedObjectContext {
 
     /// The request's plan, when a root context's single store evaluates all of it and no
     /// pending change of this context could alter the answer.
-    private func storeEvaluatedPlan<T>(_ request: NSFetchRequest<T>) -> (NSPersistentStoreCoordinator, FetchPlan)? {
+    func storeEvaluatedPlan<T>(_ request: NSFetchRequest<T>) -> (NSPersistentStoreCoordinator, FetchPlan)? {
         guard parent == nil, let coordinator = persistentStoreCoordinator else { return nil }
         let model = coordinator.managedObjectModel
         guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else { return nil }

@@ -64,16 +64,8 @@ extension SQLitePredicateTranslator {
     /// value (or a nil to-one on the way) take no part, and no members means ANY is false and
     /// ALL is true.
     func quantified(_ p: NSComparisonPredicate, _ constant: Any?, _ row: Row, variables: [String: Row]) -> Translation {
-        guard case let .keyPath(operand, components) = p.leftExpression.node,
+        guard let (base, components) = keyPathStart(p.leftExpression, row, variables: variables),
               !components.contains(where: { $0.hasPrefix("@") }) else { return .keepAll }
-        var base = row
-        switch operand?.node {
-        case nil: break
-        case .variable(let name)?:
-            guard let bound = variables[name] else { return .keepAll }
-            base = bound
-        default: return .keepAll
-        }
         guard let split = toManyIndex(components, from: base.entity), split + 1 < components.count,
               let (members, relationship) = members(at: components[...split], from: base), !relationship.isOrdered,
               let element = scalar(components[(split + 1)...], from: members.row), element.bindings.isEmpty,
@@ -141,15 +133,8 @@ extension SQLitePredicateTranslator {
     /// relationship for which the (exactly translated) predicate holds, counted. Inside, both
     /// `$x` and plain key paths name the member, as in the evaluator; a nil collection counts 0.
     func subqueryCount(_ collection: NSExpression, _ variable: String, _ predicate: NSPredicate, _ row: Row, variables: [String: Row]) -> Scalar? {
-        guard case let .keyPath(operand, components) = collection.node, !components.contains(where: { $0.hasPrefix("@") }) else { return nil }
-        var base = row
-        switch operand?.node {
-        case nil: break
-        case .variable(let name)?:
-            guard let bound = variables[name] else { return nil }
-            base = bound
-        default: return nil
-        }
+        guard let (base, components) = keyPathStart(collection, row, variables: variables),
+              !components.contains(where: { $0.hasPrefix("@") }) else { return nil }
         guard let (members, _) = members(at: components[...], from: base) else { return nil }
         var inner = variables
         inner[variable] = members.row

@@ -241,22 +241,26 @@ final class SQLitePredicateTranslator {
         }
     }
 
+    /// Where a key path expression starts — the fetched row, or the row a SUBQUERY variable
+    /// (`$x.name`) is bound to — and its components; nil for any other operand.
+    func keyPathStart(_ expression: NSExpression, _ row: Row, variables: [String: Row]) -> (base: Row, components: [String])? {
+        guard case let .keyPath(operand, components) = expression.node else { return nil }
+        switch operand?.node {
+        case nil: return (row, components)
+        case .variable(let name)?: return variables[name].map { ($0, components) }
+        default: return nil
+        }
+    }
+
     /// The value of a left-hand expression as SQL: a key path through to-one relationships
     /// (``scalar(_:from:)``), a to-many aggregate or a `SUBQUERY(...).@count`; nil otherwise.
     private func scalar(_ expression: NSExpression, _ row: Row, variables: [String: Row]) -> Scalar? {
-        guard case let .keyPath(operand, components) = expression.node else { return nil }
-        var base = row
-        switch operand?.node {
-        case nil: break
-        case .variable(let name)?:
-            guard let bound = variables[name] else { return nil }
-            base = bound
-        case .subquery(let collection, let variable, let predicate)?:
+        if case let .keyPath(operand, components) = expression.node,
+           case .subquery(let collection, let variable, let predicate)? = operand?.node {
             guard components == ["@count"] else { return nil }
             return subqueryCount(collection, variable, predicate, row, variables: variables)
-        default:
-            return nil
         }
+        guard let (base, components) = keyPathStart(expression, row, variables: variables) else { return nil }
         if let at = components.firstIndex(where: { $0.hasPrefix("@") }) {
             return aggregate(components[..<at], components[at], components[(at + 1)...], from: base)
         }
@@ -274,15 +278,7 @@ final class SQLitePredicateTranslator {
     ///   compare keys).
     private func relationshipComparison(_ p: NSComparisonPredicate, _ constant: Any?, _ row: Row, variables: [String: Row]) -> Translation {
         guard p.predicateOperatorType == .equalTo || p.predicateOperatorType == .notEqualTo,
-              case let .keyPath(operand, components) = p.leftExpression.node, !components.isEmpty else { return .keepAll }
-        var base = row
-        switch operand?.node {
-        case nil: break
-        case .variable(let name)?:
-            guard let bound = variables[name] else { return .keepAll }
-            base = bound
-        default: return .keepAll
-        }
+              let (base, components) = keyPathStart(p.leftExpression, row, variables: variables), !components.isEmpty else { return .keepAll }
         let equal = p.predicateOperatorType == .equalTo
         let id: NSManagedObjectID
         switch constant {
