@@ -128,7 +128,7 @@ extension SQLiteStore {
 
     /// Fills the to-many slots of decoded rows and makes them store rows. `byOwner` reads
     /// members by the rows' keys whatever their number (a bounded batch).
-    private func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false) throws -> [StoreRow] {
+    func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false) throws -> [StoreRow] {
         var rows = decoded
         // Each to-many relationship of the fetched entities: one query for all owners — by
         // their keys when the fetch returned few rows, else over the whole relationship.
@@ -175,7 +175,7 @@ extension SQLiteStore {
 
     /// The entity plan, key, version and slot values of the statement's current row. To-many
     /// slots are left empty for the caller to fill.
-    private func decode(_ statement: SQLiteStatement) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue]) {
+    func decode(_ statement: SQLiteStatement) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue]) {
         let pk = statement.int64(at: 0)
         let number = Int(statement.int64(at: 1))
         guard let plan = plan(number: number) else {
