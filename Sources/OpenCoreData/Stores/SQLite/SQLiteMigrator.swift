@@ -259,12 +259,13 @@ enum SQLiteMigrator {
         // the source is already right in the copy. No map from old keys to new ones is needed.
         let converter = RowConverter(mapping: mapping, destination: destination, store: destinationStore, path: url.path)
         let roots = source.entities.filter { $0.superentity == nil }
+        let skipping = try unneededToMany(source: source, destination: destination, mapping: mapping, reader: reader, writer: writer)
         // Each batch of the source's rows in key order, table by table, converted.
         func forEachBatch(_ body: ([StoreRow]) throws -> Void) throws {
             for root in roots {
                 var last = Int64.min
                 while true {
-                    let batch = try reader.rows(of: root, afterKey: last, limit: batchSize)
+                    let batch = try reader.rows(of: root, afterKey: last, limit: batchSize, skippingToMany: skipping)
                     guard let end = batch.last else { break }
                     last = end.objectID.primaryKey
                     try body(try batch.compactMap { try converter.convert($0) })
@@ -304,6 +305,66 @@ enum SQLiteMigrator {
         db.close()
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary.path + suffix) }
         try sync(temporary.path)
+    }
+
+    /// The source's to-many relationships whose members the copy does not need, so batches
+    /// don't read them. Which side of a relationship is read matters: a batch of 512 groups
+    /// would hold the IDs of all their items, a batch of 512 items only one group each.
+    /// - Mapped to nothing, or to an unordered to-many kept by foreign key: the members' own
+    ///   to-one column holds the link, and it comes with their rows.
+    /// - Mapped to an unordered side of a many-to-many whose other side is read: the join
+    ///   table gets the same pairs from there. Of two unordered sides, the one whose table has
+    ///   fewer rows is skipped (its owners have more members each, on average).
+    /// Only what is read changes, never what is written: both sides describe the same links.
+    private static func unneededToMany(source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel, reader: SQLiteStore, writer: SQLiteStore) throws -> Set<ObjectIdentifier> {
+        // Each source relationship's destination relationship, and back.
+        var target: [ObjectIdentifier: NSRelationshipDescription] = [:]
+        var sourceOf: [ObjectIdentifier: NSRelationshipDescription] = [:]
+        var toMany: [NSRelationshipDescription] = []
+        for entity in source.entities {
+            let entityMapping = mapping.mapping(forSourceEntityName: entity.name ?? "")
+            let destinationEntity = entityMapping?.destinationEntityName.flatMap { destination.entitiesByName[$0] }
+            for case let relationship as NSRelationshipDescription in entity.properties where !relationship.isTransient {
+                if relationship.isToMany { toMany.append(relationship) }
+                guard let name = entityMapping?.relationshipMappings?.first(where: { $0.sourceName == relationship.name })?.name,
+                      let mapped = destinationEntity?.relationshipsByName[name] else { continue }
+                target[ObjectIdentifier(relationship)] = mapped
+                sourceOf[ObjectIdentifier(mapped)] = relationship
+            }
+        }
+        var rowCounts: [String: Int64] = [:]
+        func rowCount(_ entity: NSEntityDescription) throws -> Int64 {
+            guard let table = reader.plan(for: entity)?.table.name else { return 0 }
+            if let known = rowCounts[table] { return known }
+            let count = try reader.openConnection().query("SELECT COUNT(*) FROM \(table)", []) { $0.int64(at: 0) }.first ?? 0
+            rowCounts[table] = count
+            return count
+        }
+        func sortKey(_ r: NSRelationshipDescription) -> String { "\(r.entity?.name ?? "").\(r.name)" }
+        var skipping: Set<ObjectIdentifier> = []
+        for relationship in toMany {
+            guard let mapped = target[ObjectIdentifier(relationship)], mapped.isToMany else {
+                if target[ObjectIdentifier(relationship)] == nil { skipping.insert(ObjectIdentifier(relationship)) }
+                continue
+            }
+            guard !mapped.isOrdered else { continue }
+            switch writer.schema.toManySource(for: mapped) {
+            case .foreignKey?, nil:
+                skipping.insert(ObjectIdentifier(relationship))
+            case .joinTable?:
+                guard let inverse = mapped.inverseRelationship, inverse !== mapped, inverse.isToMany,
+                      let other = sourceOf[ObjectIdentifier(inverse)], other !== relationship else { continue }
+                let skip: Bool
+                if inverse.isOrdered || !other.isToMany {
+                    skip = true   // the other side is read anyway (ordered, or a to-one column)
+                } else {
+                    let mine = try rowCount(relationship.entity), theirs = try rowCount(other.entity)
+                    skip = mine < theirs || (mine == theirs && sortKey(relationship) > sortKey(other))
+                }
+                if skip { skipping.insert(ObjectIdentifier(relationship)) }
+            }
+        }
+        return skipping
     }
 
     /// Keys that describe the model or the file rather than the caller's data.

@@ -127,8 +127,10 @@ extension SQLiteStore {
     }
 
     /// Fills the to-many slots of decoded rows and makes them store rows. `byOwner` reads
-    /// members by the rows' keys whatever their number (a bounded batch).
-    func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false) throws -> [StoreRow] {
+    /// members by the rows' keys whatever their number (a bounded batch). The relationships
+    /// in `skipping` are left empty, unread (a migration that does not need them).
+    func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false,
+                        skipping: Set<ObjectIdentifier> = []) throws -> [StoreRow] {
         var rows = decoded
         // Each to-many relationship of the fetched entities: one query for all owners — by
         // their keys when the fetch returned few rows, else over the whole relationship.
@@ -138,6 +140,7 @@ extension SQLiteStore {
             for i in rows.indices {
                 for (slot, relationship) in rows[i].plan.toManySlots {
                     let key = ObjectIdentifier(relationship)
+                    if skipping.contains(key) { continue }
                     if members[key] == nil {
                         members[key] = try toManyMembers(of: relationship, owners: owners, in: db)
                     }

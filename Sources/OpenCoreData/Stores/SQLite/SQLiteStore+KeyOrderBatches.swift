@@ -3,7 +3,8 @@ import Foundation
 // Reading a whole table a bounded batch at a time, for lightweight migration.
 extension SQLiteStore {
     /// The rows of `root`'s table — every non-abstract entity of its hierarchy — whose keys are
-    /// above `key`, in key order, at most `limit` of them, with their to-many members.
+    /// above `key`, in key order, at most `limit` of them, with the members of their to-many
+    /// relationships except those in `skipping` (left empty).
     ///
     /// ```swift
     /// var last: Int64 = 0
@@ -18,10 +19,12 @@ extension SQLiteStore {
     /// Why keys and not `OFFSET`: `WHERE Z_PK > ? ORDER BY Z_PK LIMIT ?` walks the primary-key
     /// index from where the last batch ended, so every batch costs the same, whereas an offset
     /// makes SQLite step over all earlier rows again. The to-many members are read by the
-    /// batch's owner keys (`IN (...)`, as ``rows(for:)`` does), never for the whole table.
+    /// batch's owner keys (`IN (...)`, as ``rows(for:)`` does), never for the whole table; a
+    /// batch of owners with very many members each still holds all of them, which is why a
+    /// caller skips the relationships it does not need.
     /// Keep `limit` at most ``rowBatchLimit``: that bounds the `IN` list under SQLite's oldest
     /// default of 999 bound parameters.
-    func rows(of root: NSEntityDescription, afterKey key: Int64, limit: Int) throws -> [StoreRow] {
+    func rows(of root: NSEntityDescription, afterKey key: Int64, limit: Int, skippingToMany skipping: Set<ObjectIdentifier> = []) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
         // The entities a fetch of `root` with subentities reads: rows of any other Z_ENT
@@ -40,6 +43,6 @@ extension SQLiteStore {
         } catch let error as SQLiteError {
             throw fetchError(error)
         }
-        return try completeToMany(decoded, in: db, byOwner: true)
+        return try completeToMany(decoded, in: db, byOwner: true, skipping: skipping)
     }
 }
