@@ -86,6 +86,13 @@ if let index = arguments.firstIndex(of: "--w6-child"), index + 2 < arguments.cou
     exit(0)
 }
 
+// `--migration-store <rows> <directory>`: only writes the input of the migration memory
+// measurement (MigrationStore.swift) and exits.
+if let index = arguments.firstIndex(of: "--migration-store"), index + 2 < arguments.count, let count = Int(arguments[index + 1]) {
+    try MigrationStore.make(rows: count, in: URL(fileURLWithPath: arguments[index + 2]))
+    exit(0)
+}
+
 print("ocd-bench (\(quick ? "quick" : "full") sizes): insert \(sizes.insert), read \(sizes.read), saves \(sizes.saves), iterate \(sizes.iterate)")
 
 // W1: insert N objects of 10 Integer 64 attributes with one save.

@@ -41,9 +41,10 @@ public let OCDMappingModelsOption = "OCDMappingModelsOption"
 /// ```
 ///
 /// How: the rows are read through the source model (a second coordinator on the original
-/// file), rebuilt through the inferred ``NSMappingModel`` and saved into a new store file
-/// beside the original (`<name>.migrating`), keeping primary keys, `Z_OPT`, `Z_MAX`, the store
-/// UUID and the caller's metadata keys. Only when that file is complete, checkpointed and
+/// file) a batch at a time in primary-key order, rebuilt through the inferred
+/// ``NSMappingModel`` and written into a new store file beside the original
+/// (`<name>.migrating`) in one transaction, keeping primary keys, `Z_OPT`, `Z_MAX`, the store
+/// UUID and the caller's metadata keys. Only one batch of rows is in memory at a time. Only when that file is complete, checkpointed and
 /// synced does it replace the original by `rename(2)`, which is atomic. So a crash or error at
 /// any point leaves either the untouched original or the complete migrated store; a stale
 /// `.migrating` file from a crash is deleted by the next attempt.
@@ -227,22 +228,24 @@ enum SQLiteMigrator {
 
     // MARK: Writing the migrated copy
 
+    /// Rows read and written per batch: the most a lightweight migration holds in memory
+    /// (with the batch's to-many members), whatever the size of the store. At most
+    /// `SQLiteStore.rowBatchLimit`, which bounds the batch's `IN (...)` lists.
+    static let batchSize = SQLiteStore.rowBatchLimit
+
     private static func writeMigratedStore(from url: URL, to temporary: URL, metadata: [String: Any], source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool, externalDirectory: URL) throws {
-        // Read every record through the source model.
+        // The records are read through the source model...
         let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: source)
         let sourceStore = try sourceCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
                                                                    options: matchByStructure ? [structuralMatchOption: true] : nil)
         // Closed on every path: the original must have no connection of ours when it is replaced.
         defer { if sourceStore.persistentStoreCoordinator != nil { try? sourceCoordinator.remove(sourceStore) } }
         guard let reader = sourceStore as? SQLiteStore else { throw migrationError(url.path, "the source store is not a SQLite store") }
-        var rows: [StoreRow] = []
-        for root in source.entities where root.superentity == nil {
-            rows += try reader.fetchRows(FetchPlan(entity: root, predicate: nil, sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil))
-        }
         let highWaterMarks = try reader.openConnection().query("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY", []) { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
-        try sourceCoordinator.remove(sourceStore)
 
-        // A new store file with the destination's schema.
+        // ...into a new store file with the destination's schema, open at the same time: rows
+        // stream from one to the other a batch at a time (SQLiteBulkInsert), in one transaction
+        // of the copy, so memory stays at one batch however large the store is.
         let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destination)
         let destinationStore = try destinationCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: temporary,
                                                                              options: [SQLiteExternalData.directoryOption: externalDirectory])
@@ -250,9 +253,38 @@ enum SQLiteMigrator {
         guard let writer = destinationStore as? SQLiteStore else { throw migrationError(url.path, "the new store is not a SQLite store") }
         pauseForTests(at: "after-schema")
 
+        // Primary keys stay as they are (as in Apple's lightweight migration, which keeps
+        // Z_PK): inheritance can't change in a lightweight migration, so each hierarchy keeps
+        // its own table and its keys stay unique, and every to-one key and join-table pair of
+        // the source is already right in the copy. No map from old keys to new ones is needed.
         let converter = RowConverter(mapping: mapping, destination: destination, store: destinationStore, path: url.path)
-        let converted = try rows.compactMap { try converter.convert($0) }
-        try writer.save(StoreChanges(inserted: converted, updated: [], deleted: []))
+        let roots = source.entities.filter { $0.superentity == nil }
+        let skipping = try unneededToMany(source: source, destination: destination, mapping: mapping, reader: reader, writer: writer)
+        // Each batch of the source's rows in key order, table by table, converted.
+        func forEachBatch(_ body: ([StoreRow]) throws -> Void) throws {
+            for root in roots {
+                var last = Int64.min
+                while true {
+                    let batch = try reader.rows(of: root, afterKey: last, limit: batchSize, skippingToMany: skipping)
+                    guard let end = batch.last else { break }
+                    last = end.objectID.primaryKey
+                    try body(try batch.compactMap { try converter.convert($0) })
+                    if batch.count < batchSize { break }
+                }
+            }
+        }
+        let insert = try SQLiteBulkInsert(into: writer)
+        do {
+            try forEachBatch { try insert.insert($0) }
+            // Ordered one-to-many positions live in the members' rows, which may have come in
+            // a later batch than their owner: set them once every row is in.
+            if insert.needsOrderPass { try forEachBatch { try insert.order($0) } }
+            try insert.commit()
+        } catch {
+            insert.rollback()
+            throw error
+        }
+        try sourceCoordinator.remove(sourceStore)
         let newMetadata = destinationStore.metadata ?? [:]
         try destinationCoordinator.remove(destinationStore)
 
@@ -273,6 +305,66 @@ enum SQLiteMigrator {
         db.close()
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary.path + suffix) }
         try sync(temporary.path)
+    }
+
+    /// The source's to-many relationships whose members the copy does not need, so batches
+    /// don't read them. Which side of a relationship is read matters: a batch of 512 groups
+    /// would hold the IDs of all their items, a batch of 512 items only one group each.
+    /// - Mapped to nothing, or to an unordered to-many kept by foreign key: the members' own
+    ///   to-one column holds the link, and it comes with their rows.
+    /// - Mapped to an unordered side of a many-to-many whose other side is read: the join
+    ///   table gets the same pairs from there. Of two unordered sides, the one whose table has
+    ///   fewer rows is skipped (its owners have more members each, on average).
+    /// Only what is read changes, never what is written: both sides describe the same links.
+    private static func unneededToMany(source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel, reader: SQLiteStore, writer: SQLiteStore) throws -> Set<ObjectIdentifier> {
+        // Each source relationship's destination relationship, and back.
+        var target: [ObjectIdentifier: NSRelationshipDescription] = [:]
+        var sourceOf: [ObjectIdentifier: NSRelationshipDescription] = [:]
+        var toMany: [NSRelationshipDescription] = []
+        for entity in source.entities {
+            let entityMapping = mapping.mapping(forSourceEntityName: entity.name ?? "")
+            let destinationEntity = entityMapping?.destinationEntityName.flatMap { destination.entitiesByName[$0] }
+            for case let relationship as NSRelationshipDescription in entity.properties where !relationship.isTransient {
+                if relationship.isToMany { toMany.append(relationship) }
+                guard let name = entityMapping?.relationshipMappings?.first(where: { $0.sourceName == relationship.name })?.name,
+                      let mapped = destinationEntity?.relationshipsByName[name] else { continue }
+                target[ObjectIdentifier(relationship)] = mapped
+                sourceOf[ObjectIdentifier(mapped)] = relationship
+            }
+        }
+        var rowCounts: [String: Int64] = [:]
+        func rowCount(_ entity: NSEntityDescription) throws -> Int64 {
+            guard let table = reader.plan(for: entity)?.table.name else { return 0 }
+            if let known = rowCounts[table] { return known }
+            let count = try reader.openConnection().query("SELECT COUNT(*) FROM \(table)", []) { $0.int64(at: 0) }.first ?? 0
+            rowCounts[table] = count
+            return count
+        }
+        func sortKey(_ r: NSRelationshipDescription) -> String { "\(r.entity?.name ?? "").\(r.name)" }
+        var skipping: Set<ObjectIdentifier> = []
+        for relationship in toMany {
+            guard let mapped = target[ObjectIdentifier(relationship)], mapped.isToMany else {
+                if target[ObjectIdentifier(relationship)] == nil { skipping.insert(ObjectIdentifier(relationship)) }
+                continue
+            }
+            guard !mapped.isOrdered else { continue }
+            switch writer.schema.toManySource(for: mapped) {
+            case .foreignKey?, nil:
+                skipping.insert(ObjectIdentifier(relationship))
+            case .joinTable?:
+                guard let inverse = mapped.inverseRelationship, inverse !== mapped, inverse.isToMany,
+                      let other = sourceOf[ObjectIdentifier(inverse)], other !== relationship else { continue }
+                let skip: Bool
+                if inverse.isOrdered || !other.isToMany {
+                    skip = true   // the other side is read anyway (ordered, or a to-one column)
+                } else {
+                    let mine = try rowCount(relationship.entity), theirs = try rowCount(other.entity)
+                    skip = mine < theirs || (mine == theirs && sortKey(relationship) > sortKey(other))
+                }
+                if skip { skipping.insert(ObjectIdentifier(relationship)) }
+            }
+        }
+        return skipping
     }
 
     /// Keys that describe the model or the file rather than the caller's data.

@@ -144,8 +144,10 @@ extension SQLiteStore {
     }
 
     /// Fills the to-many slots of decoded rows and makes them store rows. `byOwner` reads
-    /// members by the rows' keys whatever their number (a bounded batch).
-    private func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false) throws -> [StoreRow] {
+    /// members by the rows' keys whatever their number (a bounded batch). The relationships
+    /// in `skipping` are left empty, unread (a migration that does not need them).
+    func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false,
+                        skipping: Set<ObjectIdentifier> = []) throws -> [StoreRow] {
         var rows = decoded
         // Each to-many relationship of the fetched entities: one query for all owners — by
         // their keys when the fetch returned few rows, else over the whole relationship.
@@ -155,6 +157,7 @@ extension SQLiteStore {
             for i in rows.indices {
                 for (slot, relationship) in rows[i].plan.toManySlots {
                     let key = ObjectIdentifier(relationship)
+                    if skipping.contains(key) { continue }
                     if members[key] == nil {
                         members[key] = try toManyMembers(of: relationship, owners: owners, in: db)
                     }
@@ -192,7 +195,7 @@ extension SQLiteStore {
 
     /// The entity plan, key, version and slot values of the statement's current row. To-many
     /// slots are left empty for the caller to fill.
-    private func decode(_ statement: SQLiteStatement) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue]) {
+    func decode(_ statement: SQLiteStatement) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue]) {
         let pk = statement.int64(at: 0)
         let number = Int(statement.int64(at: 1))
         guard let plan = plan(number: number) else {

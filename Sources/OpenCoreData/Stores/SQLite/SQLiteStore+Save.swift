@@ -160,7 +160,7 @@ extension SQLiteStore {
     }
 
     /// INSERT (`Z_OPT` = 1) or version-checked UPDATE of a row's attributes and to-one keys.
-    private func write(_ row: StoreRow, insert: Bool, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
+    func write(_ row: StoreRow, insert: Bool, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
         let plan = try entityPlan(row)
         guard row.values.count == plan.slots.count else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Internal error: a row of '\(plan.entity.name ?? "?")' has \(row.values.count) values; the entity has \(plan.slots.count) properties.")
@@ -210,9 +210,6 @@ extension SQLiteStore {
     /// `Z_FOK_` positions of ordered one-to-many members. (The foreign keys of one-to-many
     /// relationships were written with the to-one side's row.)
     private func writeToManyRelationships(of rows: [StoreRow], in db: SQLiteConnection) throws {
-        // Apple's stores number ordered members 2048, 3072, 4096, ... (seen in every ordered
-        // relationship of the BrowserServicesKit fixtures); the gaps leave room to insert.
-        func orderKey(_ position: Int) -> Int64 { Int64(position + 2) * 1024 }
         // Unordered sides first: when both sides of a pair are saved, the ordered side's pass
         // runs last and leaves its order column filled.
         for orderedPass in [false, true] {
@@ -226,7 +223,7 @@ extension SQLiteStore {
                         guard let orderColumn else { continue }
                         let sql = "UPDATE \(table.name) SET \(table.columns[orderColumn].name) = ? WHERE Z_PK = ?"
                         for (position, member) in members.enumerated() {
-                            try db.run(sql, [.integer(orderKey(position)), .integer(member.primaryKey)])
+                            try db.run(sql, [.integer(Self.orderKey(position)), .integer(member.primaryKey)])
                         }
                     case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
                         try db.run("DELETE FROM \(join.name) WHERE \(ownerColumn) = ?", [.integer(owner)])
@@ -235,7 +232,7 @@ extension SQLiteStore {
                         for (position, member) in members.enumerated() {
                             guard let target = try relatedID(.objectID(member), row) else { continue }
                             var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
-                            if orderColumn != nil { values.append(.integer(orderKey(position))) }
+                            if orderColumn != nil { values.append(.integer(Self.orderKey(position))) }
                             try db.run(sql, values)
                         }
                     }
@@ -243,6 +240,11 @@ extension SQLiteStore {
             }
         }
     }
+
+    /// The order column's value of the member at `position` of an ordered to-many. Apple's
+    /// stores number ordered members 2048, 3072, 4096, ... (seen in every ordered relationship
+    /// of the BrowserServicesKit fixtures); the gaps leave room to insert.
+    static func orderKey(_ position: Int) -> Int64 { Int64(position + 2) * 1024 }
 
     func saveError(_ error: SQLiteError) -> NSError {
         let path = url?.path ?? "?"

@@ -1,0 +1,48 @@
+import Foundation
+
+// Reading a whole table a bounded batch at a time, for lightweight migration.
+extension SQLiteStore {
+    /// The rows of `root`'s table — every non-abstract entity of its hierarchy — whose keys are
+    /// above `key`, in key order, at most `limit` of them, with the members of their to-many
+    /// relationships except those in `skipping` (left empty).
+    ///
+    /// ```swift
+    /// var last: Int64 = 0
+    /// while true {
+    ///     let batch = try store.rows(of: root, afterKey: last, limit: 512)
+    ///     guard let end = batch.last else { break }
+    ///     last = end.objectID.primaryKey
+    ///     // convert and write the batch; nothing else of the table is in memory
+    /// }
+    /// ```
+    ///
+    /// Why keys and not `OFFSET`: `WHERE Z_PK > ? ORDER BY Z_PK LIMIT ?` walks the primary-key
+    /// index from where the last batch ended, so every batch costs the same, whereas an offset
+    /// makes SQLite step over all earlier rows again. The to-many members are read by the
+    /// batch's owner keys (`IN (...)`, as ``rows(for:)`` does), never for the whole table; a
+    /// batch of owners with very many members each still holds all of them, which is why a
+    /// caller skips the relationships it does not need.
+    /// Keep `limit` at most ``rowBatchLimit``: that bounds the `IN` list under SQLite's oldest
+    /// default of 999 bound parameters.
+    func rows(of root: NSEntityDescription, afterKey key: Int64, limit: Int, skippingToMany skipping: Set<ObjectIdentifier> = []) throws -> [StoreRow] {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        // The entities a fetch of `root` with subentities reads: rows of any other Z_ENT
+        // (none in a sound store) are skipped, as such a fetch skips them.
+        let numbers = schema.entities.filter { $0.isKindOf(entity: root) && !$0.isAbstract }.map { schema.number(of: $0) }
+        guard limit > 0, !numbers.isEmpty, let table = plan(for: root)?.table else { return [] }
+        var decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
+        decoded.reserveCapacity(limit)
+        do {
+            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(numbers.map { _ in "?" }.joined(separator: ", "))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?")
+            var index: Int32 = 1
+            for number in numbers { statement.bind(Int64(number), at: index); index += 1 }
+            statement.bind(key, at: index)
+            statement.bind(Int64(limit), at: index + 1)
+            while try statement.step() { decoded.append(try decode(statement)) }
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+        return try completeToMany(decoded, in: db, byOwner: true, skipping: skipping)
+    }
+}
