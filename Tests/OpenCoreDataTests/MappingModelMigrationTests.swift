@@ -320,18 +320,6 @@ final class MappingModelMigrationTests: XCTestCase {
 
     // MARK: Bad input
 
-    /// Deterministic pseudo-random numbers (SplitMix64), so a failure names a reproducible case.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Damaged mapping models — the XML document cut, repeated, spliced; the compiled archive's
     /// bytes flipped — load or throw an NSCocoaErrorDomain error, never trap; and the ones that
     /// still load either migrate or throw.
@@ -347,7 +335,7 @@ final class MappingModelMigrationTests: XCTestCase {
         let cdm = try Data(contentsOf: fixture("Fixtures/V2toV3.cdm"))
         let tokens = ["<object type=\"XDDEVENTITYMAPPING\" id=\"z1\">", "</object>", "idrefs=\"z103 z103\"", "&amp;", "&bogus;", "<![CDATA[x]]>",
                       "<attribute name=\"sourcename\" type=\"string\">Nope</attribute>", "\u{0}", "<!DOCTYPE x [<!ENTITY y \"z\">]>", "YnBsaXN0MDA="]
-        var rng = SplitMix(state: 0x0CD_2024)
+        var rng = SplitMix64(seed: 0x0CD_2024)
         var loaded = 0, rejected = 0, migrated: [Bool] = []
         let sourceStore = try copyOfV2Store()
         for round in 0..<500 {
