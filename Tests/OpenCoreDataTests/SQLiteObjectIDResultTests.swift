@@ -18,12 +18,8 @@ final class SQLiteObjectIDResultTests: XCTestCase {
     }
 
     private func seeded() throws -> TestStack {
-        let model = CompanyModel.make()
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("Company.sqlite"))
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        let stack = TestStack(model: model, coordinator: coordinator, context: context)
+        let stack = try TestStack(sqliteAt: directory.appendingPathComponent("Company.sqlite"))
+        let context = stack.context
         try context.performAndWait {
             for (name, salary) in [("Ann", 300), ("Bob", 100), ("Cat", 200), ("Dan", 400)] { _ = stack.employee(name, salary: Int64(salary)) }
             try context.save()

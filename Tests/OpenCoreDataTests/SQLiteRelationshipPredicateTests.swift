@@ -78,12 +78,6 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
         return coordinator
     }
 
-    private func newContext(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
-    }
-
     /// The `key` values (first names, department names, titles) of the `entity` objects that
     /// match `format` in a fresh context, sorted; and whether every result came back a fault
     /// (the store answered: nothing was evaluated in memory).

@@ -142,9 +142,7 @@ final class TemporaryCompanyStore {
     func open(options: [AnyHashable: Any]? = nil) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return (coordinator, context)
+        return (coordinator, newContext(coordinator))
     }
 
     /// Saves employees (first name, salary, last name) through a stack of its own, then closes it.
