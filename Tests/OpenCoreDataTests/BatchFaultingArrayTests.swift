@@ -11,12 +11,7 @@ final class BatchFaultingArrayTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-lazy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-lazy")
     }
 
     /// A store of `rows` Items (see ``makeItemStore(rows:storeType:at:)``), SQLite unless told.

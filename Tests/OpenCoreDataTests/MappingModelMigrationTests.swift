@@ -21,17 +21,10 @@ final class MappingModelMigrationTests: XCTestCase {
                                       versionInfo: fixture("Fixtures/SampleModel.momd"))
     }
 
-    private func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-mapping-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     /// The V2 store copied (with its -wal/-shm, when there are any) into a new temporary folder.
     private func copyOfV2Store() throws -> URL {
         let source = try fixture("Fixtures/SampleModel_V2.sqlite")
-        let destination = try temporaryDirectory().appendingPathComponent("SampleModel_V2.sqlite")
+        let destination = try makeTemporaryDirectory("ocd-mapping").appendingPathComponent("SampleModel_V2.sqlite")
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
         }
@@ -90,7 +83,7 @@ final class MappingModelMigrationTests: XCTestCase {
     }
 
     func testAMissingOrForeignFileIsNotAMappingModel() throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("ocd-mapping")
         XCTAssertNil(NSMappingModel(contentsOf: directory.appendingPathComponent("None.cdm")))
         XCTAssertThrowsError(try NSMappingModel.load(contentsOf: directory.appendingPathComponent("None.cdm"))) {
             XCTAssertEqual(($0 as NSError).code, NSMigrationMissingMappingModelError)
@@ -325,7 +318,7 @@ final class MappingModelMigrationTests: XCTestCase {
     /// still load either migrate or throw.
     func testDamagedMappingModelsLoadOrThrowAndNeverTrap() throws {
         NSEntityMigrationPolicy.register(MakerPolicy.self, forClassName: fixturePolicyName)
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("ocd-mapping")
         // Without the two archived models (120 KB of base64 the reader doesn't use), so the
         // mutations hit the mapping objects.
         let document = try String(contentsOf: fixture("MappingModels/V2toV3.xcmappingmodel/xcmapping.xml"), encoding: .utf8)

@@ -9,12 +9,7 @@ final class SQLiteBatchFaultingTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-batch")
     }
 
     private func makeStack(rows: Int = 72) throws -> NSPersistentStoreCoordinator {

@@ -26,12 +26,7 @@ final class SQLitePredicateFilterTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-filter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-filter")
     }
 
     private static let base = Date(timeIntervalSinceReferenceDate: 1_000)

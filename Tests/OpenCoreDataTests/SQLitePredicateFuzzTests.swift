@@ -12,12 +12,7 @@ final class SQLitePredicateFuzzTests: XCTestCase {
     private var objectIDs: [NSManagedObjectID] = []
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-predfuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-predfuzz")
     }
 
     /// Strings that fold, compose and compare in interesting ways (and nil).

@@ -9,12 +9,7 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-relpred-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-relpred")
     }
 
     /// The company graph, saved to a SQLite store:

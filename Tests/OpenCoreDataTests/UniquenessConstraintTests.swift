@@ -9,12 +9,7 @@ final class UniquenessConstraintTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-unique-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-unique")
     }
 
     /// Client (unique `id`; VIPClient inherits it) ⇄ Order (cascade from Client), and Account
