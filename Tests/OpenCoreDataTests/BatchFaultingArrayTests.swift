@@ -107,10 +107,7 @@ final class BatchFaultingArrayTests: XCTestCase {
         let coordinator = try makeStack()
         let c = newContext(coordinator)
         try c.performAndWait {
-            let new = NSEntityDescription.insertNewObject(forEntityName: "Item", into: c)
-            new.setValue(500, forKey: "id")
-            new.setValue(1, forKey: "n")
-            new.setValue("c", forKey: "s")
+            insertItem(id: 500, n: 1, s: "c", into: c)
             let lazy = try c.fetchBatched(itemRequest(batchSize: 10))
             XCTAssertFalse(lazy.isBatchFaulting, "unsaved changes are corrected in memory, on every object")
             XCTAssertEqual(ids(lazy).first, 500, "'c' sorts first descending")

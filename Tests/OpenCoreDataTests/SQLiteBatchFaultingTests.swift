@@ -79,10 +79,7 @@ final class SQLiteBatchFaultingTests: XCTestCase {
         let coordinator = try makeStack()
         let c = newContext(coordinator)
         try c.performAndWait {
-            let new = NSEntityDescription.insertNewObject(forEntityName: "Item", into: c)
-            new.setValue(500, forKey: "id")
-            new.setValue(1, forKey: "n")
-            new.setValue("c", forKey: "s")
+            insertItem(id: 500, n: 1, s: "c", into: c)
             let ids = try c.fetch(itemRequest(batchSize: 10)).map { $0.value(forKey: "id") as! Int }
             XCTAssertEqual(ids.first, 500, "'c' sorts first descending")
             XCTAssertEqual(ids.count, 72 - 15 + 1)

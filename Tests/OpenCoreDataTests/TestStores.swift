@@ -33,15 +33,23 @@ func makeItemStore(rows: Int = 72, storeType: String = NSSQLiteStoreType, at url
     let context = newContext(coordinator)
     try context.performAndWait {
         for i in 0..<rows {
-            let o = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
-            o.setValue(i, forKey: "id")
-            o.setValue(i % 5 == 0 ? nil : i % 7, forKey: "n")
-            o.setValue(["b", "A", "a", "B"][i % 4], forKey: "s")
+            insertItem(id: i, n: i % 5 == 0 ? nil : i % 7, s: ["b", "A", "a", "B"][i % 4], into: context)
         }
         try context.save()
         context.reset()
     }
     return coordinator
+}
+
+/// Inserts an Item of ``makeItemStore(rows:storeType:at:)``'s model into `context` (call on its
+/// queue): the stored rows, and the pending ones the tests add on top.
+@discardableResult
+func insertItem(id: Int, n: Int?, s: String, into context: NSManagedObjectContext) -> NSManagedObject {
+    let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
+    item.setValue(id, forKey: "id")
+    item.setValue(n, forKey: "n")
+    item.setValue(s, forKey: "s")
+    return item
 }
 
 /// A request for the Items of ``makeItemStore(rows:storeType:at:)``: `predicate` (a format, or
