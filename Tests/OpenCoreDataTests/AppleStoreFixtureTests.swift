@@ -18,9 +18,7 @@ final class AppleStoreFixtureTests: XCTestCase {
     /// Copies the store at `relative` with its `-wal`/`-shm` into a fresh temporary directory.
     private func copyStore(_ relative: String) throws -> URL {
         let source = try appleStores().appendingPathComponent(relative)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-applestore-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeTemporaryDirectory("ocd-applestore")
         let destination = directory.appendingPathComponent(source.lastPathComponent)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
@@ -539,9 +537,7 @@ final class AppleStoreFixtureTests: XCTestCase {
     }
 
     func testRecoveringFromAFileThatIsNotAStoreFailsClearly() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-recover-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeTemporaryDirectory("ocd-recover")
         let text = directory.appendingPathComponent("notes.sqlite")
         try Data("just some text, not a database".utf8).write(to: text)
         XCTAssertThrowsError(try NSManagedObjectModel.recovered(fromSQLiteStoreAt: text)) { error in

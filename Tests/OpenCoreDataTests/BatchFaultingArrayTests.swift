@@ -11,58 +11,13 @@ final class BatchFaultingArrayTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-lazy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("ocd-lazy")
     }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// A SQLite store of `rows` Items: id = i, n = nil for every fifth row else i % 7, s cycles
-    /// through "b", "A", "a", "B".
+    /// A store of `rows` Items (see ``makeItemStore(rows:storeType:at:)``), SQLite unless told.
     private func makeStack(rows: Int = 72, storeType: String = NSSQLiteStoreType) throws -> NSPersistentStoreCoordinator {
-        let item = NSEntityDescription(name: "Item")
-        item.properties = [
-            NSAttributeDescription(name: "id", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
-            NSAttributeDescription(name: "n", type: .integer32AttributeType),
-            NSAttributeDescription(name: "s", type: .stringAttributeType),
-        ]
-        let model = NSManagedObjectModel()
-        model.entities = [item]
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: storeType, configurationName: nil,
-                                           at: storeType == NSSQLiteStoreType ? directory.appendingPathComponent("Lazy.sqlite") : nil)
-        let context = context(coordinator)
-        try context.performAndWait {
-            for i in 0..<rows {
-                let o = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
-                o.setValue(i, forKey: "id")
-                o.setValue(i % 5 == 0 ? nil : i % 7, forKey: "n")
-                o.setValue(["b", "A", "a", "B"][i % 4], forKey: "s")
-            }
-            try context.save()
-            context.reset()
-        }
-        return coordinator
-    }
-
-    private func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
-    }
-
-    private func request(batchSize: Int, predicate: String? = "n != nil", sorted: Bool = true, limit: Int = 0, offset: Int = 0) -> NSFetchRequest<NSManagedObject> {
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
-        request.predicate = predicate.map { NSPredicate(format: $0) }
-        if sorted {
-            request.sortDescriptors = [NSSortDescriptor(key: "s", ascending: false), NSSortDescriptor(key: "n", ascending: true)]
-        }
-        request.fetchBatchSize = batchSize
-        request.fetchLimit = limit
-        request.fetchOffset = offset
-        return request
+        try makeItemStore(rows: rows, storeType: storeType,
+                          at: storeType == NSSQLiteStoreType ? directory.appendingPathComponent("Lazy.sqlite") : nil)
     }
 
     private func ids<C: Collection>(_ objects: C) -> [Int] where C.Element == NSManagedObject {
@@ -72,21 +27,21 @@ final class BatchFaultingArrayTests: XCTestCase {
     func testSameObjectsInTheSameOrderAsFetch() throws {
         let coordinator = try makeStack()
         let cases: [(String, NSFetchRequest<NSManagedObject>)] = [
-            ("sorted, predicate", request(batchSize: 7)),
-            ("unsorted, no predicate", request(batchSize: 7, predicate: nil, sorted: false)),
-            ("unsorted, predicate", request(batchSize: 5, predicate: "n > 2", sorted: false)),
-            ("sorted, no predicate", request(batchSize: 10, predicate: nil)),
-            ("limit and offset", request(batchSize: 7, limit: 20, offset: 5)),
-            ("offset only", request(batchSize: 4, offset: 50)),
-            ("limit smaller than a batch", request(batchSize: 50, limit: 3)),
-            ("offset past the end", request(batchSize: 7, offset: 500)),
-            ("batch larger than the result", request(batchSize: 1000)),
+            ("sorted, predicate", itemRequest(batchSize: 7)),
+            ("unsorted, no predicate", itemRequest(batchSize: 7, predicate: nil, sorted: false)),
+            ("unsorted, predicate", itemRequest(batchSize: 5, predicate: "n > 2", sorted: false)),
+            ("sorted, no predicate", itemRequest(batchSize: 10, predicate: nil)),
+            ("limit and offset", itemRequest(batchSize: 7, limit: 20, offset: 5)),
+            ("offset only", itemRequest(batchSize: 4, offset: 50)),
+            ("limit smaller than a batch", itemRequest(batchSize: 50, limit: 3)),
+            ("offset past the end", itemRequest(batchSize: 7, offset: 500)),
+            ("batch larger than the result", itemRequest(batchSize: 1000)),
         ]
         for (name, request) in cases {
             // In a fresh context each, so neither side finds the other's objects registered.
-            let plain = context(coordinator)
+            let plain = newContext(coordinator)
             let expected = try plain.performAndWait { ids(try plain.fetch(request)) }
-            let c = context(coordinator)
+            let c = newContext(coordinator)
             try c.performAndWait {
                 let lazy = try c.fetchBatched(request)
                 XCTAssertTrue(lazy.isBatchFaulting, name)
@@ -102,9 +57,9 @@ final class BatchFaultingArrayTests: XCTestCase {
 
     func testRegisteredObjectsAreReturnedWithTheirUnsavedChanges() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
-            let request = request(batchSize: 10, predicate: nil, sorted: false)
+            let request = itemRequest(batchSize: 10, predicate: nil, sorted: false)
             request.sortDescriptors = [NSSortDescriptor(key: "id", ascending: true)]
             // Without pending changes in the answer, the store's answer stands, and registered
             // objects are used as they are (fetch(_:) does the same).
@@ -130,11 +85,11 @@ final class BatchFaultingArrayTests: XCTestCase {
 
     func testObjectsChangedWhileIteratingKeepTheirChanges() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         weak var changed: NSManagedObject?
         weak var unchanged: NSManagedObject?
         try c.performAndWait {
-            let lazy = try c.fetchBatched(request(batchSize: 10))
+            let lazy = try c.fetchBatched(itemRequest(batchSize: 10))
             XCTAssertTrue(lazy.isBatchFaulting)
             lazy[0].setValue("changed", forKey: "s")
             changed = lazy[0]
@@ -150,22 +105,19 @@ final class BatchFaultingArrayTests: XCTestCase {
 
     func testPendingChangesFallBackToFetchsAnswer() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
-            let new = NSEntityDescription.insertNewObject(forEntityName: "Item", into: c)
-            new.setValue(500, forKey: "id")
-            new.setValue(1, forKey: "n")
-            new.setValue("c", forKey: "s")
-            let lazy = try c.fetchBatched(request(batchSize: 10))
+            insertItem(id: 500, n: 1, s: "c", into: c)
+            let lazy = try c.fetchBatched(itemRequest(batchSize: 10))
             XCTAssertFalse(lazy.isBatchFaulting, "unsaved changes are corrected in memory, on every object")
             XCTAssertEqual(ids(lazy).first, 500, "'c' sorts first descending")
-            XCTAssertEqual(ids(lazy), ids(try c.fetch(request(batchSize: 10))))
+            XCTAssertEqual(ids(lazy), ids(try c.fetch(itemRequest(batchSize: 10))))
             XCTAssertEqual(lazy.count, 72 - 15 + 1)
 
             try c.save()
-            let first = try c.fetchBatched(request(batchSize: 10))[0]
+            let first = try c.fetchBatched(itemRequest(batchSize: 10))[0]
             c.delete(first)
-            let afterDelete = try c.fetchBatched(request(batchSize: 10))
+            let afterDelete = try c.fetchBatched(itemRequest(batchSize: 10))
             XCTAssertFalse(afterDelete.isBatchFaulting)
             XCTAssertFalse(afterDelete.contains { $0 === first })
             XCTAssertEqual(afterDelete.count, 72 - 15)
@@ -174,10 +126,10 @@ final class BatchFaultingArrayTests: XCTestCase {
 
     func testPlansTheStoreCannotEvaluateFallBackToFetchsAnswer() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
             // Two key paths compared: not translated to SQL.
-            let request = request(batchSize: 5, predicate: "s BEGINSWITH[c] 'a' AND n != nil AND n == n")
+            let request = itemRequest(batchSize: 5, predicate: "s BEGINSWITH[c] 'a' AND n != nil AND n == n")
             let lazy = try c.fetchBatched(request)
             XCTAssertFalse(lazy.isBatchFaulting)
             XCTAssertEqual(ids(lazy), ids(try c.fetch(request)))
@@ -187,25 +139,25 @@ final class BatchFaultingArrayTests: XCTestCase {
 
     func testInMemoryStoreAndBatchSizeZeroFallBackToFetchsAnswer() throws {
         let inMemory = try makeStack(storeType: NSInMemoryStoreType)
-        let c = context(inMemory)
+        let c = newContext(inMemory)
         try c.performAndWait {
-            let lazy = try c.fetchBatched(request(batchSize: 7))
+            let lazy = try c.fetchBatched(itemRequest(batchSize: 7))
             XCTAssertFalse(lazy.isBatchFaulting, "the in-memory store lists no keys")
-            XCTAssertEqual(ids(lazy), ids(try c.fetch(request(batchSize: 7))))
+            XCTAssertEqual(ids(lazy), ids(try c.fetch(itemRequest(batchSize: 7))))
             XCTAssertEqual(lazy.count, 72 - 15)
         }
         let sqlite = try makeStack()
-        let s = context(sqlite)
+        let s = newContext(sqlite)
         try s.performAndWait {
-            let eager = try s.fetchBatched(request(batchSize: 0))
+            let eager = try s.fetchBatched(itemRequest(batchSize: 0))
             XCTAssertFalse(eager.isBatchFaulting)
-            XCTAssertEqual(ids(eager), ids(try s.fetch(request(batchSize: 0))))
+            XCTAssertEqual(ids(eager), ids(try s.fetch(itemRequest(batchSize: 0))))
         }
     }
 
     func testOtherResultTypesFallBackToFetchsAnswer() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
             let request = NSFetchRequest<NSManagedObjectID>(entityName: "Item")
             request.resultType = .managedObjectIDResultType
@@ -220,11 +172,11 @@ final class BatchFaultingArrayTests: XCTestCase {
 
     func testRandomAccessAndReverseIteration() throws {
         let coordinator = try makeStack()
-        let plain = context(coordinator)
-        let expected = try plain.performAndWait { ids(try plain.fetch(request(batchSize: 0))) }
-        let c = context(coordinator)
+        let plain = newContext(coordinator)
+        let expected = try plain.performAndWait { ids(try plain.fetch(itemRequest(batchSize: 0))) }
+        let c = newContext(coordinator)
         try c.performAndWait {
-            let lazy = try c.fetchBatched(request(batchSize: 6))
+            let lazy = try c.fetchBatched(itemRequest(batchSize: 6))
             XCTAssertTrue(lazy.isBatchFaulting)
             XCTAssertEqual(ids(lazy.reversed()), expected.reversed())
             // A fixed permutation that jumps between batches far apart.
@@ -240,10 +192,10 @@ final class BatchFaultingArrayTests: XCTestCase {
 
     func testOneStoreReadPerBatch() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
             let before = coordinator.storeRoundTrips
-            let lazy = try c.fetchBatched(request(batchSize: 10))
+            let lazy = try c.fetchBatched(itemRequest(batchSize: 10))
             XCTAssertEqual(lazy.count, 72 - 15)
             XCTAssertEqual(coordinator.storeRoundTrips, before, "the fetch lists keys only")
             XCTAssertEqual(coordinator.snapshotCount, 0, "no rows are read before an element is")
@@ -266,10 +218,10 @@ final class BatchFaultingArrayTests: XCTestCase {
 
     func testOnlyTheLastFewBatchesStayAlive() throws {
         let coordinator = try makeStack(rows: 5_000)
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         weak var first: NSManagedObject?
         try c.performAndWait {
-            let request = request(batchSize: 100, predicate: nil, sorted: false)
+            let request = itemRequest(batchSize: 100, predicate: nil, sorted: false)
             let lazy = try c.fetchBatched(request)
             XCTAssertEqual(lazy.count, 5_000)
             var sum = 0, peak = 0
@@ -295,7 +247,7 @@ final class BatchFaultingArrayTests: XCTestCase {
     func testTypedResultsAndSubentitiesMatchFetch() throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CompanyModel.make())
         try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("Company.sqlite"))
-        let seed = context(coordinator)
+        let seed = newContext(coordinator)
         try seed.performAndWait {
             for i in 0..<40 {
                 let e = i % 4 == 0 ? NSEntityDescription.insertNewObject(forEntityName: "Manager", into: seed) as! Employee : Employee(context: seed)
@@ -304,7 +256,7 @@ final class BatchFaultingArrayTests: XCTestCase {
             }
             try seed.save()
         }
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
             let request = NSFetchRequest<Employee>(entityName: "Employee")
             request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: true)]

@@ -5,17 +5,10 @@ import XCTest
 /// Apple-written stores, and on paths that are not stores.
 final class InspectCommandTests: XCTestCase {
 
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-inspect-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
-    }
-
     /// Copies a fixture store with its `-wal`/`-shm` (never inspect the fixtures in place).
     private func copyStore(_ relative: String) throws -> URL {
         let source = try appleStores().appendingPathComponent(relative)
-        let destination = try temporaryDirectory().appendingPathComponent(source.lastPathComponent)
+        let destination = try makeTemporaryDirectory("ocd-inspect-test").appendingPathComponent(source.lastPathComponent)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
         }
@@ -72,7 +65,7 @@ final class InspectCommandTests: XCTestCase {
     }
 
     func testInspectFailsClearlyOnWhatIsNotAStore() throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("ocd-inspect-test")
         let (missing, _, missingMessage) = try runOCD(["inspect", directory.appendingPathComponent("none.sqlite").path])
         XCTAssertEqual(missing, 1)
         XCTAssertTrue(missingMessage.contains("no store file at"), missingMessage)

@@ -21,17 +21,10 @@ final class MappingModelMigrationTests: XCTestCase {
                                       versionInfo: fixture("Fixtures/SampleModel.momd"))
     }
 
-    private func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-mapping-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     /// The V2 store copied (with its -wal/-shm, when there are any) into a new temporary folder.
     private func copyOfV2Store() throws -> URL {
         let source = try fixture("Fixtures/SampleModel_V2.sqlite")
-        let destination = try temporaryDirectory().appendingPathComponent("SampleModel_V2.sqlite")
+        let destination = try makeTemporaryDirectory("ocd-mapping").appendingPathComponent("SampleModel_V2.sqlite")
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
         }
@@ -90,7 +83,7 @@ final class MappingModelMigrationTests: XCTestCase {
     }
 
     func testAMissingOrForeignFileIsNotAMappingModel() throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("ocd-mapping")
         XCTAssertNil(NSMappingModel(contentsOf: directory.appendingPathComponent("None.cdm")))
         XCTAssertThrowsError(try NSMappingModel.load(contentsOf: directory.appendingPathComponent("None.cdm"))) {
             XCTAssertEqual(($0 as NSError).code, NSMigrationMissingMappingModelError)
@@ -320,24 +313,12 @@ final class MappingModelMigrationTests: XCTestCase {
 
     // MARK: Bad input
 
-    /// Deterministic pseudo-random numbers (SplitMix64), so a failure names a reproducible case.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Damaged mapping models — the XML document cut, repeated, spliced; the compiled archive's
     /// bytes flipped — load or throw an NSCocoaErrorDomain error, never trap; and the ones that
     /// still load either migrate or throw.
     func testDamagedMappingModelsLoadOrThrowAndNeverTrap() throws {
         NSEntityMigrationPolicy.register(MakerPolicy.self, forClassName: fixturePolicyName)
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("ocd-mapping")
         // Without the two archived models (120 KB of base64 the reader doesn't use), so the
         // mutations hit the mapping objects.
         let document = try String(contentsOf: fixture("MappingModels/V2toV3.xcmappingmodel/xcmapping.xml"), encoding: .utf8)
@@ -347,7 +328,7 @@ final class MappingModelMigrationTests: XCTestCase {
         let cdm = try Data(contentsOf: fixture("Fixtures/V2toV3.cdm"))
         let tokens = ["<object type=\"XDDEVENTITYMAPPING\" id=\"z1\">", "</object>", "idrefs=\"z103 z103\"", "&amp;", "&bogus;", "<![CDATA[x]]>",
                       "<attribute name=\"sourcename\" type=\"string\">Nope</attribute>", "\u{0}", "<!DOCTYPE x [<!ENTITY y \"z\">]>", "YnBsaXN0MDA="]
-        var rng = SplitMix(state: 0x0CD_2024)
+        var rng = SplitMix64(seed: 0x0CD_2024)
         var loaded = 0, rejected = 0, migrated: [Bool] = []
         let sourceStore = try copyOfV2Store()
         for round in 0..<500 {

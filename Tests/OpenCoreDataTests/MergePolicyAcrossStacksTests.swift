@@ -8,12 +8,7 @@ final class MergePolicyAcrossStacksTests: XCTestCase {
     private let model = CompanyModel.make()
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-stacks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-stacks")
     }
 
     /// A new stack (its own coordinator) on the shared store file.

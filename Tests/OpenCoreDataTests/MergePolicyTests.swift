@@ -160,12 +160,7 @@ final class FaultDeletionLockingTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-faultdelete-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-faultdelete")
     }
 
     private lazy var model: NSManagedObjectModel = {
@@ -187,12 +182,6 @@ final class FaultDeletionLockingTests: XCTestCase {
         return coordinator
     }
 
-    private func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
-    }
-
     /// Inserts `count` notes and saves each of them `saves` times; returns their IDs.
     private func insertNotes(_ count: Int, saves: Int, in context: NSManagedObjectContext) throws -> [NSManagedObjectID] {
         try context.performAndWait {
@@ -210,14 +199,14 @@ final class FaultDeletionLockingTests: XCTestCase {
     }
 
     private func noteCount(_ coordinator: NSPersistentStoreCoordinator) throws -> Int {
-        let check = context(coordinator)
+        let check = newContext(coordinator)
         return try check.performAndWait { try check.count(for: NSFetchRequest<NSManagedObject>(entityName: "Note")) }
     }
 
     func testDeletingAFaultFromObjectWithAfterSeveralSavesIsNotAConflict() throws {
         for type in [NSInMemoryStoreType, NSSQLiteStoreType] {
             let coordinator = try coordinator(type)
-            let context = context(coordinator)
+            let context = newContext(coordinator)
             try context.performAndWait {
                 // Saved three times (version 3), then released: the identity map does not keep it.
                 let id = try insertNotes(1, saves: 3, in: context)[0]
@@ -233,7 +222,7 @@ final class FaultDeletionLockingTests: XCTestCase {
     func testDeletingARefreshedObjectAfterAnotherSaveIsNotAConflict() throws {
         for type in [NSInMemoryStoreType, NSSQLiteStoreType] {
             let coordinator = try coordinator(type)
-            let mine = context(coordinator), theirs = context(coordinator)
+            let mine = newContext(coordinator), theirs = newContext(coordinator)
             let id = try insertNotes(1, saves: 1, in: mine)[0]
             let note = try mine.performAndWait {
                 let note = try mine.existingObject(with: id)
@@ -261,8 +250,8 @@ final class FaultDeletionLockingTests: XCTestCase {
             let label = "batch size \(batchSize)\(lazily ? ", fetchBatched" : "")"
             try? FileManager.default.removeItem(at: directory.appendingPathComponent("Notes.sqlite"))
             let coordinator = try coordinator(NSSQLiteStoreType)
-            _ = try insertNotes(5, saves: 2, in: context(coordinator))
-            let context = context(coordinator)
+            _ = try insertNotes(5, saves: 2, in: newContext(coordinator))
+            let context = newContext(coordinator)
             try context.performAndWait {
                 let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
                 request.fetchBatchSize = batchSize
@@ -282,7 +271,7 @@ final class FaultDeletionLockingTests: XCTestCase {
     func testDeletingWhatChangedSinceThisContextReadItIsAConflict() throws {
         for type in [NSInMemoryStoreType, NSSQLiteStoreType] {
             let coordinator = try coordinator(type)
-            let mine = context(coordinator), theirs = context(coordinator)
+            let mine = newContext(coordinator), theirs = newContext(coordinator)
             let id = try insertNotes(1, saves: 2, in: mine)[0]
             let note = try mine.performAndWait {
                 let note = try mine.existingObject(with: id)
@@ -302,10 +291,10 @@ final class FaultDeletionLockingTests: XCTestCase {
 
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("Notes.sqlite"))
         let first = try coordinator(NSSQLiteStoreType), second = try coordinator(NSSQLiteStoreType)
-        let id = try insertNotes(1, saves: 1, in: context(first))[0]
-        let mine = context(first)
+        let id = try insertNotes(1, saves: 1, in: newContext(first))[0]
+        let mine = newContext(first)
         let faults = try mine.performAndWait { try mine.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note")) }
-        let theirs = context(second)
+        let theirs = newContext(second)
         try theirs.performAndWait {
             try theirs.existingObject(with: id).setValue(3, forKey: "revision")
             try theirs.save()

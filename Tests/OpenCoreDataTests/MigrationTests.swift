@@ -9,12 +9,7 @@ final class MigrationTests: XCTestCase {
     private var storeURL: URL { directory.appendingPathComponent("Company.sqlite") }
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-migration-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-migration")
     }
 
     // MARK: Helpers

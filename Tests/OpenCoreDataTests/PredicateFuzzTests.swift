@@ -3,18 +3,6 @@ import XCTest
 
 /// Random and mutated formats must throw or parse, never crash or hang.
 final class PredicateFuzzTests: XCTestCase {
-    /// A small deterministic generator, so a failure can be replayed.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private let seeds = [
         "a == 1 AND (b BEGINSWITH[cd] 'x' OR NOT c IN {1, 2, 3})",
         "ANY friends.name LIKE[c] 'a*' AND friends.@count BETWEEN {1, 5}",
@@ -25,7 +13,7 @@ final class PredicateFuzzTests: XCTestCase {
     ]
 
     func testRandomBytesNeverCrash() {
-        var rng = SplitMix64(state: 0xC0FFEE)
+        var rng = SplitMix64(seed: 0xC0FFEE)
         let deadline = Date().addingTimeInterval(2)
         var parsed = 0, rejected = 0
         while Date() < deadline {
@@ -38,7 +26,7 @@ final class PredicateFuzzTests: XCTestCase {
     }
 
     func testMutatedValidFormatsNeverCrash() {
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         let alphabet = Array("()[]{}'\"$%@#.,=!<>&|*+-/^:? aZ09\\ANDORNOTINANYALLSELF")
         let deadline = Date().addingTimeInterval(3)
         var parsed = 0, rejected = 0

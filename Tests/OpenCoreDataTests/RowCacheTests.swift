@@ -127,12 +127,10 @@ final class BatchFaultingTests: XCTestCase {
         try stack.context.performAndWait {
             let request = NSFetchRequest<Department>(entityName: "Department")
             request.relationshipKeyPathsForPrefetching = ["employees"]
-            let before = stack.coordinator.storeRoundTrips
-            let departments = try stack.context.fetch(request)
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 1, "one batched read for all 50 employees")
-            let names = departments.flatMap { $0.employees.compactMap(\.firstName) }
+            let names = try stack.fetch(request, roundTrips: 1, "one batched read for all 50 employees") { departments in
+                departments.flatMap { $0.employees.compactMap(\.firstName) }
+            }
             XCTAssertEqual(names.count, 50)
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 1, "reading them needs no further store access")
         }
     }
 

@@ -9,66 +9,23 @@ final class SQLiteBatchFaultingTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-batch")
     }
 
     private func makeStack(rows: Int = 72) throws -> NSPersistentStoreCoordinator {
-        let item = NSEntityDescription(name: "Item")
-        item.properties = [
-            NSAttributeDescription(name: "id", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
-            NSAttributeDescription(name: "n", type: .integer32AttributeType),
-            NSAttributeDescription(name: "s", type: .stringAttributeType),
-        ]
-        let model = NSManagedObjectModel()
-        model.entities = [item]
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("Batch.sqlite"))
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        try context.performAndWait {
-            for i in 0..<rows {
-                let o = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
-                o.setValue(i, forKey: "id")
-                o.setValue(i % 5 == 0 ? nil : i % 7, forKey: "n")
-                o.setValue(["b", "A", "a", "B"][i % 4], forKey: "s")
-            }
-            try context.save()
-            context.reset()
-        }
-        return coordinator
-    }
-
-    private func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
-    }
-
-    private func request(batchSize: Int, limit: Int = 0, offset: Int = 0) -> NSFetchRequest<NSManagedObject> {
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
-        request.predicate = NSPredicate(format: "n != nil")
-        request.sortDescriptors = [NSSortDescriptor(key: "s", ascending: false), NSSortDescriptor(key: "n", ascending: true)]
-        request.fetchBatchSize = batchSize
-        request.fetchLimit = limit
-        request.fetchOffset = offset
-        return request
+        try makeItemStore(rows: rows, at: directory.appendingPathComponent("Batch.sqlite"))
     }
 
     func testABatchedFetchAnswersLikeAnUnbatchedOne() throws {
         let coordinator = try makeStack()
         for (limit, offset) in [(0, 0), (20, 5), (0, 50)] {
-            let plain = context(coordinator)
+            let plain = newContext(coordinator)
             let expected = try plain.performAndWait {
-                try plain.fetch(request(batchSize: 0, limit: limit, offset: offset)).map { $0.value(forKey: "id") as! Int }
+                try plain.fetch(itemRequest(batchSize: 0, limit: limit, offset: offset)).map { $0.value(forKey: "id") as! Int }
             }
-            let c = context(coordinator)
+            let c = newContext(coordinator)
             let actual = try c.performAndWait {
-                try c.fetch(request(batchSize: 7, limit: limit, offset: offset)).map { $0.value(forKey: "id") as! Int }
+                try c.fetch(itemRequest(batchSize: 7, limit: limit, offset: offset)).map { $0.value(forKey: "id") as! Int }
             }
             XCTAssertFalse(expected.isEmpty)
             XCTAssertEqual(actual, expected, "limit \(limit), offset \(offset)")
@@ -77,9 +34,9 @@ final class SQLiteBatchFaultingTests: XCTestCase {
 
     func testFaultsLoadOneBatchAtATime() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
-            let objects = try c.fetch(request(batchSize: 10))
+            let objects = try c.fetch(itemRequest(batchSize: 10))
             XCTAssertEqual(objects.count, 72 - 15)  // ids 0, 5, ..., 70 have n == nil
             XCTAssertTrue(objects.allSatisfy(\.isFault), "a batched fetch returns faults")
             XCTAssertEqual(coordinator.snapshotCount, 0, "no rows are read before a fault fires")
@@ -102,12 +59,12 @@ final class SQLiteBatchFaultingTests: XCTestCase {
 
     func testObjectsAndRowsGoAwayWhenTheCallerDropsThem() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         weak var first: NSManagedObject?
         try c.performAndWait {
             func iterate() throws -> Int {
                 var sum = 0
-                let objects = try c.fetch(request(batchSize: 8))
+                let objects = try c.fetch(itemRequest(batchSize: 8))
                 first = objects[0]
                 for object in objects { sum += object.value(forKey: "n") as! Int }
                 return sum
@@ -120,13 +77,10 @@ final class SQLiteBatchFaultingTests: XCTestCase {
 
     func testPendingChangesAreIncluded() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
-            let new = NSEntityDescription.insertNewObject(forEntityName: "Item", into: c)
-            new.setValue(500, forKey: "id")
-            new.setValue(1, forKey: "n")
-            new.setValue("c", forKey: "s")
-            let ids = try c.fetch(request(batchSize: 10)).map { $0.value(forKey: "id") as! Int }
+            insertItem(id: 500, n: 1, s: "c", into: c)
+            let ids = try c.fetch(itemRequest(batchSize: 10)).map { $0.value(forKey: "id") as! Int }
             XCTAssertEqual(ids.first, 500, "'c' sorts first descending")
             XCTAssertEqual(ids.count, 72 - 15 + 1)
         }
@@ -134,9 +88,9 @@ final class SQLiteBatchFaultingTests: XCTestCase {
 
     func testRequestsSQLCantAnswerAreEvaluatedInMemoryWithABatchSize() throws {
         let coordinator = try makeStack()
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
-            let request = request(batchSize: 5)
+            let request = itemRequest(batchSize: 5)
             // `s.uppercaseString`: a key path SQL does not follow past an attribute.
             request.predicate = NSPredicate(format: "s.uppercaseString == 'A' AND n != nil")
             let before = coordinator.storeRoundTrips
@@ -145,17 +99,17 @@ final class SQLiteBatchFaultingTests: XCTestCase {
             let expected = (0..<72).filter { $0 % 5 != 0 && ($0 % 4 == 1 || $0 % 4 == 2) }
             XCTAssertEqual(Set(ids), Set(expected))
             // A deletion not yet saved: batching steps aside, the context corrects the answer.
-            let all = try c.fetch(self.request(batchSize: 5))
+            let all = try c.fetch(itemRequest(batchSize: 5))
             c.delete(all[0])
-            XCTAssertEqual(try c.fetch(self.request(batchSize: 5)).count, all.count - 1)
-            XCTAssertEqual(try c.count(for: self.request(batchSize: 5)), all.count - 1)
+            XCTAssertEqual(try c.fetch(itemRequest(batchSize: 5)).count, all.count - 1)
+            XCTAssertEqual(try c.count(for: itemRequest(batchSize: 5)), all.count - 1)
         }
     }
     /// A batch of consecutive keys loads with a range scan, others with a key list; both give
     /// exactly the batch's rows (a key deleted from the middle of a run breaks the run).
     func testBatchesOfConsecutiveAndScatteredKeysLoadTheSameRows() throws {
         let coordinator = try makeStack(rows: 40)
-        let writer = context(coordinator)
+        let writer = newContext(coordinator)
         try writer.performAndWait {
             let doomed = try writer.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item")).filter { ($0.value(forKey: "id") as! Int) == 13 }
             doomed.forEach(writer.delete)
@@ -165,12 +119,12 @@ final class SQLiteBatchFaultingTests: XCTestCase {
         XCTAssertFalse(SQLiteStore.isAscendingRun([4, 5, 7]))
         XCTAssertFalse(SQLiteStore.isAscendingRun([5, 4]))
         XCTAssertFalse(SQLiteStore.isAscendingRun([]))
-        let plain = context(coordinator)
+        let plain = newContext(coordinator)
         let expected = try plain.performAndWait {
             try plain.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item")).map { "\($0.value(forKey: "id")!) \($0.value(forKey: "s")!)" }
         }
         XCTAssertEqual(expected.count, 39)
-        let c = context(coordinator)
+        let c = newContext(coordinator)
         try c.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
             request.fetchBatchSize = 8  // unsorted: key order, so batches are runs except around the gap

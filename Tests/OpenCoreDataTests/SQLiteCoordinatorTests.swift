@@ -7,11 +7,8 @@ final class SQLiteCoordinatorTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-sqlite-coord-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("ocd-sqlite-coord")
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
     private func stack(_ model: NSManagedObjectModel = CompanyModel.make(), at name: String = "Company.sqlite") throws -> TestStack {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)

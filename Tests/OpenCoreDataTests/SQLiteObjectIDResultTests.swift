@@ -9,21 +9,12 @@ final class SQLiteObjectIDResultTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-ids-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-ids")
     }
 
     private func seeded() throws -> TestStack {
-        let model = CompanyModel.make()
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("Company.sqlite"))
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        let stack = TestStack(model: model, coordinator: coordinator, context: context)
+        let stack = try TestStack(sqliteAt: directory.appendingPathComponent("Company.sqlite"))
+        let context = stack.context
         try context.performAndWait {
             for (name, salary) in [("Ann", 300), ("Bob", 100), ("Cat", 200), ("Dan", 400)] { _ = stack.employee(name, salary: Int64(salary)) }
             try context.save()

@@ -7,29 +7,12 @@ import XCTest
 /// operators with every option, nils, and strings that differ only in case, accents,
 /// composition or ligatures. Garbage predicates must throw alike, never crash.
 final class SQLitePredicateFuzzTests: XCTestCase {
-    /// A small deterministic generator, so a failure can be replayed from its seed.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private var directory: URL!
     /// Object IDs of the graph, for `department == %@`-style leaves.
     private var objectIDs: [NSManagedObjectID] = []
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-predfuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-predfuzz")
     }
 
     /// Strings that fold, compose and compare in interesting ways (and nil).
@@ -256,7 +239,7 @@ final class SQLitePredicateFuzzTests: XCTestCase {
     }
 
     func testRandomPredicatesAnswerLikeTheEvaluator() throws {
-        var rng = SplitMix64(state: 0x5EED_0C0D)
+        var rng = SplitMix64(seed: 0x5EED_0C0D)
         let coordinator = try makeGraph(&rng)
         // Every object, loaded once, for the evaluator.
         let reference = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -294,7 +277,7 @@ final class SQLitePredicateFuzzTests: XCTestCase {
     /// operators, dictionaries, strings and objects as operands, functions — never crash, and
     /// the store fails exactly when the evaluator does, otherwise agreeing with it.
     func testEdgePredicatesNeverCrashAndAgree() throws {
-        var rng = SplitMix64(state: 0xBAD_F00D)
+        var rng = SplitMix64(seed: 0xBAD_F00D)
         let coordinator = try makeGraph(&rng)
         let reference = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         reference.persistentStoreCoordinator = coordinator

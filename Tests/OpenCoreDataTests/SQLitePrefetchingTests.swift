@@ -10,22 +10,13 @@ final class SQLitePrefetchingTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-prefetch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-prefetch")
     }
 
     /// 10 departments of 5 employees; each employee works on 2 of 4 projects.
     private func seeded() throws -> TestStack {
-        let model = CompanyModel.make()
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("Company.sqlite"))
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        let stack = TestStack(model: model, coordinator: coordinator, context: context)
+        let stack = try TestStack(sqliteAt: directory.appendingPathComponent("Company.sqlite"))
+        let context = stack.context
         try context.performAndWait {
             let projects = (0..<4).map { i -> Project in
                 let p = Project(context: context)
@@ -51,11 +42,10 @@ final class SQLitePrefetchingTests: XCTestCase {
         try stack.context.performAndWait {
             let request = NSFetchRequest<Department>(entityName: "Department")
             request.relationshipKeyPathsForPrefetching = ["employees"]
-            let before = stack.coordinator.storeRoundTrips
-            let departments = try stack.context.fetch(request)
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 1, "one batched read for the 50 employees")
-            XCTAssertEqual(departments.flatMap { $0.employees.compactMap(\.firstName) }.count, 50)
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 1, "the employees were loaded with the fetch")
+            let names = try stack.fetch(request, roundTrips: 1, "one batched read for the 50 employees") { departments in
+                departments.flatMap { $0.employees.compactMap(\.firstName) }
+            }
+            XCTAssertEqual(names.count, 50)
         }
     }
 
@@ -64,11 +54,10 @@ final class SQLitePrefetchingTests: XCTestCase {
         try stack.context.performAndWait {
             let request = NSFetchRequest<Employee>(entityName: "Employee")
             request.relationshipKeyPathsForPrefetching = ["projects"]
-            let before = stack.coordinator.storeRoundTrips
-            let employees = try stack.context.fetch(request)
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 1, "one batched read for the 4 projects")
-            XCTAssertEqual(employees.map { $0.projects.compactMap(\.title).count }.reduce(0, +), 100)
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 1, "the projects were loaded with the fetch")
+            let titles = try stack.fetch(request, roundTrips: 1, "one batched read for the 4 projects") { employees in
+                employees.map { $0.projects.compactMap(\.title).count }.reduce(0, +)
+            }
+            XCTAssertEqual(titles, 100)
         }
     }
 
@@ -77,12 +66,10 @@ final class SQLitePrefetchingTests: XCTestCase {
         try stack.context.performAndWait {
             let request = NSFetchRequest<Department>(entityName: "Department")
             request.relationshipKeyPathsForPrefetching = ["employees.projects"]
-            let before = stack.coordinator.storeRoundTrips
-            let departments = try stack.context.fetch(request)
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 2, "employees, then projects")
-            let titles = Set(departments.flatMap { $0.employees.flatMap { $0.projects.compactMap(\.title) } })
+            let titles = try stack.fetch(request, roundTrips: 2, "employees, then projects") { departments in
+                Set(departments.flatMap { $0.employees.flatMap { $0.projects.compactMap(\.title) } })
+            }
             XCTAssertEqual(titles, ["P0", "P1", "P2", "P3"])
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 2)
         }
     }
 }

@@ -9,12 +9,7 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-relpred-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-relpred")
     }
 
     /// The company graph, saved to a SQLite store:
@@ -76,12 +71,6 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
             try context.save()
         }
         return coordinator
-    }
-
-    private func newContext(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
     }
 
     /// The `key` values (first names, department names, titles) of the `entity` objects that

@@ -20,6 +20,22 @@ func appleStores() throws -> URL {
     return stores
 }
 
+extension XCTestCase {
+    /// A new empty folder `prefix`-UUID under the system's temporary directory, removed when the
+    /// test ends — also when it fails or throws, so no store files are left behind. Call from
+    /// `setUpWithError()` or from a test.
+    ///
+    /// ```swift
+    /// override func setUpWithError() throws { directory = try makeTemporaryDirectory("ocd-prefetch") }
+    /// ```
+    func makeTemporaryDirectory(_ prefix: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+}
+
 /// The `ocd` executable built beside this test bundle.
 func ocdExecutable() throws -> URL {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -142,9 +158,7 @@ final class TemporaryCompanyStore {
     func open(options: [AnyHashable: Any]? = nil) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return (coordinator, context)
+        return (coordinator, newContext(coordinator))
     }
 
     /// Saves employees (first name, salary, last name) through a stack of its own, then closes it.

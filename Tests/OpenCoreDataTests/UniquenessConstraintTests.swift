@@ -9,12 +9,7 @@ final class UniquenessConstraintTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-unique-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory("ocd-unique")
     }
 
     /// Client (unique `id`; VIPClient inherits it) ⇄ Order (cascade from Client), and Account
@@ -81,6 +76,16 @@ final class UniquenessConstraintTests: XCTestCase {
             return object
         }
 
+        /// Inserts client "c1" named `name` (with `city` unless nil) and one order titled `order`
+        /// for it — the stored record and the duplicate that collides with it — into `context`.
+        func insertClient(_ name: String, city: String?, order: String, in context: NSManagedObjectContext) -> NSManagedObject {
+            var values: [String: Any] = ["id": "c1", "name": name]
+            if let city { values["city"] = city }
+            let client = insert("Client", values, in: context)
+            insert("Order", ["title": order], in: context).setValue(client, forKey: "client")
+            return client
+        }
+
         /// Every row of `entity` (sub-entities included) from a fresh context, as dictionaries.
         func rows(_ entity: String, sortedBy key: String = "id") throws -> [[String: Any]] {
             let c = try fresh()
@@ -108,11 +113,7 @@ final class UniquenessConstraintTests: XCTestCase {
     private func seed(_ stack: Stack, city: String? = "Paris") throws -> NSManagedObjectID {
         let c = stack.context()
         return try c.performAndWait {
-            var values: [String: Any] = ["id": "c1", "name": "Old"]
-            if let city { values["city"] = city }
-            let client = stack.insert("Client", values, in: c)
-            let order = stack.insert("Order", ["title": "o1"], in: c)
-            order.setValue(client, forKey: "client")
+            let client = stack.insertClient("Old", city: city, order: "o1", in: c)
             try c.save()
             return client.objectID
         }
@@ -217,11 +218,7 @@ final class UniquenessConstraintTests: XCTestCase {
         let existing = try seed(stack, city: seedCity)
         let c = stack.context(policy)
         try c.performAndWait {
-            var values: [String: Any] = ["id": "c1", "name": "New"]
-            if let city { values["city"] = city }
-            let d = stack.insert("Client", values, in: c)
-            let order = stack.insert("Order", ["title": "o2"], in: c)
-            order.setValue(d, forKey: "client")
+            let d = stack.insertClient("New", city: city, order: "o2", in: c)
             try c.save()
             // The duplicate was merged away: it left the context, which holds no pending change.
             XCTAssertNil(d.managedObjectContext)

@@ -543,20 +543,13 @@ final class XcodeModelLoadingTests: XCTestCase {
 
     // MARK: - Bad input
 
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-xcmodel-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
-    }
-
     /// Writes `xml` as `Test.xcdatamodel/contents` and returns the folder.
     private func writeModel(_ xml: String) throws -> URL {
         try writeModel(Data(xml.utf8))
     }
 
     private func writeModel(_ data: Data) throws -> URL {
-        let folder = try temporaryDirectory().appendingPathComponent("Test.xcdatamodel")
+        let folder = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Test.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try data.write(to: folder.appendingPathComponent("contents"))
         return folder
@@ -578,10 +571,10 @@ final class XcodeModelLoadingTests: XCTestCase {
     }
 
     func testFolderWithoutContentsThrows() throws {
-        let version = try temporaryDirectory().appendingPathComponent("Empty.xcdatamodel")
+        let version = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Empty.xcdatamodel")
         try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
         assertLoadFails(version, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "no 'contents' file")
-        assertLoadFails(try temporaryDirectory(), code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "neither a 'contents' file")
+        assertLoadFails(try makeTemporaryDirectory("ocd-xcmodel"), code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "neither a 'contents' file")
     }
 
     func testMalformedXMLThrowsCorruptFile() throws {
@@ -626,14 +619,14 @@ final class XcodeModelLoadingTests: XCTestCase {
     }
 
     func testGarbageElementsArchiveThrows() throws {
-        let folder = try temporaryDirectory().appendingPathComponent("Old.xcdatamodel")
+        let folder = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Old.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("bplist00 not really".utf8).write(to: folder.appendingPathComponent("elements"))
         assertLoadFails(folder, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "Xcode 3")
     }
 
     func testCompiledMomdIsRefused() throws {
-        let momd = try temporaryDirectory().appendingPathComponent("Model.momd")
+        let momd = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Model.momd")
         try FileManager.default.createDirectory(at: momd, withIntermediateDirectories: true)
         assertLoadFails(momd, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "compiled model")
     }
@@ -643,7 +636,7 @@ final class XcodeModelLoadingTests: XCTestCase {
         XCTAssertThrowsError(try NSManagedObjectModel.load(contentsOf: model, versionInfo: URL(fileURLWithPath: "/nonexistent.momd"))) {
             XCTAssertEqual(($0 as NSError).code, CocoaError.Code.fileReadNoSuchFile.rawValue)
         }
-        let plist = try temporaryDirectory().appendingPathComponent("VersionInfo.plist")
+        let plist = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("VersionInfo.plist")
         try Data("not a plist".utf8).write(to: plist)
         XCTAssertThrowsError(try NSManagedObjectModel.load(contentsOf: model, versionInfo: plist)) {
             XCTAssertEqual(($0 as NSError).code, CocoaError.Code.fileReadCorruptFile.rawValue)
@@ -651,7 +644,7 @@ final class XcodeModelLoadingTests: XCTestCase {
     }
 
     func testCurrentVersionFallsBackToLastVersion() throws {
-        let bundle = try temporaryDirectory().appendingPathComponent("M.xcdatamodeld")
+        let bundle = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("M.xcdatamodeld")
         for (version, entity) in [("M", "One"), ("M 2", "Two"), ("M 10", "Ten")] {
             let folder = bundle.appendingPathComponent("\(version).xcdatamodel")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -713,7 +706,7 @@ final class XcodeModelLoadingTests: XCTestCase {
     /// must survive the model's own walks (validation, copy, version hashes).
     func testFuzzedModelsNeverCrash() throws {
         let seedXML = Data(Self.fuzzSeed.utf8)
-        let folder = try temporaryDirectory().appendingPathComponent("Fuzz.xcdatamodel")
+        let folder = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Fuzz.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let contents = folder.appendingPathComponent("contents")
         let tokens = ["<", ">", "/>", "\"", "=", "&amp;", "YES", "NO", "-1", "0", "99999999999999999999", "A", "B", "C",
@@ -761,7 +754,7 @@ final class XcodeModelLoadingTests: XCTestCase {
     /// archives (dangling UIDs, wrong types, truncation) must load or throw, never crash.
     func testFuzzedXcode3ArchivesNeverCrash() throws {
         let original = try Data(contentsOf: fixture("apple-stores/magicalpanda__MagicalRecord/Recipes/Recipes.xcdatamodeld/Recipes.xcdatamodel/elements"))
-        let folder = try temporaryDirectory().appendingPathComponent("Fuzz.xcdatamodel")
+        let folder = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Fuzz.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var generator = SplitMix64(seed: 3)
         var loaded = 0
@@ -811,17 +804,4 @@ final class XcodeModelLoadingTests: XCTestCase {
             <configuration name="Conf"><memberEntity name="A"/><memberEntity name="B"/></configuration>
         </model>
         """
-}
-
-/// A small deterministic random number generator, so the fuzz and garbage tests are repeatable.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
