@@ -111,4 +111,43 @@ final class SQLiteCoordinatorTests: XCTestCase {
         let versions = try SQLiteInspector.rows(at: directory.appendingPathComponent("Company.sqlite").path, "SELECT Z_OPT FROM ZDEPARTMENT")
         XCTAssertEqual(versions, [["3"]], "insert 1, locked save 2, other stack's update 3")
     }
+    /// Under the error policy the SQLite store's `WHERE Z_OPT = ?` finds a conflict as it
+    /// writes, so a save reads no record first; other policies read each changed record to
+    /// resolve before writing. Either way a stale update fails with the full conflict.
+    func testSavesUnderTheErrorPolicyReadNoRecordBeforeWriting() throws {
+        let a = try stack()
+        let department: Department = try a.context.performAndWait {
+            let d = a.department("Plain")
+            try a.context.save()
+            return d
+        }
+        try a.context.performAndWait {
+            let before = a.coordinator.storeRoundTrips
+            department.name = "Renamed once"
+            try a.context.save()
+            XCTAssertEqual(a.coordinator.storeRoundTrips, before, "no read before the write")
+            a.context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+            department.name = "Renamed twice"
+            try a.context.save()
+            XCTAssertEqual(a.coordinator.storeRoundTrips, before + 1, "a resolving policy reads the record first")
+            a.context.mergePolicy = NSErrorMergePolicy
+        }
+        let b = try stack()
+        try b.context.performAndWait {
+            let theirs = try b.context.existingObject(with: b.coordinator.managedObjectID(forURIRepresentation: department.objectID.uriRepresentation())!)
+            theirs.setValue("Theirs", forKey: "name")
+            try b.context.save()
+        }
+        try a.context.performAndWait {
+            department.name = "Stale"
+            XCTAssertThrowsError(try a.context.save()) { error in
+                XCTAssertEqual((error as NSError).code, NSManagedObjectMergeError)
+                let conflict = ((error as NSError).userInfo["conflictList"] as? [NSMergeConflict])?.first
+                XCTAssertEqual(conflict?.oldVersionNumber, 3)
+                XCTAssertEqual(conflict?.newVersionNumber, 4)
+                XCTAssertEqual(conflict?.persistedSnapshot?["name"] as? String, "Theirs")
+            }
+            XCTAssertTrue(a.context.hasChanges, "the failed save keeps the change")
+        }
+    }
 }

@@ -34,7 +34,16 @@ extension NSManagedObjectContext {
         // record a policy merges duplicates into is then version-checked like any change.
         let (insertedNow, updatedNow, deletedNow, savedRows) = try coordinator.locked {
             try resolveConstraintConflicts(with: coordinator)
-            try resolveOptimisticLockingConflicts(with: coordinator)
+            // Under the error policy a conflict only fails the save, and stores that check
+            // versions as they write find it anyway: reading every changed record first would
+            // cost a query per object per save. The full check then runs only on failure, to
+            // report the conflicts as the policy would.
+            let checkOnWrite = coordinator.storesCheckVersionsOnWrite && isPlainErrorPolicy
+            if checkOnWrite {
+                for object in deleted where object.isFault { object.fireFaultIfNeeded() }  // its version
+            } else {
+                try resolveOptimisticLockingConflicts(with: coordinator)
+            }
             let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
             let lockedNow = lockedObjects.filter { !$0.hasChanges && !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
             // Permanent IDs first (references between new objects must be stored by permanent
@@ -61,6 +70,9 @@ extension NSManagedObjectContext {
                     let old = object.objectID.key
                     object.objectID = id
                     registry.rekey(object, from: old)
+                }
+                if checkOnWrite, (error as NSError).domain == NSCocoaErrorDomain, (error as NSError).code == NSManagedObjectMergeError {
+                    try resolveOptimisticLockingConflicts(with: coordinator)  // throws the conflicts
                 }
                 throw error
             }
@@ -105,6 +117,12 @@ extension NSManagedObjectContext {
         guard !conflicts.isEmpty else { return }
         let policy = (mergePolicy as? NSMergePolicy) ?? .error
         try policy.resolve(optimisticLockingConflicts: conflicts)
+    }
+
+    /// Whether the merge policy is the stock error policy (not a subclass, which may resolve).
+    private var isPlainErrorPolicy: Bool {
+        guard let policy = mergePolicy as? NSMergePolicy else { return true }
+        return policy.mergeType == .errorMergePolicyType && type(of: policy) == NSMergePolicy.self
     }
 
     /// The store no longer has `object`'s record: the object counts as deleted here too, so the
@@ -158,15 +176,18 @@ extension NSManagedObjectContext {
         }
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
 
-        let info: [String: Any] = [
-            NSInsertedObjectsKey: Set(insertedNow), NSUpdatedObjectsKey: Set(updatedNow), NSDeletedObjectsKey: Set(deletedNow),
+        // Built as [AnyHashable: Any], the type `post` takes: a [String: Any] literal is
+        // converted entry by entry on every save.
+        let ids: [AnyHashable: Any] = [
             NSInsertedObjectIDsKey: Set(insertedNow.map(\.objectID)), NSUpdatedObjectIDsKey: Set(updatedNow.map(\.objectID)),
             NSDeletedObjectIDsKey: Set(deletedNow.map(\.objectID)),
         ]
+        var info = ids
+        info[NSInsertedObjectsKey] = Set(insertedNow)
+        info[NSUpdatedObjectsKey] = Set(updatedNow)
+        info[NSDeletedObjectsKey] = Set(deletedNow)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)
-        NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: [
-            NSInsertedObjectIDsKey: info[NSInsertedObjectIDsKey]!, NSUpdatedObjectIDsKey: info[NSUpdatedObjectIDsKey]!, NSDeletedObjectIDsKey: info[NSDeletedObjectIDsKey]!,
-        ])
+        NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: ids)
         for object in insertedNow + updatedNow + deletedNow { object.didSave() }
         for object in deletedNow {
             releaseSnapshot(of: object)

@@ -222,6 +222,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Whether a save must attach each row's managed object (see `StoreBackend.needsSourceObjects`).
     /// Call under ``locked(_:)``.
+    var storesCheckVersionsOnWrite: Bool { stores.allSatisfy { ($0 as? StoreBackend)?.checksVersionsOnWrite == true } }
     var savesNeedSourceObjects: Bool { stores.contains { ($0 as? StoreBackend)?.needsSourceObjects == true } }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {

@@ -90,6 +90,10 @@ protocol StoreBackend: AnyObject {
     /// (``StoreRow/source``): `NSAtomicStore` and `NSIncrementalStore` pass objects to their
     /// subclasses. Default false: the weak reference costs every saved object a side table.
     var needsSourceObjects: Bool { get }
+    /// Whether `prepareSave` itself refuses a row whose stored version is not the one the save
+    /// expects (an `UPDATE ... WHERE Z_OPT = ?`), failing with `NSManagedObjectMergeError`.
+    /// Then a save under the error merge policy need not read every changed record first.
+    var checksVersionsOnWrite: Bool { get }
     /// Whether `fetchRows` applies predicates, sort descriptors and limits itself. Stores that
     /// don't return every row of the entity, and the context evaluates the rest in memory.
     /// The default answer of ``canEvaluate(_:)``.
@@ -151,6 +155,7 @@ protocol StoreBackend: AnyObject {
 
 extension StoreBackend {
     var needsSourceObjects: Bool { false }
+    var checksVersionsOnWrite: Bool { false }
     func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
     func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }

@@ -116,11 +116,14 @@ enum SQLiteExternalData {
 /// back) and files of replaced or deleted values (removed only once the save committed, so a
 /// failed save never loses a value the store still references).
 final class SQLiteExternalDataSave {
-    let directory: URL
+    /// Worked out on first use: building the URL costs more than a small save, and most saves
+    /// write no external value.
+    lazy var directory: URL = makeDirectory()
+    private let makeDirectory: () -> URL
     private(set) var created: [URL] = []
     private(set) var obsolete: [URL] = []
 
-    init(directory: URL) { self.directory = directory }
+    init(directory: @escaping @autoclosure () -> URL) { makeDirectory = directory }
 
     /// The column for `value` of an external-storage attribute whose column held `old` (nil
     /// for a new row). An unchanged external value keeps its file.

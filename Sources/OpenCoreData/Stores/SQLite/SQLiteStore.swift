@@ -42,6 +42,8 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     override var type: String { NSSQLiteStoreType }
 
     var evaluatesFetchPlans: Bool { false }
+    /// Updates and deletes carry `WHERE Z_OPT = ?`; a mismatch fails the save with 133020.
+    var checksVersionsOnWrite: Bool { true }
 
     func plan(for entity: NSEntityDescription) -> SQLiteEntityPlan? { plans[ObjectIdentifier(entity)] }
 
