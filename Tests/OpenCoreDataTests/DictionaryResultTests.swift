@@ -274,7 +274,9 @@ final class DictionaryResultTests: XCTestCase {
             r.propertiesToFetch = [aggregate("n", "count:", "salary"), aggregate("total", "sum:", "salary")]
             r.predicate = NSPredicate(format: "salary > %d", 5000)
         }, ["n=i:0"], "no rows: count 0, sum nil (left out)")
-        XCTAssertEqual(try fetch("Department", inSQL: true) { r in
+        // A Double sum is added in memory (in row order) on every store: SQLite's order of
+        // terms could change its last bits.
+        XCTAssertEqual(try fetch("Department", inSQL: false) { r in
             r.propertiesToFetch = [aggregate("total", "sum:", "budget")]
         }, ["total=d:150.75"])
     }

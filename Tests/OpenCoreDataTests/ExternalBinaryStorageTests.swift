@@ -224,4 +224,20 @@ final class ExternalBinaryStorageTests: XCTestCase {
         XCTAssertEqual(try freshImage("kept", model: v2), large)
         XCTAssertEqual(try freshImage("small", model: v2), Data([5]))
     }
+    /// The same through a mapping model and NSMigrationManager (inference off): the copy's
+    /// files must land where the renamed copy reads them.
+    func testMappingModelMigrationKeepsExternalValues() throws {
+        do {
+            let (coordinator, context) = try open()
+            _ = try insert("kept", image: large, in: context)
+            for store in coordinator.persistentStores { try coordinator.remove(store) }
+        }
+        let v1 = Self.makeModel(), v2 = Self.makeModel(version2: true)
+        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)
+        let (coordinator, _) = try open(v2, options: [NSMigratePersistentStoresAutomaticallyOption: true,
+                                                      OCDMigrationSourceModelsOption: [v1], OCDMappingModelsOption: [mapping]])
+        for store in coordinator.persistentStores { try coordinator.remove(store) }
+        XCTAssertEqual(externalFiles.count, 1, "the migrated store's file replaces the original's")
+        XCTAssertEqual(try freshImage("kept", model: v2), large)
+    }
 }

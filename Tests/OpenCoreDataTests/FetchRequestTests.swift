@@ -173,4 +173,24 @@ final class FetchRequestTests: XCTestCase {
             XCTAssertEqual(a.value(forKey: "sameSalary") as? [NSManagedObject], [b])
         }
     }
+    /// An object of a subclassed entity made with the base class's initializer is not an
+    /// instance of the subclass: a typed fetch reports it instead of handing it out as one.
+    func testATypedFetchRefusesAnObjectNotOfItsClass() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let entity = try XCTUnwrap(stack.model.entitiesByName["Employee"])
+            let plain = NSManagedObject(entity: entity, insertInto: stack.context)
+            plain.setValue("Plain", forKey: "firstName")
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+            XCTAssertThrowsError(try stack.context.fetch(request)) { error in
+                XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+                XCTAssertEqual((error as NSError).code, NSCoreDataError)
+            }
+            let untyped = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+            untyped.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+            XCTAssertEqual(try stack.context.fetch(untyped).map { $0.value(forKey: "firstName") as? String },
+                           ["Ann", "Bob", "Cid", "Dee", "Plain"])
+        }
+    }
 }

@@ -136,8 +136,17 @@ final class BatchFaultingStorage<Element> {
     static func converter(for entities: [NSEntityDescription]) -> ((NSManagedObject) -> Element)? {
         if Element.self is NSManagedObject.Type {
             guard entities.allSatisfy({ $0.resolvedClass is Element.Type }) else { return nil }
-            // Class references share one layout: no dynamic cast per element.
-            return { unsafeBitCast($0, to: Element.self) }
+            // Objects made by fetching are of their entity's class: one pointer compare, then
+            // a reinterpretation (class references share one layout). Any other object — one a
+            // caller made with a base-class initializer, say — takes the checked cast.
+            let classes = entities.map { ObjectIdentifier($0.resolvedClass) }
+            return { object in
+                if classes.contains(ObjectIdentifier(type(of: object))) { return unsafeBitCast(object, to: Element.self) }
+                guard let element = object as? Element else {
+                    preconditionFailure("fetchBatched: a registered \(type(of: object)) for entity '\(object.entity.name ?? "?")' is not a \(Element.self). Create objects of this entity with its class (\(Element.self)(context:)), or fetch NSFetchRequest<NSManagedObject>.")
+                }
+                return element
+            }
         }
         if Element.self == (any NSFetchRequestResult).self || Element.self == AnyObject.self || Element.self == Any.self {
             return { $0 as! Element }

@@ -210,17 +210,19 @@ extension NSManagedObjectContext {
     }
 
     /// `objects` as `[T]` without a dynamic cast per element, when `T` is a class every object's
-    /// class descends from. Checked once per run of objects of the same entity (a fetch rarely
-    /// mixes more than a few), then the array is reinterpreted: arrays of class references
-    /// share one layout. Nil when `T` is not such a class (a protocol type, say): the caller
-    /// then casts each element.
+    /// class descends from. Each object's class is compared with the last one checked (one
+    /// pointer compare; a fetch rarely mixes more than a few classes), and a new class is
+    /// checked with `is T`; then the array is reinterpreted: arrays of class references share
+    /// one layout. Nil when some object is not a `T` (say, a plain `NSManagedObject` made for
+    /// a subclassed entity) or `T` is not a class: the caller then casts each element.
     static func objects<T>(_ objects: [NSManagedObject], as type: T.Type) -> [T]? {
         guard T.self is NSManagedObject.Type else { return nil }
-        var checked: NSEntityDescription?
-        for object in objects where object.entity !== checked {
+        var verified: ObjectIdentifier?
+        for object in objects {
+            let objectClass = ObjectIdentifier(Swift.type(of: object))
+            if objectClass == verified { continue }
             guard object is T else { return nil }
-            // Same entity means same class: objects are made from their entity's resolved class.
-            if Swift.type(of: object) == object.entity.resolvedClass { checked = object.entity }
+            verified = objectClass
         }
         return unsafeBitCast(objects, to: [T].self)
     }

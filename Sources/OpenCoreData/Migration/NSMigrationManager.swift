@@ -287,7 +287,13 @@ open class NSMigrationManager: NSObject, ExpressionMethodReceiver, @unchecked Se
         case ("sourceInstancesForEntityMappingNamed:destinationInstances:", 2):
             return sourceInstances(forEntityMappingName: try string(0), destinationInstances: Self.managedObjects(in: arguments[1]))
         case ("fetchRequestForSourceEntityNamed:predicateString:", 2):
-            return fetchRequest(forSourceEntityNamed: try string(0), predicateString: try string(1))
+            // The predicate comes from the mapping file: a malformed one fails the migration
+            // here rather than trapping in NSPredicate(format:).
+            let predicateString = try string(1)
+            do { _ = try NSPredicate(validatingFormat: predicateString, argumentArray: []) } catch {
+                throw failure("the mapping model's source predicate '\(predicateString)' does not parse", underlying: error)
+            }
+            return fetchRequest(forSourceEntityNamed: try string(0), predicateString: predicateString)
         case ("sourceContext", 0): return sourceContext
         case ("destinationContext", 0): return destinationContext
         case ("sourceModel", 0): return sourceModel

@@ -97,7 +97,10 @@ struct KeyedArchiveObjects {
     }
 
     /// A plain value: string, number, data, date (`NS.time`), or an array or dictionary of them.
-    func plainValue(_ value: Any?) -> Any? {
+    /// Nesting deeper than `depth` (an archive whose collections contain themselves, say) reads
+    /// as nil instead of recursing until the stack overflows.
+    func plainValue(_ value: Any?, depth: Int = 64) -> Any? {
+        guard depth > 0 else { return nil }
         let resolved = resolve(value)
         switch resolved {
         case nil: return nil
@@ -109,10 +112,10 @@ struct KeyedArchiveObjects {
             if let t = (resolve(object["NS.time"]) as? NSNumber)?.doubleValue { return Date(timeIntervalSinceReferenceDate: t) }
             if object["NS.keys"] != nil {
                 var result: [String: Any] = [:]
-                for (key, v) in pairs(value) { result[key] = plainValue(v) }
+                for (key, v) in pairs(value) { result[key] = plainValue(v, depth: depth - 1) }
                 return result
             }
-            if object["NS.objects"] != nil { return array(value).map { plainValue($0) ?? NSNull() } }
+            if object["NS.objects"] != nil { return array(value).map { plainValue($0, depth: depth - 1) ?? NSNull() } }
             if let d = data(value) { return d }
             return nil
         default: return nil

@@ -63,8 +63,12 @@ struct SQLiteDictionaryQuery {
             for relationship in value.path {
                 guard let c = current.columnIndex(for: relationship), let destination = relationship.destinationEntity else { return nil }
                 key = read(current.columns[c].name)
-                current = schema.table(for: destination)
+                guard let next = schema.tableIfPresent(for: destination) else { return nil }
+                current = next
             }
+            // An external-storage column holds a marker and maybe a file name, not the value:
+            // such attributes are read through the rows (in memory), which resolve them.
+            if let attribute = value.property as? NSAttributeDescription, attribute.storesExternally { return nil }
             guard let c = current.columnIndex(for: value.property) else { return nil }
             let valueSQL = read(current.columns[c].name)
             if let relationship = value.property as? NSRelationshipDescription {
@@ -232,9 +236,10 @@ struct SQLiteDictionaryQuery {
             switch type {
             case .integer16AttributeType?, .integer32AttributeType?, .integer64AttributeType?, .booleanAttributeType?:
                 natural = aggregate.function == .sum ? .integer64AttributeType : .doubleAttributeType
-            case .doubleAttributeType?:
-                natural = .doubleAttributeType
             default:
+                // Doubles too: a floating-point sum depends on the order of its terms, and SQLite's
+                // (its scan order, compensated summation in newer versions) is not the in-memory
+                // path's, so the last bits could differ.
                 return nil
             }
             sql = aggregate.function == .sum ? "SUM(\(argument))" : "AVG(\(argument))"

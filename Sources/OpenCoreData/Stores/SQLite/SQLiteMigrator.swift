@@ -114,17 +114,28 @@ enum SQLiteMigrator {
         }
         let temporary = URL(fileURLWithPath: path + ".migrating")
         try? SQLiteStore.destroyPersistentStore(at: temporary)   // left over from a crash
+        // External binary values, as in lightweight migration: the copy writes its files into
+        // the original's directory, which the renamed copy then reads; the original's files
+        // go only after the rename, the copy's if it fails.
+        let externalDirectory = SQLiteExternalData.directory(forStoreAt: url)
+        let filesBefore = SQLiteExternalData.fileNames(in: externalDirectory)
         do {
             try NSMigrationManager(sourceModel: source, destinationModel: destination)
                 .migrateStore(from: url, type: NSSQLiteStoreType, options: nil, with: mapping,
-                              toDestinationURL: temporary, destinationType: NSSQLiteStoreType, destinationOptions: nil)
+                              toDestinationURL: temporary, destinationType: NSSQLiteStoreType,
+                              destinationOptions: [SQLiteExternalData.directoryOption: externalDirectory])
             try checkpointAndRemoveJournal(of: temporary.path)
             try sync(temporary.path)
             pauseForTests(at: "before-replace")
             try checkpointAndRemoveJournal(of: path)
             try replace(path, with: temporary.path)
+            let referenced = (try? SQLiteExternalData.referencedNames(inStoreAt: path)) ?? filesBefore
+            for name in filesBefore.subtracting(referenced) { try? FileManager.default.removeItem(at: externalDirectory.appendingPathComponent(name)) }
         } catch {
             try? SQLiteStore.destroyPersistentStore(at: temporary)
+            for name in SQLiteExternalData.fileNames(in: externalDirectory).subtracting(filesBefore) {
+                try? FileManager.default.removeItem(at: externalDirectory.appendingPathComponent(name))
+            }
             let nsError = error as NSError
             if nsError.domain == NSCocoaErrorDomain, nsError.code == NSMigrationError { throw error }
             throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path) through its mapping model failed: \(nsError.localizedDescription) The original store was left unchanged.",

@@ -1,0 +1,35 @@
+@testable import OpenCoreData
+import XCTest
+
+/// Reading keyed archives of classes Linux doesn't have (Xcode 3 models, mapping models): a
+/// damaged archive reads as nil, never a trap. Uses `@testable` for the internal reader.
+final class KeyedArchiveReadingTests: XCTestCase {
+    /// An archive whose array lists itself: object 1 is `{NS.objects: [UID 1]}`.
+    private func selfContainingArchive() throws -> KeyedArchiveObjects {
+        let xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>$archiver</key><string>NSKeyedArchiver</string>
+        <key>$version</key><integer>100000</integer>
+        <key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>
+        <key>$objects</key><array>
+          <string>$null</string>
+          <dict><key>NS.objects</key><array><dict><key>CF$UID</key><integer>1</integer></dict></array></dict>
+        </array>
+        </dict></plist>
+        """
+        return try XCTUnwrap(KeyedArchiveObjects(Data(xml.utf8)))
+    }
+
+    func testAnArchiveThatContainsItselfReadsAsBoundedNesting() throws {
+        let archive = try selfContainingArchive()
+        let root = try XCTUnwrap(archive.top["root"])
+        XCTAssertEqual(archive.uid(root), 1, "the reference is an archive UID, so reading it recurses")
+        // Without a depth limit this recursion would overflow the stack.
+        var value = archive.plainValue(root)
+        var depth = 0
+        while let array = value as? [Any], let first = array.first { value = first; depth += 1 }
+        XCTAssertEqual(depth, 64, "nesting stops at the depth limit")
+        XCTAssertTrue(value is NSNull, "the level past the limit reads as nil")
+    }
+}
