@@ -112,34 +112,13 @@ enum SQLiteMigrator {
                 "The store at \(path) needs migrating to this model, and no mapping model maps its model to this one. Pass the mapping model in OCDMappingModelsOption, or set NSInferMappingModelAutomaticallyOption to true for lightweight migration. The store was left unchanged.",
                 [NSFilePathErrorKey: path])
         }
-        let temporary = URL(fileURLWithPath: path + ".migrating")
-        try? SQLiteStore.destroyPersistentStore(at: temporary)   // left over from a crash
-        // External binary values, as in lightweight migration: the copy writes its files into
-        // the original's directory, which the renamed copy then reads; the original's files
-        // go only after the rename, the copy's if it fails.
-        let externalDirectory = SQLiteExternalData.directory(forStoreAt: url)
-        let filesBefore = SQLiteExternalData.fileNames(in: externalDirectory)
-        do {
+        try replaceWithMigratedCopy(of: url, failure: "through its mapping model", passing: [NSMigrationError]) { temporary, externalDirectory in
             try NSMigrationManager(sourceModel: source, destinationModel: destination)
                 .migrateStore(from: url, type: NSSQLiteStoreType, options: nil, with: mapping,
                               toDestinationURL: temporary, destinationType: NSSQLiteStoreType,
                               destinationOptions: [SQLiteExternalData.directoryOption: externalDirectory])
             try checkpointAndRemoveJournal(of: temporary.path)
             try sync(temporary.path)
-            pauseForTests(at: "before-replace")
-            try checkpointAndRemoveJournal(of: path)
-            try replace(path, with: temporary.path)
-            let referenced = (try? SQLiteExternalData.referencedNames(inStoreAt: path)) ?? filesBefore
-            for name in filesBefore.subtracting(referenced) { try? FileManager.default.removeItem(at: externalDirectory.appendingPathComponent(name)) }
-        } catch {
-            try? SQLiteStore.destroyPersistentStore(at: temporary)
-            for name in SQLiteExternalData.fileNames(in: externalDirectory).subtracting(filesBefore) {
-                try? FileManager.default.removeItem(at: externalDirectory.appendingPathComponent(name))
-            }
-            let nsError = error as NSError
-            if nsError.domain == NSCocoaErrorDomain, nsError.code == NSMigrationError { throw error }
-            throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path) through its mapping model failed: \(nsError.localizedDescription) The original store was left unchanged.",
-                                     [NSFilePathErrorKey: path, NSUnderlyingErrorKey: nsError])
         }
         ModelRegistry.register(destination)
     }
@@ -209,17 +188,27 @@ enum SQLiteMigrator {
 
     /// Rewrites the store at `url` from `source` to `destination` through `mapping`.
     static func migrate(storeAt url: URL, metadata: [String: Any], from source: NSManagedObjectModel, to destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool = false) throws {
+        try replaceWithMigratedCopy(of: url, failure: "", passing: [NSMigrationError, NSInferredMappingModelError]) { temporary, externalDirectory in
+            try writeMigratedStore(from: url, to: temporary, metadata: metadata, source: source, destination: destination, mapping: mapping,
+                                   matchByStructure: matchByStructure, externalDirectory: externalDirectory)
+        }
+    }
+
+    /// Has `write` make a migrated copy of the store at `url` beside it (`<name>.migrating`),
+    /// then puts the copy in the store's place with `rename(2)`: all or nothing, whatever kills
+    /// the process. External binary values: the copy writes its files into the original's
+    /// directory under new names (`write` gets it), so they are in place the moment the rename
+    /// makes the copy the store; the original's files go only after that, the copy's if
+    /// anything fails. Errors of the codes in `passing` are rethrown as they are; others become
+    /// `NSMigrationError` saying the original was left unchanged.
+    private static func replaceWithMigratedCopy(of url: URL, failure: String, passing: [Int], write: (_ temporary: URL, _ externalDirectory: URL) throws -> Void) throws {
         let path = url.path
         let temporary = URL(fileURLWithPath: path + ".migrating")
         try? SQLiteStore.destroyPersistentStore(at: temporary)   // left over from a crash
-        // External binary values: the copy writes its files into the original's directory
-        // under new names, so they are in place the moment the rename makes the copy the
-        // store; the original's files are removed only after that.
         let externalDirectory = SQLiteExternalData.directory(forStoreAt: url)
         let filesBefore = SQLiteExternalData.fileNames(in: externalDirectory)
         do {
-            try writeMigratedStore(from: url, to: temporary, metadata: metadata, source: source, destination: destination, mapping: mapping,
-                                   matchByStructure: matchByStructure, externalDirectory: externalDirectory)
+            try write(temporary, externalDirectory)
             pauseForTests(at: "before-replace")
             try checkpointAndRemoveJournal(of: path)
             try replace(path, with: temporary.path)
@@ -231,9 +220,9 @@ enum SQLiteMigrator {
                 try? FileManager.default.removeItem(at: externalDirectory.appendingPathComponent(name))
             }
             let nsError = error as NSError
-            if nsError.domain == NSCocoaErrorDomain, [NSMigrationError, NSInferredMappingModelError].contains(nsError.code) { throw error }
-            throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path) failed: \((error as NSError).localizedDescription) The original store was left unchanged.",
-                                     [NSFilePathErrorKey: path, NSUnderlyingErrorKey: error as NSError])
+            if nsError.domain == NSCocoaErrorDomain, passing.contains(nsError.code) { throw error }
+            throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path)\(failure.isEmpty ? "" : " " + failure) failed: \(nsError.localizedDescription) The original store was left unchanged.",
+                                     [NSFilePathErrorKey: path, NSUnderlyingErrorKey: nsError])
         }
     }
 
