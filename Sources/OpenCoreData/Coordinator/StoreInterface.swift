@@ -159,15 +159,8 @@ extension StoreBackend {
     func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
     func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }
-    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? {
-        guard let ids = try fetchObjectIDs(plan), let store = self as? NSPersistentStore else { return nil }
-        var keys = FetchedObjectKeys(store: store)
-        for id in ids {
-            // IDs of another store (an incremental store's own answer) cannot be compacted.
-            guard id.persistentStore === store, keys.append(primaryKey: id.primaryKey, entity: id.entity) else { return nil }
-        }
-        return keys
-    }
+    /// Only the SQLite store lists keys; every other store leaves lazy batching to `fetch(_:)`.
+    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? { nil }
     func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? { nil }
 
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// How long (seconds, a number) a SQLite store waits for another connection's lock before a
 /// fetch or save fails. Default: 10.
@@ -50,9 +51,16 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// Where this store keeps the files of external binary values: `.<StoreName>_SUPPORT/_EXTERNAL_DATA`
     /// beside the file, unless a migration points the copy it writes at the original's.
     var externalDataDirectory: URL? {
-        if let directory = options?[SQLiteExternalData.directoryOption] as? URL { return directory }
-        return url.map(SQLiteExternalData.directory(forStoreAt:))
+        // Worked out once (the store's URL and options are set before it is used): decoding
+        // reads it for every external-storage column of every row.
+        cachedExternalDataDirectory.withLock { cached in
+            if let cached { return cached }
+            let directory = (options?[SQLiteExternalData.directoryOption] as? URL) ?? url.map(SQLiteExternalData.directory(forStoreAt:))
+            cached = .some(directory)
+            return directory
+        }
     }
+    private let cachedExternalDataDirectory = Mutex<URL??>(nil)
     func plan(number: Int) -> SQLiteEntityPlan? { plansByNumber[number] }
 
     /// The open connection, or a clear error if the store was removed.
