@@ -23,7 +23,8 @@ import Foundation
 /// in memory. Either way the answer is the in-memory evaluator's.
 ///
 /// What is exact today (a key path's last step is an attribute with a column: integers,
-/// Booleans, Doubles, dates, strings; Float, Decimal, UUID, URI, data are left to memory):
+/// Booleans, Doubles, dates, strings, and UUIDs for `==`/`!=`/`IN` against `UUID` constants;
+/// Float, Decimal, URI, data are left to memory):
 /// - `==`, `!=`, `<`, `<=`, `>`, `>=`, `IN` a constant collection and `BETWEEN` two constants,
 ///   against constants — numbers against numbers (an integer against a Double is compared as
 ///   Doubles on both sides, as `NumericValue` does: `CAST(x AS REAL)`), dates against dates,
@@ -123,6 +124,8 @@ final class SQLitePredicateTranslator {
     /// How a value's SQL compares with constants.
     enum ValueType {
         case integer, real, date, string
+        /// Equality only, against a `UUID` constant.
+        case uuid
 
         init?(_ attribute: NSAttributeDescription) {
             switch attribute.attributeType {
@@ -132,6 +135,7 @@ final class SQLitePredicateTranslator {
             case .doubleAttributeType: self = .real
             case .dateAttributeType: self = .date
             case .stringAttributeType: self = .string
+            case .UUIDAttributeType: self = .uuid
             default: return nil
             }
         }
@@ -358,6 +362,7 @@ final class SQLitePredicateTranslator {
             }
         }
         guard let constant else { return .keepAll }
+        if subject.type == .uuid { return uuidEquality(value0, subject, type, constant, options) }
 
         var operand = value0
         var suffix = ""
@@ -391,6 +396,8 @@ final class SQLitePredicateTranslator {
                 value = .text(PredicateStringFolding.fold(string, options: folding))
             }
             suffix = " COLLATE OCD_UNICODE"
+        case .uuid:
+            return .keepAll  // answered above
         }
         if subject.nonNull {
             return .filter("(\(operand) \(op) ?\(suffix))", subject.bindings + [value], exact: true)
@@ -400,6 +407,23 @@ final class SQLitePredicateTranslator {
             return .filter("(\(value0) IS NULL OR \(operand) <> ?\(suffix))", [value], exact: true)
         }
         return .filter("(\(value0) IS NOT NULL AND \(operand) \(op) ?\(suffix))", [value], exact: true)
+    }
+
+    /// `uuid ==/!= constant`. The store writes a UUID as its 16 bytes; a column that holds its
+    /// text instead (another writer's) reads as that UUID when the text parses, which
+    /// `UUID(uuidString:)` does for the canonical form in either case: so the row matches
+    /// when the column is the bytes, or its text in upper case is the constant's. Nil matches
+    /// nothing and differs from everything, as in the evaluator.
+    private func uuidEquality(_ column: String, _ subject: Scalar, _ type: NSComparisonPredicate.Operator,
+                              _ constant: Any, _ options: NSComparisonPredicate.Options) -> Translation {
+        guard type == .equalTo || type == .notEqualTo, options.isEmpty, subject.bindings.isEmpty,
+              Swift.type(of: constant) == UUID.self, let uuid = constant as? UUID else { return .keepAll }  // NSUUID: left to memory
+        let bytes = SQLiteValue.blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        let matches = "(\(column) = ? OR upper(CAST(\(column) AS TEXT)) = ?)"
+        let bindings = [bytes, SQLiteValue.text(uuid.uuidString)]
+        return type == .equalTo
+            ? .filter("(\(column) IS NOT NULL AND \(matches))", bindings, exact: true)
+            : .filter("(\(column) IS NULL OR NOT \(matches))", bindings, exact: true)
     }
 
     /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES of a string value against a constant
