@@ -135,4 +135,22 @@ final class SQLiteBatchFaultingTests: XCTestCase {
             XCTAssertEqual(coordinator.storeRoundTrips, before + 5, "one query per batch of 8, range or list")
         }
     }
+    /// A second pass over a batched result (whose early batches turned back into faults) loads
+    /// them a batch at a time again, not one row per object; so does reading far out of order.
+    func testASecondPassAndRandomAccessLoadWholeBatches() throws {
+        let coordinator = try makeStack()
+        let c = newContext(coordinator)
+        try c.performAndWait {
+            let objects = try c.fetch(itemRequest(batchSize: 10))  // 57 objects, 6 batches
+            let firstPass = objects.map { $0.value(forKey: "id") as! Int }
+            let before = coordinator.storeRoundTrips
+            let secondPass = objects.map { $0.value(forKey: "id") as! Int }
+            XCTAssertEqual(secondPass, firstPass)
+            XCTAssertEqual(coordinator.storeRoundTrips, before + 4, "the four batches that turned back into faults, a query each")
+            let afterSecond = coordinator.storeRoundTrips
+            _ = objects[5].value(forKey: "s")    // batch 0, faulted again by the second pass
+            XCTAssertEqual(coordinator.storeRoundTrips, afterSecond + 1)
+            XCTAssertFalse(objects[9].isFault, "its whole batch came with it")
+        }
+    }
 }

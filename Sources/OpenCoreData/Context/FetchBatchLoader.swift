@@ -25,9 +25,11 @@ import Foundation
 ///
 /// The loader keeps the result's keys (16 bytes per object) and the index of the next batch it
 /// expects: sequential access finds each fault in that batch or the one it last loaded. A fault
-/// found in neither (random access far away, a fault of another fetch) loads alone, as any
-/// fault does — slower, never wrong. The context keeps a few recent loaders (``maximumLoaders``)
-/// and drops a loader once every batch was loaded.
+/// of the fetch found in neither (random access, a second pass over the result) is looked up in
+/// a key → position index built on the first such miss, and loads its batch; a fault of
+/// another fetch loads alone, as any fault does. A batch turned back into faults counts as not
+/// loaded again. The context keeps a few recent loaders (``maximumLoaders``) and drops a loader
+/// once every batch is loaded.
 final class FetchBatchLoader {
     /// How many batched fetches of one context keep batch loading at a time.
     static let maximumLoaders = 4
@@ -54,19 +56,37 @@ final class FetchBatchLoader {
     /// Whether every batch has been loaded (the loader has nothing left to do).
     var isFinished: Bool { remaining == 0 }
 
-    /// The not-yet-loaded batch holding `key`, looking only where sequential access leads.
+    /// The not-yet-loaded batch holding `key`: first where sequential access leads, then —
+    /// a fault met out of order, such as the first one of a second pass over the result —
+    /// through a key → position index built on the first such miss (so a single sequential
+    /// pass never pays for it).
     func batch(containing key: ObjectKey) -> Int? {
         for candidate in [cursor, (lastLoaded ?? -1) + 1, lastLoaded ?? -1] where candidate >= 0 && candidate < loaded.count && !loaded[candidate] {
             if keys[range(of: candidate)].contains(key) { return candidate }
         }
-        return nil
+        // Every key of one fetch has the same store and root entity: anything else (a
+        // relationship fault, say) is not ours, and must not make us build the index.
+        guard let first = keys.first, first.storeToken == key.storeToken, first.rootEntity == key.rootEntity else { return nil }
+        if positions == nil {
+            var index: [ObjectKey: Int] = [:]
+            index.reserveCapacity(keys.count)
+            for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
+            positions = index
+        }
+        guard let position = positions?[key] else { return nil }
+        let batch = position / batchSize
+        return loaded[batch] ? nil : batch
     }
+    private var positions: [ObjectKey: Int]?
 
     /// The keys of the batch that falls out of the window when `batch` loads
-    /// (``realizedBatches`` behind it), if it was loaded.
+    /// (``realizedBatches`` behind it), if it was loaded. Its objects turn back into faults,
+    /// so it counts as not loaded again: reading one later loads the batch, not one row.
     func expiring(whenLoading batch: Int) -> ArraySlice<ObjectKey>? {
         let old = batch - Self.realizedBatches
         guard old >= 0, old < loaded.count, loaded[old] else { return nil }
+        loaded[old] = false
+        remaining += 1
         return keys[range(of: old)]
     }
 
