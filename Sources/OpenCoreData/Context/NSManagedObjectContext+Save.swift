@@ -51,11 +51,7 @@ extension NSManagedObjectContext {
             let temporaryIDs = insertedNow.map(\.objectID)
             let permanentIDs = try coordinator.permanentIDs(for: insertedNow.filter { $0.objectID.isTemporaryID })
             var permanentIterator = permanentIDs.makeIterator()
-            for object in insertedNow where object.objectID.isTemporaryID {
-                let old = object.objectID.key
-                object.objectID = permanentIterator.next()!
-                registry.rekey(object, from: old)
-            }
+            for object in insertedNow where object.objectID.isTemporaryID { reassign(object, to: permanentIterator.next()!) }
             let withSources = coordinator.savesNeedSourceObjects
             func source(_ object: NSManagedObject) -> SourceObjectReference? { withSources ? .init(object) : nil }
             let changes = StoreChanges(
@@ -66,11 +62,7 @@ extension NSManagedObjectContext {
             do {
                 try coordinator.save(changes)
             } catch {
-                for (object, id) in zip(insertedNow, temporaryIDs) where object.objectID != id {
-                    let old = object.objectID.key
-                    object.objectID = id
-                    registry.rekey(object, from: old)
-                }
+                for (object, id) in zip(insertedNow, temporaryIDs) where object.objectID != id { reassign(object, to: id) }
                 if checkOnWrite, (error as NSError).domain == NSCocoaErrorDomain, (error as NSError).code == NSManagedObjectMergeError {
                     try resolveOptimisticLockingConflicts(with: coordinator)  // throws the conflicts
                 }
@@ -117,6 +109,14 @@ extension NSManagedObjectContext {
         guard !conflicts.isEmpty else { return }
         let policy = (mergePolicy as? NSMergePolicy) ?? .error
         try policy.resolve(optimisticLockingConflicts: conflicts)
+    }
+
+    /// Gives `object` a new ID (permanent, or its temporary one back) and moves its identity-map
+    /// entry with it.
+    private func reassign(_ object: NSManagedObject, to id: NSManagedObjectID) {
+        let old = object.objectID.key
+        object.objectID = id
+        registry.rekey(object, from: old)
     }
 
     /// Whether the merge policy is the stock error policy (not a subclass, which may resolve).
@@ -248,10 +248,6 @@ extension NSManagedObjectContext {
         }
         let temporary = objects.filter { $0.objectID.isTemporaryID }
         let ids = try coordinator.permanentIDs(for: temporary)
-        for (object, id) in zip(temporary, ids) {
-            let old = object.objectID.key
-            object.objectID = id
-            registry.rekey(object, from: old)
-        }
+        for (object, id) in zip(temporary, ids) { reassign(object, to: id) }
     }
 }
