@@ -13,10 +13,7 @@ extension NSManagedObjectContext {
     /// The dictionaries of a `.dictionaryResultType` fetch, as `T`.
     func fetchDictionaries<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription, coordinator: NSPersistentStoreCoordinator) throws -> [T] {
         let dictionaryPlan = try DictionaryResultPlan(request, entity: entity)
-        let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
-                             includesSubentities: request.includesSubentities,
-                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
-                             context: self, request: request)
+        let plan = FetchPlan(request, entity: entity, context: self)
         let rows: [[String: Any]]
         if parent == nil, let answer = try coordinator.fetchDictionaries(plan, dictionaryPlan) {
             rows = answer

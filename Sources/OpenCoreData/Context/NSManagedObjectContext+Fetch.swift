@@ -71,10 +71,7 @@ extension NSManagedObjectContext {
         guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else { return nil }
         if request.includesPendingChanges { processPendingChanges() }
         guard !(request.includesPendingChanges && hasChanges) else { return nil }
-        let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
-                             includesSubentities: request.includesSubentities,
-                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
-                             context: self, request: request)
+        let plan = FetchPlan(request, entity: entity, context: self)
         guard coordinator.storesEvaluate(plan) else { return nil }
         return (coordinator, plan)
     }
@@ -97,10 +94,7 @@ extension NSManagedObjectContext {
         let (coordinator, entity) = try fetchTarget(request)
         if request.includesPendingChanges { processPendingChanges() }
         let pendingMayMatter = request.includesPendingChanges && hasChanges
-        var plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
-                             includesSubentities: request.includesSubentities,
-                             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
-                             context: self, request: request)
+        var plan = FetchPlan(request, entity: entity, context: self)
         // The store must know before it says whether it evaluates the plan: then it leaves
         // whatever crosses relationships to memory (FetchPlan.evaluatesPendingChanges).
         plan.evaluatesPendingChanges = pendingMayMatter
@@ -451,5 +445,15 @@ extension NSManagedObject {
         if fetchedPropertyCache == nil { fetchedPropertyCache = [:] }
         fetchedPropertyCache![i] = result
         return result
+    }
+}
+
+extension FetchPlan {
+    /// The plan of `request` on `entity`, as `context` runs it.
+    init<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription, context: NSManagedObjectContext) {
+        self.init(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors ?? [],
+                  includesSubentities: request.includesSubentities,
+                  fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
+                  context: context, request: request)
     }
 }
