@@ -291,9 +291,7 @@ extension NSManagedObjectContext {
 
     private func fill(_ object: NSManagedObject, from row: StoreRow) {
         holdSnapshot(of: object, row)
-        object.slots = row.values.map { .value($0) }
-        object.committed = row.values
-        object.version = row.version
+        object.takeValues(of: row)
         object.flags.remove(.fault)
         object.awakeFromFetch()
     }

@@ -22,8 +22,28 @@ extension NSManagedObject {
 
     func readStored(_ i: Int) -> StoredValue {
         fireFaultIfNeeded()
+        if flags.contains(.slotsFollowCommitted) {
+            let value = committedStorage.unsafelyUnwrapped[i]
+            if !UnloadedRelationship.isMarker(value) { return value }
+        }
         loadRelationshipIfNeeded(i)
         return slots[i].storedValue
+    }
+
+    /// Makes the object's current values its own, equal to the committed ones, before they are
+    /// changed or handed out by reference.
+    func separateSlotsFromCommitted() {
+        flags.remove(.slotsFollowCommitted)
+        ownSlots = committedStorage?.map { .value($0) } ?? []
+    }
+
+    /// Sets the values of a fetched object: the row's values are both its committed and (until
+    /// it changes) its current values.
+    func takeValues(of row: StoreRow) {
+        committedStorage = row.values
+        ownSlots = []
+        flags.insert(.slotsFollowCommitted)
+        version = row.version
     }
 
     func readToOne(_ i: Int) -> NSManagedObject? {

@@ -39,10 +39,40 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
     /// Current values, one slot per property of the entity (empty while the object is a fault).
-    @exclusivity(unchecked) var slots: [PropertySlot]
+    ///
+    /// A fetched object that has not been changed has no slots of its own: its current values are
+    /// its committed ones (`.slotsFollowCommitted`), read straight from the row the store
+    /// decoded, which the coordinator's snapshot shares. The first access through `slots` gives it
+    /// its own copy. Most fetched objects are only read, so this saves an array per object and
+    /// a copy of every value.
+    var slots: [PropertySlot] {
+        _read {
+            if flags.contains(.slotsFollowCommitted) { separateSlotsFromCommitted() }
+            yield ownSlots
+        }
+        _modify {
+            if flags.contains(.slotsFollowCommitted) { separateSlotsFromCommitted() }
+            yield &ownSlots
+        }
+        set {
+            flags.remove(.slotsFollowCommitted)
+            ownSlots = newValue
+        }
+    }
+    /// The storage behind `slots`; empty while `.slotsFollowCommitted`.
+    @exclusivity(unchecked) var ownSlots: [PropertySlot]
+
     /// Values as last fetched or saved, for persistent properties (nil for new objects). Used by
     /// `changedValues()`, `committedValues(forKeys:)`, rollback and optimistic locking.
-    @exclusivity(unchecked) var committed: [StoredValue]?
+    var committed: [StoredValue]? {
+        get { committedStorage }
+        set {
+            // Current values that follow the committed ones must not move with them.
+            if flags.contains(.slotsFollowCommitted) { separateSlotsFromCommitted() }
+            committedStorage = newValue
+        }
+    }
+    @exclusivity(unchecked) var committedStorage: [StoredValue]?
     /// Values at the start of the current event, for `changedValuesForCurrentEvent()`; allocated
     /// only for objects changed in the current event.
     @exclusivity(unchecked) var eventOriginals: [Int: StoredValue]?
@@ -57,9 +87,9 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         if let model = entity.managedObjectModel, !model.isFrozen { model.freeze() }
         self.entity = entity
         if let layout = entity.layout {
-            slots = layout.initialSlots
+            ownSlots = layout.initialSlots
         } else {
-            slots = entity.allProperties.map { property in
+            ownSlots = entity.allProperties.map { property in
                 if let a = property as? NSAttributeDescription { return .value(a.defaultStoredValue) }
                 if let r = property as? NSRelationshipDescription, r.isToMany { return .toMany(RelatedObjects()) }
                 return .null
@@ -226,6 +256,9 @@ struct ObjectFlags: OptionSet {
     static let holdsSnapshot = ObjectFlags(rawValue: 32)
     /// A throwaway object that reports each `@Managed` read to ``KeyPathNames`` (never inserted).
     static let keyPathProbe = ObjectFlags(rawValue: 64)
+    /// The current values are `committed` (a fetched object not changed since): `ownSlots` is
+    /// empty until the first access through `slots`.
+    static let slotsFollowCommitted = ObjectFlags(rawValue: 128)
 }
 
 /// Why an object is being woken from a snapshot.

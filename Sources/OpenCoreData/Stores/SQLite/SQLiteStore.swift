@@ -38,7 +38,11 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     var connection: SQLiteConnection?
     private(set) var schema: SQLiteSchema!
     private(set) var plans: [ObjectIdentifier: SQLiteEntityPlan] = [:]
-    private var plansByNumber: [Int: SQLiteEntityPlan] = [:]
+    /// Plans indexed by `Z_ENT`, which every fetched row names: an array index, not a hash. Entity
+    /// numbers are small (1...n in `Z_PRIMARYKEY`); a store naming a huge one keeps it in the
+    /// dictionary.
+    private var plansByNumber: [SQLiteEntityPlan?] = []
+    private var plansByLargeNumber: [Int: SQLiteEntityPlan] = [:]
 
     override var type: String { NSSQLiteStoreType }
 
@@ -61,7 +65,9 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         }
     }
     private let cachedExternalDataDirectory = Mutex<URL??>(nil)
-    func plan(number: Int) -> SQLiteEntityPlan? { plansByNumber[number] }
+    func plan(number: Int) -> SQLiteEntityPlan? {
+        plansByNumber.indices.contains(number) ? plansByNumber[number] : plansByLargeNumber[number]
+    }
 
     /// The open connection, or a clear error if the store was removed.
     func openConnection() throws -> SQLiteConnection {
@@ -135,11 +141,21 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         success = true
     }
 
+    private static let largestIndexedEntityNumber = 1 << 16
+
     private func buildPlans() {
+        plansByNumber = []
+        plansByLargeNumber = [:]
         for e in schema.entities {
             let plan = SQLiteEntityPlan(entity: e, schema: schema)
             plans[ObjectIdentifier(e)] = plan
-            plansByNumber[plan.entityNumber] = plan
+            let number = plan.entityNumber
+            if (0..<Self.largestIndexedEntityNumber).contains(number) {
+                if plansByNumber.count <= number { plansByNumber += Array(repeating: nil, count: number + 1 - plansByNumber.count) }
+                plansByNumber[number] = plan
+            } else {
+                plansByLargeNumber[number] = plan
+            }
         }
     }
 
