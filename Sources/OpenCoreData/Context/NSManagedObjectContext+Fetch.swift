@@ -243,7 +243,11 @@ extension NSManagedObjectContext {
 
     /// The objects for a fetch's rows, their snapshot references taken in one batch.
     func materialize(_ rows: [StoreRow], asFaults: Bool) -> [NSManagedObject] {
-        batchingSnapshots { rows.map { materialize($0, asFault: asFaults) } }
+        registry.reserveCapacity(registry.count + rows.count)
+        return batchingSnapshots {
+            deferredSnapshots!.reserveCapacity(deferredSnapshots!.count + rows.count)
+            return rows.map { materialize($0, asFault: asFaults) }
+        }
     }
 
     /// Runs `body` with ``holdSnapshot(of:_:)`` collecting rows, then hands them to the
@@ -265,11 +269,13 @@ extension NSManagedObjectContext {
     /// Takes a reference to `row` in the coordinator's cache for `object` (root contexts only: a
     /// child's rows are its parent's state, not the store's).
     func holdSnapshot(of object: NSManagedObject, _ row: StoreRow) {
-        guard parent == nil, !row.isFault, !object.flags.contains(.holdsSnapshot), let coordinator = persistentStoreCoordinator else { return }
-        object.flags.insert(.holdsSnapshot)
+        guard parent == nil, !row.isFault, !object.flags.contains(.holdsSnapshot) else { return }
         if deferredSnapshots != nil {
+            // Only a context with a coordinator fetches rows, so the batch has somewhere to go.
+            object.flags.insert(.holdsSnapshot)
             deferredSnapshots!.append(row)
-        } else {
+        } else if let coordinator = persistentStoreCoordinator {
+            object.flags.insert(.holdsSnapshot)
             coordinator.retainSnapshot(row)
         }
     }

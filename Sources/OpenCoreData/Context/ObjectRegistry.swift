@@ -16,6 +16,9 @@ final class ObjectRegistry {
 
     var count: Int { objects.count }
 
+    /// Makes room for `capacity` objects at once, so a large fetch doesn't grow the table step by step.
+    func reserveCapacity(_ capacity: Int) { objects.reserveCapacity(capacity) }
+
     func register(_ object: NSManagedObject) {
         objects[object.objectID.key] = .passUnretained(object)
         if object.objectID.key.storeToken < 0 { observe(object.objectID) }

@@ -35,9 +35,15 @@ final class RowCache {
 
     /// Caches a fetch's rows, one reference each. One clock read for the batch, and one hash
     /// lookup per row: the entry is updated in place (a new one starts at zero references).
-    func retain<Rows: Sequence>(_ rows: Rows, at now: TimeInterval) where Rows.Element == StoreRow {
+    func retain<Rows: Collection>(_ rows: Rows, at now: TimeInterval) where Rows.Element == StoreRow {
+        entries.reserveCapacity(entries.count + rows.count)
         for row in rows where !row.isFault {  // a row without values is no snapshot
-            entries[row.objectID.key, default: Entry(row: row, references: 0, loadedAt: now)].retain(row, at: now)
+            let key = row.objectID.key
+            if let index = entries.index(forKey: key) {
+                entries.values[index].retain(row, at: now)
+            } else {
+                entries[key] = Entry(row: row, references: 1, loadedAt: now)
+            }
         }
     }
 

@@ -119,31 +119,49 @@ enum ManagedKeyNames {
 ///
 /// Every property read goes through here, so the common case neither locks nor hashes: the
 /// runtime instantiates the key path of a stored property once and hands out that same object
-/// on every access, so a short list keyed by object identity answers in a few pointer compares.
-/// (Hashing an `AnyKeyPath` walks its components: it cost a quarter of a fetch that reads every
-/// attribute; the lock cost another tenth.)
+/// on every access, so a small open-addressed table keyed by the key path's address answers in
+/// one load and one compare. (Hashing an `AnyKeyPath` walks its components: it cost a quarter of
+/// a fetch that reads every attribute; the lock cost another tenth; scanning a list of
+/// identities cost half as much as the rest of the read.)
 ///
-/// The list is append-only and published with release/acquire ordering: a writer (under `lock`)
-/// fills entry `n`, then stores `n + 1` to `published`; a reader loads `published` and reads only
-/// entries below it, which are never written again. `keepAlive` holds every listed key path, so
-/// an identity is never reused by another key path. Key paths that are not uniqued by the runtime
-/// fall back to the hashed table once the list is full.
+/// Each entry is one atomic word, `address << 16 | slot + 1` (0: empty), written once under
+/// `lock`, so a reader never sees half an entry. `keepAlive` holds every listed key path, so an
+/// address is never reused by another key path. Key paths the table can't hold (a full
+/// neighbourhood, an address above 2⁴⁸, a slot above 65,534) are answered by the hashed table.
 final class WrapperSlotCache: @unchecked Sendable {
-    // @unchecked Sendable: `identities` entries below `published` are immutable; the rest of the
-    // state is guarded by `lock`.
-    private static let capacity = 64
-    private let identities = UnsafeMutablePointer<(keyPath: UnsafeRawPointer, slot: Int)>.allocate(capacity: capacity)
-    private let published = Atomic<Int>(0)
+    // @unchecked Sendable: `table` entries are atomics; the rest of the state is guarded by `lock`.
+    private static let capacity = 128, probes = 8
+    private let table = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: capacity)
     private let lock = NSLock()
     private var keepAlive: [AnyKeyPath] = []
     private var byValue: [AnyKeyPath: Int] = [:]
 
-    deinit { identities.deallocate() }
+    init() {
+        for i in 0..<Self.capacity { (table + i).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        table.deinitialize(count: Self.capacity)
+        table.deallocate()
+    }
+
+    @inline(__always) private static func address(of keyPath: AnyKeyPath) -> UInt64 {
+        UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
+    }
+
+    @inline(__always) private static func home(of address: UInt64) -> Int {
+        Int(truncatingIfNeeded: address >> 4) & (capacity - 1)
+    }
 
     func slot(for keyPath: AnyKeyPath) -> Int? {
-        let identity = UnsafeRawPointer(Unmanaged.passUnretained(keyPath).toOpaque())
-        let count = published.load(ordering: .acquiring)
-        for i in 0..<count where identities[i].keyPath == identity { return identities[i].slot }
+        let address = Self.address(of: keyPath)
+        var i = Self.home(of: address)
+        for _ in 0..<Self.probes {
+            let entry = table[i].load(ordering: .relaxed)
+            if entry == 0 { break }
+            if entry >> 16 == address { return Int(truncatingIfNeeded: entry & 0xFFFF) - 1 }
+            i = (i + 1) & (Self.capacity - 1)
+        }
         lock.lock(); defer { lock.unlock() }
         guard let slot = byValue[keyPath] else { return nil }
         publish(keyPath, slot)
@@ -156,14 +174,22 @@ final class WrapperSlotCache: @unchecked Sendable {
         publish(keyPath, slot)
     }
 
-    /// Appends an identity entry. Call with `lock` held.
+    /// Adds a table entry if there is room. Call with `lock` held.
     private func publish(_ keyPath: AnyKeyPath, _ slot: Int) {
-        let count = published.load(ordering: .relaxed)
-        let identity = UnsafeRawPointer(Unmanaged.passUnretained(keyPath).toOpaque())
-        guard count < Self.capacity, !(0..<count).contains(where: { identities[$0].keyPath == identity }) else { return }
-        keepAlive.append(keyPath)
-        (identities + count).initialize(to: (identity, slot))
-        published.store(count + 1, ordering: .releasing)
+        let address = Self.address(of: keyPath)
+        guard address >> 48 == 0, (0..<0xFFFF).contains(slot) else { return }
+        let entry = address << 16 | UInt64(slot + 1)
+        var i = Self.home(of: address)
+        for _ in 0..<Self.probes {
+            let existing = table[i].load(ordering: .relaxed)
+            if existing == entry { return }
+            if existing == 0 {
+                keepAlive.append(keyPath)
+                table[i].store(entry, ordering: .relaxed)
+                return
+            }
+            i = (i + 1) & (Self.capacity - 1)
+        }
     }
 }
 
