@@ -129,9 +129,11 @@ extension NSManagedObjectContext {
             // Keep memory bounded while a long result is iterated: the result array holds
             // every object, so the values of batches left behind are dropped (unchanged objects
             // only, as refresh(_:mergeChanges: false) does); reading one again refires it.
-            for key in loader.expiring(whenLoading: batch) ?? [] {
-                guard let object = registry.object(for: key), !object.isFault, !object.hasChanges else { continue }
-                refresh(object, mergeChanges: false)
+            batchingSnapshotReleases {
+                for key in loader.expiring(whenLoading: batch) ?? [] {
+                    guard let object = registry.object(for: key), !object.isFault, !object.hasChanges else { continue }
+                    refresh(object, mergeChanges: false)
+                }
             }
             let ids = loader.take(batch).compactMap { key -> NSManagedObjectID? in
                 guard let object = registry.object(for: key), object.isFault else { return nil }

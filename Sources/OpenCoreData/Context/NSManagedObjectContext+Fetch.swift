@@ -284,7 +284,22 @@ extension NSManagedObjectContext {
     func releaseSnapshot(of object: NSManagedObject) {
         guard object.flags.contains(.holdsSnapshot) else { return }
         object.flags.remove(.holdsSnapshot)
-        persistentStoreCoordinator?.releaseSnapshot(object.objectID.key)
+        if deferredReleases != nil {
+            deferredReleases!.append(object.objectID.key)
+        } else {
+            persistentStoreCoordinator?.releaseSnapshot(object.objectID.key)
+        }
+    }
+
+    /// Runs `body` with ``releaseSnapshot(of:)`` collecting keys, then gives them back to the
+    /// coordinator in one locked call (a batch of objects turned into faults at once).
+    func batchingSnapshotReleases(_ body: () -> Void) {
+        guard deferredReleases == nil else { body(); return }
+        deferredReleases = []
+        body()
+        let keys = deferredReleases!
+        deferredReleases = nil
+        if !keys.isEmpty { persistentStoreCoordinator?.releaseSnapshots(keys) }
     }
 
     private func makeObject(for id: NSManagedObjectID) -> NSManagedObject {
@@ -422,7 +437,7 @@ extension NSManagedObjectContext {
         for id in ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey) {
             guard let object = registry.object(for: id.key) else { continue }
             releaseSnapshot(of: object)
-            object.flags = []
+            object.flags.formIntersection(.slotsFollowCommitted)
             inserted.remove(object); updated.remove(object); deleted.remove(object)
             registry.forget(object)
             object.managedObjectContext = nil

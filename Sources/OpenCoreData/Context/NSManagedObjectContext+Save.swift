@@ -222,12 +222,14 @@ extension NSManagedObjectContext {
     /// Forgets every object: they all become invalid, changes are discarded, undo is cleared.
     public func reset() {
         assertOnQueue()
-        for object in registry.allObjects {
-            releaseSnapshot(of: object)
-            object.managedObjectContext = nil
-            object.flags = []
+        batchingSnapshotReleases {
+            for object in registry.allObjects {
+                releaseSnapshot(of: object)
+                object.managedObjectContext = nil
+                object.flags.formIntersection(.slotsFollowCommitted)
+            }
         }
-        for object in inserted.union(updated).union(deleted) { object.managedObjectContext = nil; object.flags = [] }
+        for object in inserted.union(updated).union(deleted) { object.managedObjectContext = nil; object.flags.formIntersection(.slotsFollowCommitted) }
         registry.removeAll()
         batchLoaders.removeAll()
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()

@@ -80,6 +80,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// While a fetch materialises its rows: the rows whose new objects took a snapshot
     /// reference, handed to the coordinator's cache in one locked call at the end.
     @exclusivity(unchecked) var deferredSnapshots: [StoreRow]?
+    /// Row-cache keys whose references are given back together (``batchingSnapshotReleases(_:)``).
+    @exclusivity(unchecked) var deferredReleases: [ObjectKey]?
 
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType

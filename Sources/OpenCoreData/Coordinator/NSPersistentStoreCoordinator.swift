@@ -344,13 +344,19 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Rows for several records in one store round trip per store (relationship prefetching).
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
         try locked {
-            var byStore: [ObjectIdentifier: (NSPersistentStore, [NSManagedObjectID])] = [:]
+            // Grouped by the ID's store token: a coordinator has a handful of stores, so a short
+            // list beats hashing, and the token spares a weak load per ID.
+            var byStore: [(token: Int32, store: NSPersistentStore, ids: [NSManagedObjectID])] = []
             for id in objectIDs where !id.isTemporaryID {
-                guard let store = id.persistentStore else { continue }
-                byStore[ObjectIdentifier(store), default: (store, [])].1.append(id)
+                let token = id.key.storeToken
+                if let group = byStore.firstIndex(where: { $0.token == token }) {
+                    byStore[group].ids.append(id)
+                } else if let store = id.persistentStore {
+                    byStore.append((token, store, [id]))
+                }
             }
             var result: [StoreRow] = []
-            for (store, ids) in byStore.values {
+            for (_, store, ids) in byStore {
                 storeRoundTrips += 1
                 result += try backend(of: store).rows(for: ids)
             }
@@ -368,6 +374,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         locked { rowCache.retain(rows, at: now) }
     }
     func releaseSnapshot(_ key: ObjectKey) { locked { rowCache.release(key) } }
+    func releaseSnapshots(_ keys: [ObjectKey]) { locked { for key in keys { rowCache.release(key) } } }
     /// How many row snapshots the coordinator holds (for tests and diagnostics).
     var snapshotCount: Int { locked { rowCache.count } }
 

@@ -257,7 +257,8 @@ struct ObjectFlags: OptionSet {
     /// A throwaway object that reports each `@Managed` read to ``KeyPathNames`` (never inserted).
     static let keyPathProbe = ObjectFlags(rawValue: 64)
     /// The current values are `committed` (a fetched object not changed since): `ownSlots` is
-    /// empty until the first access through `slots`.
+    /// empty until the first access through `slots`. It says where the values are, not what
+    /// state the object is in, so an object leaving its context (reset, deleted elsewhere) keeps it.
     static let slotsFollowCommitted = ObjectFlags(rawValue: 128)
 }
 

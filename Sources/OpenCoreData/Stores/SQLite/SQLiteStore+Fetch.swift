@@ -93,17 +93,26 @@ extension SQLiteStore {
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
-        var byTable: [ObjectIdentifier: (SQLiteEntityTable, [Int64])] = [:]
-        var tableOrder: [ObjectIdentifier] = []
+        // Keys grouped by table, in first-seen order. The entity is looked up only when it changes
+        // from one ID to the next (a batch is usually one entity), and a model has few tables.
+        var byTable: [(table: SQLiteEntityTable, keys: [Int64])] = []
+        var lastEntity: NSEntityDescription?
+        var group = -1
         for id in objectIDs {
-            guard let table = plan(for: id.entity)?.table else { continue }
-            let key = ObjectIdentifier(table)
-            if byTable[key] == nil { byTable[key] = (table, []); tableOrder.append(key) }
-            byTable[key]!.1.append(id.primaryKey)
+            if id.entity !== lastEntity {
+                lastEntity = id.entity
+                guard let table = plan(for: id.entity)?.table else { group = -1; continue }
+                if let existing = byTable.firstIndex(where: { $0.table === table }) {
+                    group = existing
+                } else {
+                    byTable.append((table, []))
+                    group = byTable.count - 1
+                }
+            }
+            if group >= 0 { byTable[group].keys.append(id.primaryKey) }
         }
         var result: [StoreRow] = []
-        for key in tableOrder {
-            let (table, keys) = byTable[key]!
+        for (table, keys) in byTable {
             var start = 0
             while start < keys.count {
                 let chunk = Array(keys[start..<min(keys.count, start + Self.rowBatchLimit)])
