@@ -47,6 +47,23 @@ final class ObjectLifetimeTests: XCTestCase {
         }
     }
 
+    func testManagedObjectsAreEqualOnlyToThemselves() throws {
+        let stack = TestStack()
+        stack.context.performAndWait {
+            let a = stack.employee("Twin", salary: 5)
+            let b = stack.employee("Twin", salary: 5)
+            XCTAssertTrue(a.isEqual(a))
+            XCTAssertFalse(a.isEqual(b), "equal values do not make equal objects")
+            XCTAssertFalse(a.isEqual(nil))
+            XCTAssertFalse(a.isEqual("Twin"))
+            XCTAssertFalse(a.isEqual(a.objectID))
+            XCTAssertEqual(a.hash, a.hash)
+            let set: Set<NSManagedObject> = [a, b, a]
+            XCTAssertEqual(set.count, 2)
+            XCTAssertEqual(stack.context.insertedObjects, [a, b])
+        }
+    }
+
     func testObjectWithIDReturnsAFaultThatFiresOnAccess() throws {
         let stack = TestStack()
         let id: NSManagedObjectID = try stack.context.performAndWait {

@@ -30,3 +30,15 @@ public let NSInsertedObjectIDsKey = "inserted_objectIDs"
 public let NSUpdatedObjectIDsKey = "updated_objectIDs"
 public let NSDeletedObjectIDsKey = "deleted_objectIDs"
 public let NSRefreshedObjectIDsKey = "refreshed_objectIDs"
+
+/// The keys a context's own notifications use, boxed as `AnyHashable` once: every save and
+/// every event builds a userInfo dictionary with them, and boxing a `String` key allocates.
+/// (`nonisolated(unsafe)`: `AnyHashable` is not `Sendable`, but these box immutable strings.)
+enum ContextNotificationKeys {
+    nonisolated(unsafe) static let inserted = AnyHashable(NSInsertedObjectsKey)
+    nonisolated(unsafe) static let updated = AnyHashable(NSUpdatedObjectsKey)
+    nonisolated(unsafe) static let deleted = AnyHashable(NSDeletedObjectsKey)
+    nonisolated(unsafe) static let insertedIDs = AnyHashable(NSInsertedObjectIDsKey)
+    nonisolated(unsafe) static let updatedIDs = AnyHashable(NSUpdatedObjectIDsKey)
+    nonisolated(unsafe) static let deletedIDs = AnyHashable(NSDeletedObjectIDsKey)
+}

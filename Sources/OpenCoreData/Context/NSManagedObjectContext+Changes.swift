@@ -142,10 +142,10 @@ extension NSManagedObjectContext {
         eventDeleted.removeAll()
 
         if !insertedNow.isEmpty || !updatedNow.isEmpty || !deletedNow.isEmpty {
-            var info: [String: Any] = [:]
-            if !insertedNow.isEmpty { info[NSInsertedObjectsKey] = insertedNow }
-            if !updatedNow.isEmpty { info[NSUpdatedObjectsKey] = updatedNow }
-            if !deletedNow.isEmpty { info[NSDeletedObjectsKey] = deletedNow }
+            var info: [AnyHashable: Any] = [:]
+            if !insertedNow.isEmpty { info[ContextNotificationKeys.inserted] = insertedNow }
+            if !updatedNow.isEmpty { info[ContextNotificationKeys.updated] = updatedNow }
+            if !deletedNow.isEmpty { info[ContextNotificationKeys.deleted] = deletedNow }
             NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: info)
         }
         for o in eventChangedObjects { o.eventOriginals = nil }

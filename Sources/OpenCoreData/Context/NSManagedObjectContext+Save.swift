@@ -176,19 +176,23 @@ extension NSManagedObjectContext {
         }
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
 
-        // Built as [AnyHashable: Any], the type `post` takes: a [String: Any] literal is
-        // converted entry by entry on every save.
-        let ids: [AnyHashable: Any] = [
-            NSInsertedObjectIDsKey: Set(insertedNow.map(\.objectID)), NSUpdatedObjectIDsKey: Set(updatedNow.map(\.objectID)),
-            NSDeletedObjectIDsKey: Set(deletedNow.map(\.objectID)),
-        ]
+        // Built as [AnyHashable: Any], the type `post` takes, with keys boxed once: a
+        // [String: Any] literal is converted entry by entry on every save.
+        typealias Key = ContextNotificationKeys
+        var ids = [AnyHashable: Any](minimumCapacity: 3)
+        ids[Key.insertedIDs] = Set(insertedNow.map(\.objectID))
+        ids[Key.updatedIDs] = Set(updatedNow.map(\.objectID))
+        ids[Key.deletedIDs] = Set(deletedNow.map(\.objectID))
         var info = ids
-        info[NSInsertedObjectsKey] = Set(insertedNow)
-        info[NSUpdatedObjectsKey] = Set(updatedNow)
-        info[NSDeletedObjectsKey] = Set(deletedNow)
+        info.reserveCapacity(6)
+        info[Key.inserted] = Set(insertedNow)
+        info[Key.updated] = Set(updatedNow)
+        info[Key.deleted] = Set(deletedNow)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)
         NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: ids)
-        for object in insertedNow + updatedNow + deletedNow { object.didSave() }
+        for object in insertedNow { object.didSave() }
+        for object in updatedNow { object.didSave() }
+        for object in deletedNow { object.didSave() }
         for object in deletedNow {
             releaseSnapshot(of: object)
             object.willTurnIntoFault()

@@ -49,7 +49,7 @@ final class SQLiteBulkInsert {
             plan.toManySlots.contains { Self.orderedForeignKey(of: $0.relationship, in: store) != nil }
         }
         do {
-            try db.execute("BEGIN IMMEDIATE")
+            try db.executePrepared("BEGIN IMMEDIATE")
         } catch let error as SQLiteError {
             throw store.saveError(error)
         }
@@ -94,7 +94,7 @@ final class SQLiteBulkInsert {
             for (root, key) in highest {
                 try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?", [.integer(key), .integer(root)])
             }
-            try db.execute("COMMIT")
+            try db.executePrepared("COMMIT")
         }
         external.didCommit()
     }

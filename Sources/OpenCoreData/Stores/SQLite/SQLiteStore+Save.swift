@@ -47,7 +47,7 @@ extension SQLiteStore {
         // replaced ones are removed only after it, new ones again if it rolls back.
         let external = SQLiteExternalDataSave(directory: self.externalDataDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()))
         do {
-            try db.execute("BEGIN IMMEDIATE")
+            try db.executePrepared("BEGIN IMMEDIATE")
             do {
                 try write(changes, external: external, in: db)
             } catch {
@@ -64,7 +64,7 @@ extension SQLiteStore {
             commit: { [self] in
                 lock.lock(); defer { lock.unlock() }
                 do {
-                    try db.execute("COMMIT")
+                    try db.executePrepared("COMMIT")
                 } catch let error as SQLiteError {
                     if db.isInTransaction { try? db.execute("ROLLBACK") }
                     external.didRollBack()
