@@ -34,7 +34,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         get { _coordinator ?? parent?.persistentStoreCoordinator }
         set { _coordinator = newValue }
     }
-    private var _coordinator: NSPersistentStoreCoordinator?
+    @exclusivity(unchecked) private var _coordinator: NSPersistentStoreCoordinator?
 
     /// A parent context receives this context's saves instead of a store (see the persistence issue).
     @exclusivity(unchecked) open var parent: NSManagedObjectContext?

@@ -116,6 +116,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// The compiled property table, built once when the model is frozen.
     @exclusivity(unchecked) var layout: EntityLayout?
+    /// Where `@Managed` wrappers of this entity's class find their slots (in `layout`). A `let`
+    /// of a `let` of the object, so a property read reaches it without retaining anything.
+    let wrapperSlots = WrapperSlotCache()
     /// This entity's number in its model (1-based, Apple's order).
     @exclusivity(unchecked) var entityNumber: Int = 0
     /// The class named by managedObjectClassName, resolved when the model is frozen.
@@ -173,8 +176,6 @@ final class EntityLayout {
     /// Each slot's property, already cast: per-object loops (validation, saves) switch on this
     /// instead of paying a dynamic cast per property per object.
     let kinds: [PropertyKind]
-    /// Where `@Managed` wrappers of this entity's class find their slots.
-    let wrapperSlots = WrapperSlotCache()
     /// The slots of a new object (default values, empty to-many sets), set when the model is
     /// frozen. Objects start with a copy-on-write share of this array instead of building one.
     @exclusivity(unchecked) var initialSlots: [PropertySlot] = []

@@ -71,17 +71,19 @@ protocol ManagedWrapperProtocol {
 extension NSManagedObject {
     /// The slot of the property behind a `@Managed` wrapper.
     ///
-    /// Cached per entity by the wrapper's key path: one locked lookup per access, and no write
-    /// into the object (writing the wrapper back through its key path cost more than the lookup
+    /// Cached per entity by the wrapper's key path: one lock-free table probe per access, and no
+    /// write into the object (writing the wrapper back through its key path cost more than the lookup
     /// when each object's properties are read once, as in a fetch).
     func resolveSlot<Object: NSManagedObject, Value>(_ storage: ReferenceWritableKeyPath<Object, Managed<Value>>) -> Int {
-        let layout = self.layout
-        if let slot = layout.wrapperSlots.slot(for: storage) { return slot }
+        // The entity outlives every object of it (a `let` of `self`): borrowing it unretained
+        // spares two atomic reference-count operations per property read.
+        let cached = Unmanaged.passUnretained(entity)._withUnsafeGuaranteedRef { $0.wrapperSlots.slot(for: storage) }
+        if let slot = cached { return slot }
         let object = self as! Object
         let index = object[keyPath: storage].keyIndex
         let key = index >= 0 ? ManagedKeyNames.name(at: index) : ManagedKeyResolver.key(for: storage, in: object)
         let slot = requireSlot(key, "@Managed var \(key)")
-        layout.wrapperSlots.remember(slot, for: storage)
+        entity.wrapperSlots.remember(slot, for: storage)
         return slot
     }
 }
