@@ -6,7 +6,8 @@ import Foundation
 /// One record as a store returns it: ID, values in slot order (relationships as IDs), version.
 struct StoreRow: Sendable {
     let objectID: NSManagedObjectID
-    let values: [StoredValue]
+    /// Values in slot order. `var` only so a store can fill to-many slots after decoding.
+    var values: [StoredValue]
     /// Optimistic-locking version: 1 after insert, +1 per saved change.
     let version: Int64
     /// A row that names a record without its values: an `NSIncrementalStore` fetch answers with

@@ -44,11 +44,11 @@ extension SQLiteStore {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
         guard let query = query(for: plan) else { return [] }
-        var rows: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
+        var rows = DecodedRows()
         do {
             let statement = try db.statement(query.select(SQLiteEntityPlan.selectList(of: query.table)))
             for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
-            while try statement.step() { rows.append(try decode(statement)) }
+            while try statement.step() { try rows.append(statement, from: self) }
         } catch let error as SQLiteError {
             throw fetchError(error)
         }
@@ -117,7 +117,7 @@ extension SQLiteStore {
             while start < keys.count {
                 let chunk = Array(keys[start..<min(keys.count, start + Self.rowBatchLimit)])
                 start += chunk.count
-                var decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
+                var decoded = DecodedRows()
                 do {
                     let statement: SQLiteStatement
                     if Self.isAscendingRun(chunk) {
@@ -134,7 +134,7 @@ extension SQLiteStore {
                         statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
                         for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
                     }
-                    while try statement.step() { decoded.append(try decode(statement)) }
+                    while try statement.step() { try decoded.append(statement, from: self) }
                 } catch let error as SQLiteError {
                     throw fetchError(error)
                 }
@@ -152,33 +152,34 @@ extension SQLiteStore {
         return true
     }
 
-    /// Fills the to-many slots of decoded rows and makes them store rows. `byOwner` reads
-    /// members by the rows' keys whatever their number (a bounded batch). The relationships
-    /// in `skipping` are left empty, unread (a migration that does not need them).
-    func completeToMany(_ decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])], in db: SQLiteConnection, byOwner: Bool = false,
+    /// Fills the to-many slots of decoded rows. `byOwner` reads members by the owners' keys
+    /// whatever their number (a bounded batch). The relationships in `skipping` are left empty,
+    /// unread (a migration that does not need them).
+    func completeToMany(_ decoded: DecodedRows, in db: SQLiteConnection, byOwner: Bool = false,
                         skipping: Set<ObjectIdentifier> = []) throws -> [StoreRow] {
-        var rows = decoded
+        guard !decoded.toManyOwners.isEmpty else { return decoded.rows }
+        var rows = decoded.rows
         // Each to-many relationship of the fetched entities: one query for all owners — by
         // their keys when the fetch returned few rows, else over the whole relationship.
         var members: [ObjectIdentifier: [Int64: [NSManagedObjectID]]] = [:]
-        let owners: [Int64]? = byOwner || rows.count <= Self.ownerListLimit ? rows.map(\.pk) : nil
+        let owners: [Int64]? = byOwner || decoded.toManyOwners.count <= Self.ownerListLimit
+            ? decoded.toManyOwners.map { rows[$0.index].objectID.primaryKey } : nil
         do {
-            for i in rows.indices {
-                for (slot, relationship) in rows[i].plan.toManySlots {
+            for (i, plan) in decoded.toManyOwners {
+                let pk = rows[i].objectID.primaryKey
+                for (slot, relationship) in plan.toManySlots {
                     let key = ObjectIdentifier(relationship)
                     if skipping.contains(key) { continue }
                     if members[key] == nil {
                         members[key] = try toManyMembers(of: relationship, owners: owners, in: db)
                     }
-                    rows[i].values[slot] = .objectIDs(members[key]?[rows[i].pk] ?? [])
+                    rows[i].values[slot] = .objectIDs(members[key]?[pk] ?? [])
                 }
             }
         } catch let error as SQLiteError {
             throw fetchError(error)
         }
-        return rows.map { row in
-            StoreRow(objectID: NSManagedObjectID(entity: row.plan.entity, store: self, primaryKey: row.pk), values: row.values, version: row.version)
-        }
+        return rows
     }
 
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
@@ -190,13 +191,10 @@ extension SQLiteStore {
             let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK = ?")
             statement.bind(objectID.primaryKey, at: 1)
             guard try statement.step() else { return nil }
-            var row = try decode(statement)
+            var decoded = DecodedRows()
+            try decoded.append(statement, from: self, reusing: objectID)
             while try statement.step() {}
-            for (slot, relationship) in row.plan.toManySlots {
-                row.values[slot] = .objectIDs(try toManyMembers(of: relationship, owners: [row.pk], in: db)[row.pk] ?? [])
-            }
-            let id = row.plan.entity === objectID.entity ? objectID : NSManagedObjectID(entity: row.plan.entity, store: self, primaryKey: row.pk)
-            return StoreRow(objectID: id, values: row.values, version: row.version)
+            return try completeToMany(decoded, in: db, byOwner: true).first
         } catch let error as SQLiteError {
             throw fetchError(error)
         }

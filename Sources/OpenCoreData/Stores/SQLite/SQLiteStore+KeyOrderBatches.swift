@@ -31,15 +31,15 @@ extension SQLiteStore {
         // (none in a sound store) are skipped, as such a fetch skips them.
         let numbers = schema.entities.filter { $0.isKindOf(entity: root) && !$0.isAbstract }.map { schema.number(of: $0) }
         guard limit > 0, !numbers.isEmpty, let table = plan(for: root)?.table else { return [] }
-        var decoded: [(plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue])] = []
-        decoded.reserveCapacity(limit)
+        var decoded = DecodedRows()
+        decoded.rows.reserveCapacity(limit)
         do {
             let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(numbers.map { _ in "?" }.joined(separator: ", "))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?")
             var index: Int32 = 1
             for number in numbers { statement.bind(Int64(number), at: index); index += 1 }
             statement.bind(key, at: index)
             statement.bind(Int64(limit), at: index + 1)
-            while try statement.step() { decoded.append(try decode(statement)) }
+            while try statement.step() { try decoded.append(statement, from: self) }
         } catch let error as SQLiteError {
             throw fetchError(error)
         }

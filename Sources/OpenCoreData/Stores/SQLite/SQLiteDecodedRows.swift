@@ -1,0 +1,23 @@
+import Foundation
+
+/// Rows read from a `SELECT` of entity tables, as store rows, with the rows whose to-many
+/// slots are still empty (their members come from other tables, in one query per
+/// relationship: ``SQLiteStore/completeToMany(_:in:byOwner:skipping:)``).
+///
+/// Rows go straight into their final array: an entity without to-many relationships — the
+/// common case of a large fetch — costs one `StoreRow` per row and nothing else.
+struct DecodedRows {
+    var rows: [StoreRow] = []
+    /// Indexes into `rows` of the rows whose plan has to-many slots, with that plan.
+    var toManyOwners: [(index: Int, plan: SQLiteEntityPlan)] = []
+
+    /// Decodes the statement's current row. `reusing` is the ID the caller asked for, kept when
+    /// the row is of its entity (no second ID object for one record).
+    mutating func append(_ statement: SQLiteStatement, from store: SQLiteStore, reusing id: NSManagedObjectID? = nil) throws {
+        let (plan, pk, version, values) = try store.decode(statement)
+        if !plan.toManySlots.isEmpty { toManyOwners.append((rows.count, plan)) }
+        let objectID = id.flatMap { $0.entity === plan.entity && $0.primaryKey == pk ? $0 : nil }
+            ?? NSManagedObjectID(entity: plan.entity, store: store, primaryKey: pk)
+        rows.append(StoreRow(objectID: objectID, values: values, version: version))
+    }
+}
