@@ -386,30 +386,48 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
         try locked {
             var result = [NSManagedObjectID?](repeating: nil, count: objects.count)
-            var perStore: [ObjectIdentifier: (store: NSPersistentStore, indexes: [Int])] = [:]
-            var storeOrder: [ObjectIdentifier] = []
+            // Objects grouped by store, in first-seen order. The store is looked up when the
+            // entity changes from one object to the next (new objects come in runs of one
+            // entity), and a coordinator has few stores, so a short list beats hashing.
+            var perStore: [(store: NSPersistentStore, indexes: [Int])] = []
+            var lastEntity: NSEntityDescription?
+            var group = 0
             for (index, object) in objects.enumerated() {
-                guard let store = stores(for: object.entity).first(where: { !$0.isReadOnly }) ?? stores(for: object.entity).first else {
-                    throw CoreDataError.make(NSPersistentStoreSaveError, "No persistent store holds entity '\(object.entity.name ?? "?")'. Add a store whose configuration includes it.")
+                if object.entity !== lastEntity {
+                    let candidates = stores(for: object.entity)
+                    guard let store = candidates.first(where: { !$0.isReadOnly }) ?? candidates.first else {
+                        throw CoreDataError.make(NSPersistentStoreSaveError, "No persistent store holds entity '\(object.entity.name ?? "?")'. Add a store whose configuration includes it.")
+                    }
+                    guard !store.isReadOnly else {
+                        throw CoreDataError.make(NSPersistentStoreSaveError, "The store for entity '\(object.entity.name ?? "?")' is read-only.")
+                    }
+                    lastEntity = object.entity
+                    if let existing = perStore.firstIndex(where: { $0.store === store }) {
+                        group = existing
+                    } else {
+                        perStore.append((store, []))
+                        group = perStore.count - 1
+                    }
                 }
-                guard !store.isReadOnly else {
-                    throw CoreDataError.make(NSPersistentStoreSaveError, "The store for entity '\(object.entity.name ?? "?")' is read-only.")
-                }
-                let id = ObjectIdentifier(store)
-                if perStore[id] == nil { perStore[id] = (store, []); storeOrder.append(id) }
-                perStore[id]!.indexes.append(index)
+                perStore[group].indexes.append(index)
             }
-            for id in storeOrder {
-                let (store, indexes) = perStore[id]!
+            for (store, indexes) in perStore {
                 let backend = try backend(of: store)
                 if let ids = try backend.permanentIDs(for: indexes.map { objects[$0] }) {
                     for (index, objectID) in zip(indexes, ids) { result[index] = objectID }
                     continue
                 }
                 // One key reservation per entity hierarchy of this store.
-                var byRoot: [ObjectIdentifier: [Int]] = [:]
-                for index in indexes { byRoot[ObjectIdentifier(objects[index].entity.rootEntity), default: []].append(index) }
-                for group in byRoot.values {
+                var byRoot: [(root: NSEntityDescription, indexes: [Int])] = []
+                for index in indexes {
+                    let root = objects[index].entity.rootEntity
+                    if let existing = byRoot.lastIndex(where: { $0.root === root }) {
+                        byRoot[existing].indexes.append(index)
+                    } else {
+                        byRoot.append((root, [index]))
+                    }
+                }
+                for (_, group) in byRoot {
                     let keys = try backend.newPrimaryKeys(for: objects[group[0]].entity, count: group.count)
                     for (index, key) in zip(group, keys) {
                         result[index] = NSManagedObjectID(entity: objects[index].entity, store: store, primaryKey: key)

@@ -190,6 +190,18 @@ final class EntityLayout {
         }
     }
 
+    /// What saving checks of each attribute slot, read once from the frozen description:
+    /// validating an object's attributes then touches no description unless a value is nil
+    /// where it may not be, has the wrong type, or the attribute has range or predicate checks.
+    let attributeChecks: [AttributeCheck]
+
+    struct AttributeCheck {
+        var type: NSAttributeType = .undefinedAttributeType
+        var isOptional = true
+        /// Integer 16/32 ranges or validation predicates: the full check runs.
+        var hasMoreChecks = false
+    }
+
     enum PropertyKind {
         case attribute(NSAttributeDescription)
         case relationship(NSRelationshipDescription)
@@ -207,6 +219,11 @@ final class EntityLayout {
             if let a = property as? NSAttributeDescription { return .attribute(a) }
             if let r = property as? NSRelationshipDescription { return .relationship(r) }
             return .fetched
+        }
+        attributeChecks = properties.map { property in
+            guard let a = property as? NSAttributeDescription else { return AttributeCheck() }
+            let ranged = a.attributeType == .integer16AttributeType || a.attributeType == .integer32AttributeType
+            return AttributeCheck(type: a.attributeType, isOptional: a.isOptional, hasMoreChecks: ranged || !a.validationPredicates.isEmpty)
         }
     }
 }

@@ -59,7 +59,10 @@ extension NSManagedObject {
                     if callsKeyValidation { value = publicValue(slot: i) }
                 case .attribute(let a):
                     let stored = readStored(i)
-                    try validateAttribute(stored, a)
+                    let check = layout.attributeChecks[i]
+                    if check.hasMoreChecks || !(stored.isNull ? check.isOptional : stored.fits(check.type)) {
+                        try validateAttribute(stored, a)
+                    }
                     if callsKeyValidation { value = stored.publicValue(for: a) }
                 case .fetched: continue
                 }

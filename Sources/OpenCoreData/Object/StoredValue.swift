@@ -100,8 +100,10 @@ extension StoredValue {
 
     /// Whether this value fits the attribute's type: the case must be the one the type stores
     /// (a boxed value fits only transformable, undefined and composite attributes).
-    func fits(_ attribute: NSAttributeDescription) -> Bool {
-        switch (self, attribute.attributeType) {
+    func fits(_ attribute: NSAttributeDescription) -> Bool { fits(attribute.attributeType) }
+
+    func fits(_ type: NSAttributeType) -> Bool {
+        switch (self, type) {
         case (.null, _): return true
         case (.integer, .integer16AttributeType), (.integer, .integer32AttributeType), (.integer, .integer64AttributeType): return true
         case (.double, .doubleAttributeType), (.double, .floatAttributeType): return true

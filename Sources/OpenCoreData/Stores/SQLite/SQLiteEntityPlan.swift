@@ -29,6 +29,10 @@ final class SQLiteEntityPlan {
 
     /// A bound parameter of INSERT and UPDATE, after the leading `Z_PK, Z_ENT, Z_OPT` ones.
     enum Write {
+        /// An Integer, Double, Float or Boolean attribute stored in its column: bound straight
+        /// from the stored value (no description to retain per row; other values go through
+        /// `slots`, as `attribute` does).
+        case scalar(slot: Int)
         case attribute(slot: Int, NSAttributeDescription)
         case foreignKey(slot: Int)
         case foreignEntity(slot: Int)
@@ -62,6 +66,16 @@ final class SQLiteEntityPlan {
     /// reads their old columns first, to know which files it replaces (``SQLiteExternalDataSave``).
     let externalDataSlots: [(slot: Int, column: String)]
 
+    private static func isScalar(_ attribute: NSAttributeDescription) -> Bool {
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
+             .doubleAttributeType, .floatAttributeType, .booleanAttributeType:
+            return !attribute.storesExternally
+        default:
+            return false
+        }
+    }
+
     /// The SELECT list shared by every entity of a table: `Z_PK, Z_ENT, Z_OPT`, then all columns.
     static func selectList(of table: SQLiteEntityTable) -> String {
         (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
@@ -86,7 +100,7 @@ final class SQLiteEntityPlan {
                 slots.append(.notStored(initial))
             } else if let attribute = property as? NSAttributeDescription, let c = table.columnIndex(for: attribute) {
                 slots.append(attribute.storesExternally ? .externalData(column: Int32(3 + c)) : .attribute(column: Int32(3 + c), attribute))
-                writes.append(.attribute(slot: i, attribute))
+                writes.append(Self.isScalar(attribute) ? .scalar(slot: i) : .attribute(slot: i, attribute))
                 columnNames.append(table.columns[c].name)
                 if attribute.storesExternally { external.append((i, table.columns[c].name)) }
             } else if let r = property as? NSRelationshipDescription, !r.isToMany, let c = table.columnIndex(for: r), let destination = r.destinationEntity {

@@ -176,6 +176,18 @@ extension SQLiteStore {
         statement.bind(row.version, at: index); index += 1
         for write in plan.writes {
             switch write {
+            case let .scalar(slot):
+                switch row.values[slot] {
+                case .integer(let i): statement.bind(i, at: index)
+                case .bool(let b): statement.bind(b ? 1 : 0, at: index)
+                case .double(let d): statement.bind(.real(d), at: index)
+                case .null: statement.bind(.null, at: index)
+                default:
+                    // A value of another type (validation rejects these; a store save without
+                    // validation reports it as the general path does).
+                    guard case let .attribute(_, attribute) = plan.slots[slot] else { break }
+                    statement.bind(try SQLiteValueCoding.columnValue(row.values[slot], for: attribute), at: index)
+                }
             case let .attribute(slot, attribute) where attribute.storesExternally:
                 statement.bind(try external.columnValue(row.values[slot], replacing: oldColumns[slot], for: attribute), at: index)
             case let .attribute(slot, attribute):
