@@ -6,11 +6,11 @@ import Foundation
 
 extension NSManagedObjectContext {
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<NSManagedObject> { inserted }
+    public var insertedObjects: Set<NSManagedObject> { inserted.set }
     /// Objects changed since the last save (not counting inserted or deleted ones).
-    public var updatedObjects: Set<NSManagedObject> { updated }
+    public var updatedObjects: Set<NSManagedObject> { updated.set }
     /// Objects deleted since the last save.
-    public var deletedObjects: Set<NSManagedObject> { deleted }
+    public var deletedObjects: Set<NSManagedObject> { deleted.set }
     /// Every object this context currently knows.
     public var registeredObjects: Set<NSManagedObject> { Set(registry.allObjects) }
     /// Whether there are unsaved insertions, updates or deletions.
@@ -143,9 +143,9 @@ extension NSManagedObjectContext {
 
         if !insertedNow.isEmpty || !updatedNow.isEmpty || !deletedNow.isEmpty {
             var info: [AnyHashable: Any] = [:]
-            if !insertedNow.isEmpty { info[ContextNotificationKeys.inserted] = insertedNow }
-            if !updatedNow.isEmpty { info[ContextNotificationKeys.updated] = updatedNow }
-            if !deletedNow.isEmpty { info[ContextNotificationKeys.deleted] = deletedNow }
+            if !insertedNow.isEmpty { info[ContextNotificationKeys.inserted] = insertedNow.set }
+            if !updatedNow.isEmpty { info[ContextNotificationKeys.updated] = updatedNow.set }
+            if !deletedNow.isEmpty { info[ContextNotificationKeys.deleted] = deletedNow.set }
             NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: info)
         }
         for o in eventChangedObjects { o.eventOriginals = nil }

@@ -65,14 +65,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let registry = ObjectRegistry()
     /// Loaders of recent batched fetches (`fetchBatchSize`); see ``FetchBatchLoader``.
     @exclusivity(unchecked) var batchLoaders: [FetchBatchLoader] = []
-    @exclusivity(unchecked) var inserted = Set<NSManagedObject>()
-    @exclusivity(unchecked) var updated = Set<NSManagedObject>()
-    @exclusivity(unchecked) var deleted = Set<NSManagedObject>()
+    @exclusivity(unchecked) var inserted = ManagedObjectSet()
+    @exclusivity(unchecked) var updated = ManagedObjectSet()
+    @exclusivity(unchecked) var deleted = ManagedObjectSet()
     /// Unchanged objects whose versions the next save checks and bumps (`detectConflicts(for:)`).
-    @exclusivity(unchecked) var lockedObjects = Set<NSManagedObject>()
-    @exclusivity(unchecked) var eventInserted = Set<NSManagedObject>()
-    @exclusivity(unchecked) var eventUpdated = Set<NSManagedObject>()
-    @exclusivity(unchecked) var eventDeleted = Set<NSManagedObject>()
+    @exclusivity(unchecked) var lockedObjects = ManagedObjectSet()
+    @exclusivity(unchecked) var eventInserted = ManagedObjectSet()
+    @exclusivity(unchecked) var eventUpdated = ManagedObjectSet()
+    @exclusivity(unchecked) var eventDeleted = ManagedObjectSet()
     /// Objects deleted this event whose delete rules have not run yet.
     @exclusivity(unchecked) var deletesToPropagate: [NSManagedObject] = []
     @exclusivity(unchecked) var eventChangedObjects: [NSManagedObject] = []
