@@ -177,14 +177,20 @@ extension NSManagedObjectContext {
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
 
         // Built as [AnyHashable: Any], the type `post` takes, with keys boxed once: a
-        // [String: Any] literal is converted entry by entry on every save.
+        // [String: Any] literal is converted entry by entry on every save. The tables are kept
+        // sparse because a probe that meets another key compares two AnyHashables, a generic
+        // dynamic comparison that cost more than the rest of the insertion.
         typealias Key = ContextNotificationKeys
-        var ids = [AnyHashable: Any](minimumCapacity: 3)
-        ids[Key.insertedIDs] = Set(insertedNow.map(\.objectID))
-        ids[Key.updatedIDs] = Set(updatedNow.map(\.objectID))
-        ids[Key.deletedIDs] = Set(deletedNow.map(\.objectID))
-        var info = ids
-        info.reserveCapacity(6)
+        let insertedIDs = Set(insertedNow.map(\.objectID)), updatedIDs = Set(updatedNow.map(\.objectID))
+        let deletedIDs = Set(deletedNow.map(\.objectID))
+        var ids = [AnyHashable: Any](minimumCapacity: 12)
+        ids[Key.insertedIDs] = insertedIDs
+        ids[Key.updatedIDs] = updatedIDs
+        ids[Key.deletedIDs] = deletedIDs
+        var info = [AnyHashable: Any](minimumCapacity: 24)
+        info[Key.insertedIDs] = insertedIDs
+        info[Key.updatedIDs] = updatedIDs
+        info[Key.deletedIDs] = deletedIDs
         info[Key.inserted] = Set(insertedNow)
         info[Key.updated] = Set(updatedNow)
         info[Key.deleted] = Set(deletedNow)
