@@ -95,7 +95,7 @@ extension SQLiteStore {
         let db = try openConnection()
         // Keys grouped by table, in first-seen order. The entity is looked up only when it changes
         // from one ID to the next (a batch is usually one entity), and a model has few tables.
-        var byTable: [(table: SQLiteEntityTable, keys: [Int64])] = []
+        var byTable: [(table: SQLiteEntityTable, ids: [NSManagedObjectID])] = []
         var lastEntity: NSEntityDescription?
         var group = -1
         for id in objectIDs {
@@ -109,13 +109,17 @@ extension SQLiteStore {
                     group = byTable.count - 1
                 }
             }
-            if group >= 0 { byTable[group].keys.append(id.primaryKey) }
+            if group >= 0 { byTable[group].ids.append(id) }
         }
         var result: [StoreRow] = []
-        for (table, keys) in byTable {
+        for (table, ids) in byTable {
             var start = 0
-            while start < keys.count {
-                let chunk = Array(keys[start..<min(keys.count, start + Self.rowBatchLimit)])
+            while start < ids.count {
+                // The chunk's IDs in key order: rows come back in key order (a range scan, or
+                // SQLite's sorted IN list), so one cursor pairs each row with the ID asked for,
+                // and the row reuses it instead of making a second ID object for the record.
+                let requested = ids[start..<min(ids.count, start + Self.rowBatchLimit)].sorted { $0.primaryKey < $1.primaryKey }
+                let chunk = requested.map(\.primaryKey)
                 start += chunk.count
                 var decoded = DecodedRows()
                 do {
@@ -134,7 +138,12 @@ extension SQLiteStore {
                         statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
                         for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
                     }
-                    while try statement.step() { try decoded.append(statement, from: self) }
+                    var cursor = 0
+                    while try statement.step() {
+                        let pk = statement.int64(at: 0)
+                        while cursor < requested.count, requested[cursor].primaryKey < pk { cursor += 1 }
+                        try decoded.append(statement, from: self, reusing: cursor < requested.count ? requested[cursor] : nil)
+                    }
                 } catch let error as SQLiteError {
                     throw fetchError(error)
                 }
