@@ -146,4 +146,23 @@ final class BatchFaultingTests: XCTestCase {
             XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 0, "rows came with the fetch; faults fire from the cache")
         }
     }
+
+    /// Row-cache and identity-map keys hash their three fields folded into one word; keys that
+    /// fold alike must still be different keys.
+    func testObjectKeysThatFoldAlikeStayDistinct() {
+        let a = ObjectKey(storeToken: 1, rootEntity: 2, primaryKey: 7)
+        let scope = Int64(bitPattern: UInt64(1) << 48 ^ UInt64(2) << 32)
+        let b = ObjectKey(storeToken: 0, rootEntity: 0, primaryKey: 7 ^ scope)
+        XCTAssertEqual(a.hashValue, b.hashValue, "the test needs two keys that fold to the same word")
+        var table: [ObjectKey: String] = [a: "a"]
+        table[b] = "b"
+        XCTAssertEqual(table.count, 2)
+        XCTAssertEqual(table[a], "a")
+        XCTAssertEqual(table[b], "b")
+        var many = Set<ObjectKey>()
+        for pk in 0..<10_000 { many.insert(ObjectKey(storeToken: 1, rootEntity: 1, primaryKey: Int64(pk))) }
+        XCTAssertEqual(many.count, 10_000)
+        XCTAssertTrue(many.contains(ObjectKey(storeToken: 1, rootEntity: 1, primaryKey: 9_999)))
+        XCTAssertFalse(many.contains(ObjectKey(storeToken: 2, rootEntity: 1, primaryKey: 9_999)))
+    }
 }

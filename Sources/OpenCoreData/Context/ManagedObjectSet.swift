@@ -19,13 +19,7 @@ struct ManagedObjectSet: Sequence, ExpressibleByArrayLiteral {
 
         func hash(into hasher: inout Hasher) { hasher.combine(address) }
 
-        // The SplitMix64 finaliser, as for `ObjectKey`: addresses are not chosen by an attacker.
-        func _rawHashValue(seed: Int) -> Int {
-            var x = UInt64(address) ^ UInt64(bitPattern: Int64(seed))
-            x = (x ^ (x >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            x = (x ^ (x >> 27)) &* 0x94d0_49bb_1331_11eb
-            return Int(truncatingIfNeeded: x ^ (x >> 31))
-        }
+        func _rawHashValue(seed: Int) -> Int { SplitMixHash.hash(UInt64(address), seed: seed) }
     }
 
     init() {}

@@ -73,17 +73,9 @@ struct ObjectKey: Hashable, Sendable {
         hasher.combine(folded)
     }
 
-    /// What `Dictionary` and `Set` call instead of `hash(into:)`: a multiply-xorshift mix of the
-    /// folded key and the table's seed (the finaliser of SplitMix64), about a dozen instructions
-    /// instead of SipHash's hundred and fifty. Every registered object and cached row is found
-    /// through this key, and the hash was most of each lookup's cost. Flooding resistance is not
-    /// needed here: keys are primary keys the stores hand out, not strings from outside.
-    func _rawHashValue(seed: Int) -> Int {
-        var x = folded ^ UInt64(bitPattern: Int64(seed))
-        x = (x ^ (x >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        x = (x ^ (x >> 27)) &* 0x94d0_49bb_1331_11eb
-        return Int(truncatingIfNeeded: x ^ (x >> 31))
-    }
+    /// What `Dictionary` and `Set` call instead of `hash(into:)`: every registered object and
+    /// cached row is found through this key, and SipHash was most of each lookup's cost.
+    func _rawHashValue(seed: Int) -> Int { SplitMixHash.hash(folded, seed: seed) }
 
     /// The three fields in one word; keys that fold alike still compare unequal (`==` is per field).
     private var folded: UInt64 {
