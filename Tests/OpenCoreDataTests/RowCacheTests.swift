@@ -93,6 +93,25 @@ final class RowCacheTests: XCTestCase {
             XCTAssertEqual((stack.context.object(with: id) as! Employee).firstName, "Cached")
         }
     }
+
+    /// Row-cache and identity-map keys hash their three fields folded into one word; keys that
+    /// fold alike must still be different keys.
+    func testObjectKeysThatFoldAlikeStayDistinct() {
+        let a = ObjectKey(storeToken: 1, rootEntity: 2, primaryKey: 7)
+        let scope = Int64(bitPattern: UInt64(1) << 48 ^ UInt64(2) << 32)
+        let b = ObjectKey(storeToken: 0, rootEntity: 0, primaryKey: 7 ^ scope)
+        XCTAssertEqual(a.hashValue, b.hashValue, "the test needs two keys that fold to the same word")
+        var table: [ObjectKey: String] = [a: "a"]
+        table[b] = "b"
+        XCTAssertEqual(table.count, 2)
+        XCTAssertEqual(table[a], "a")
+        XCTAssertEqual(table[b], "b")
+        var many = Set<ObjectKey>()
+        for pk in 0..<10_000 { many.insert(ObjectKey(storeToken: 1, rootEntity: 1, primaryKey: Int64(pk))) }
+        XCTAssertEqual(many.count, 10_000)
+        XCTAssertTrue(many.contains(ObjectKey(storeToken: 1, rootEntity: 1, primaryKey: 9_999)))
+        XCTAssertFalse(many.contains(ObjectKey(storeToken: 2, rootEntity: 1, primaryKey: 9_999)))
+    }
 }
 
 /// Batched loading: prefetching relationships and firing fetched faults cost no per-object
@@ -147,22 +166,56 @@ final class BatchFaultingTests: XCTestCase {
         }
     }
 
-    /// Row-cache and identity-map keys hash their three fields folded into one word; keys that
-    /// fold alike must still be different keys.
-    func testObjectKeysThatFoldAlikeStayDistinct() {
-        let a = ObjectKey(storeToken: 1, rootEntity: 2, primaryKey: 7)
-        let scope = Int64(bitPattern: UInt64(1) << 48 ^ UInt64(2) << 32)
-        let b = ObjectKey(storeToken: 0, rootEntity: 0, primaryKey: 7 ^ scope)
-        XCTAssertEqual(a.hashValue, b.hashValue, "the test needs two keys that fold to the same word")
-        var table: [ObjectKey: String] = [a: "a"]
-        table[b] = "b"
-        XCTAssertEqual(table.count, 2)
-        XCTAssertEqual(table[a], "a")
-        XCTAssertEqual(table[b], "b")
-        var many = Set<ObjectKey>()
-        for pk in 0..<10_000 { many.insert(ObjectKey(storeToken: 1, rootEntity: 1, primaryKey: Int64(pk))) }
-        XCTAssertEqual(many.count, 10_000)
-        XCTAssertTrue(many.contains(ObjectKey(storeToken: 1, rootEntity: 1, primaryKey: 9_999)))
-        XCTAssertFalse(many.contains(ObjectKey(storeToken: 2, rootEntity: 1, primaryKey: 9_999)))
+    /// An object filled by a fetch takes its snapshot reference at the end of the fetch. If user
+    /// code run during the fetch (`awakeFromFetch`) fires a batched fault whose batch turns that
+    /// object back into a fault, its release must be counted after that reference, or the cache
+    /// keeps a row nobody uses.
+    func testReleasesDuringAFetchComeAfterItsSnapshotReferences() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-rowcache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coordinator = try makeItemStore(at: directory.appendingPathComponent("Items.sqlite"), className: "OpenCoreDataTests.AwakeHookItem")
+        let context = newContext(coordinator)
+        defer { AwakeHookItem.onAwakeFromFetch = nil }
+        try context.performAndWait {
+            try autoreleasepoolCompat {
+                let batched = try context.fetch(itemRequest(batchSize: 10, predicate: nil, sorted: false))
+                XCTAssertEqual(batched.count, 72)
+                _ = batched[40].value(forKey: "id")             // loads batch 4 (positions 40-49)
+                let x = batched[45], y = batched[5]            // y: in batch 0, not loaded
+                let xID = try XCTUnwrap(x.value(forKey: "id") as? Int)
+                let yID = try XCTUnwrap(context.existingObject(with: y.objectID).value(forKey: "id") as? Int)
+                // Both faults again; batch 4 still counts as loaded.
+                context.refresh(x, mergeChanges: false)
+                context.refresh(y, mergeChanges: false)
+                XCTAssertTrue(x.isFault && y.isFault)
+                // A fetch fills x (its reference waits for the end of the fetch), then y, whose
+                // awakeFromFetch reads position 60: loading batch 6 expires batch 4, so x turns
+                // back into a fault while the fetch is still running.
+                AwakeHookItem.onAwakeFromFetch = { [unowned context] item in
+                    guard item === y else { return }
+                    _ = context.object(with: batched[60].objectID).value(forKey: "id")
+                }
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
+                request.predicate = NSPredicate(format: "id == %d OR id == %d", xID, yID)
+                request.sortDescriptors = [NSSortDescriptor(key: "id", ascending: xID < yID)]
+                request.returnsObjectsAsFaults = false
+                let fetched = try context.fetch(request)
+                XCTAssertTrue(fetched.first === x && fetched.last === y)
+                XCTAssertTrue(x.isFault, "loading batch 6 turned batch 4 back into faults, x included")
+                AwakeHookItem.onAwakeFromFetch = nil
+            }
+            context.reset()
+            XCTAssertEqual(coordinator.snapshotCount, 0, "every reference taken was given back")
+        }
+    }
+}
+
+/// An Item whose `awakeFromFetch` runs a test's hook.
+final class AwakeHookItem: NSManagedObject {
+    nonisolated(unsafe) static var onAwakeFromFetch: ((NSManagedObject) -> Void)?
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        Self.onAwakeFromFetch?(self)
     }
 }

@@ -14,13 +14,14 @@ func newContext(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectC
 /// A coordinator on a store of `rows` "Item" objects — id = i, n = nil for every fifth row else
 /// i % 7, s cycling through "b", "A", "a", "B" — saved, with the saving context reset. The
 /// batch-faulting tests read it through ``itemRequest(batchSize:predicate:sorted:limit:offset:)``.
+/// `className` binds the entity to a subclass.
 ///
 /// ```swift
 /// let coordinator = try makeItemStore(at: directory.appendingPathComponent("Items.sqlite"))
 /// let items = try newContext(coordinator).fetch(itemRequest(batchSize: 10))
 /// ```
-func makeItemStore(rows: Int = 72, storeType: String = NSSQLiteStoreType, at url: URL?) throws -> NSPersistentStoreCoordinator {
-    let item = NSEntityDescription(name: "Item")
+func makeItemStore(rows: Int = 72, storeType: String = NSSQLiteStoreType, at url: URL?, className: String? = nil) throws -> NSPersistentStoreCoordinator {
+    let item = NSEntityDescription(name: "Item", className: className)
     item.properties = [
         NSAttributeDescription(name: "id", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
         NSAttributeDescription(name: "n", type: .integer32AttributeType),

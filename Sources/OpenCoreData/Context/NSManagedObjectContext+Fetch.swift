@@ -161,7 +161,8 @@ extension NSManagedObjectContext {
                 var targets: [NSManagedObjectID] = []
                 for object in level where !object.isFault {
                     guard let i = object.layout.indexByName[name], object.layout.properties[i] is NSRelationshipDescription else { continue }
-                    switch object.slots[i].storedValue {
+                    // readStored, not slots: an unchanged object keeps reading its fetched row.
+                    switch object.readStored(i) {
                     case .objectID(let id): targets.append(id)
                     case .objectIDs(let ids): targets += ids
                     default: break
@@ -253,14 +254,27 @@ extension NSManagedObjectContext {
     /// Runs `body` with ``holdSnapshot(of:_:)`` collecting rows, then hands them to the
     /// coordinator's cache in one locked call rather than one per object. The caller keeps the
     /// objects alive meanwhile, so none can release a reference it has not taken yet.
+    ///
+    /// Releases made meanwhile wait too, and go after the retains: user code run by the batch
+    /// (`awakeFromFetch`) can fire a batched fault whose batch turns an object just filled here
+    /// back into a fault, and its release must not reach the cache before its retain does.
     func batchingSnapshots<T>(_ body: () throws -> T) rethrows -> T {
         let outer = deferredSnapshots
         deferredSnapshots = []
+        // A batch of releases already open (this one nested in another) is flushed by its owner,
+        // after any retains of ours: the outermost batch of retains always owns the releases.
+        let ownsReleases = deferredReleases == nil
+        if ownsReleases { deferredReleases = [] }
         defer {
             let held = deferredSnapshots ?? []
             deferredSnapshots = outer
             if !held.isEmpty {
                 if deferredSnapshots != nil { deferredSnapshots! += held } else { persistentStoreCoordinator?.retainSnapshots(held) }
+            }
+            if ownsReleases {
+                let keys = deferredReleases ?? []
+                deferredReleases = nil
+                if !keys.isEmpty { persistentStoreCoordinator?.releaseSnapshots(keys) }
             }
         }
         return try body()

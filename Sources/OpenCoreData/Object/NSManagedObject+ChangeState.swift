@@ -54,7 +54,9 @@ extension NSManagedObject {
     /// A snapshot of the persistent slots in stored form.
     func snapshot() -> [StoredValue] {
         fireFaultIfNeeded()   // a fault has no slots yet; without this its snapshot would be empty
-        return (0..<slots.count).map { readStored($0) }
+        // The slot count without reading `slots`, which would copy an unchanged object's row.
+        let count = flags.contains(.slotsFollowCommitted) ? committedStorage?.count ?? 0 : ownSlots.count
+        return (0..<count).map { readStored($0) }
     }
 }
 
