@@ -271,11 +271,7 @@ extension NSManagedObjectContext {
             if !held.isEmpty {
                 if deferredSnapshots != nil { deferredSnapshots! += held } else { persistentStoreCoordinator?.retainSnapshots(held) }
             }
-            if ownsReleases {
-                let keys = deferredReleases ?? []
-                deferredReleases = nil
-                if !keys.isEmpty { persistentStoreCoordinator?.releaseSnapshots(keys) }
-            }
+            if ownsReleases { flushDeferredReleases() }
         }
         return try body()
     }
@@ -311,7 +307,12 @@ extension NSManagedObjectContext {
         guard deferredReleases == nil else { body(); return }
         deferredReleases = []
         body()
-        let keys = deferredReleases!
+        flushDeferredReleases()
+    }
+
+    /// Ends a batch of releases: gives the collected keys back in one locked call.
+    private func flushDeferredReleases() {
+        let keys = deferredReleases ?? []
         deferredReleases = nil
         if !keys.isEmpty { persistentStoreCoordinator?.releaseSnapshots(keys) }
     }
