@@ -104,4 +104,25 @@ final class ManagedObjectModelTests: XCTestCase {
         XCTAssertTrue(coordinator.persistentStores.isEmpty)
         XCTAssertThrowsError(try coordinator.remove(store))
     }
+
+    /// `init(context:)` finds the entity of the subclass: its only entity, or among several
+    /// entities of the class the one named like it.
+    func testInitWithContextPicksTheEntityOfItsClass() throws {
+        func context(entities names: [String]) throws -> NSManagedObjectContext {
+            let model = NSManagedObjectModel()
+            model.entities = names.map { NSEntityDescription(name: $0, className: "OpenCoreDataTests.PlainRecord") }
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            return context
+        }
+        let single = try context(entities: ["Staff"])
+        single.performAndWait { XCTAssertEqual(PlainRecord(context: single).entity.name, "Staff") }
+        let several = try context(entities: ["Temp", "PlainRecord", "Intern"])
+        several.performAndWait { XCTAssertEqual(PlainRecord(context: several).entity.name, "PlainRecord") }
+    }
 }
+
+/// A subclass with no properties of its own, for entities that only need a class.
+final class PlainRecord: NSManagedObject {}

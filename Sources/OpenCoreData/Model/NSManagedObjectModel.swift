@@ -175,6 +175,16 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     private(set) var isFrozen = false
     private var frozenEntitiesByName: [String: NSEntityDescription]?
+    /// The entity `init(context:)` picks for each class, decided once when the model freezes
+    /// (it used to scan every entity per new object): the class's only entity, or among several
+    /// the one named like the class; nil when that is ambiguous.
+    private var frozenEntitiesByClass: [ObjectIdentifier: NSEntityDescription?] = [:]
+
+    /// The entity whose objects are instances of `type`, in a frozen model (see
+    /// `frozenEntitiesByClass`).
+    func entity(forClass type: NSManagedObject.Type) -> NSEntityDescription? {
+        frozenEntitiesByClass[ObjectIdentifier(type)] ?? nil
+    }
     private let freezeLock = NSLock()
 
     /// Builds every entity's layout and numbers, then refuses further changes. Called by the
@@ -200,6 +210,11 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         }
         for e in entities { e.layout?.initialSlots = e.layout?.makeInitialSlots() ?? [] }
         frozenEntitiesByName = entitiesByName
+        for e in entities where frozenEntitiesByClass[ObjectIdentifier(e.resolvedClass)] == nil {
+            let type = e.resolvedClass
+            let matches = entities.filter { $0.resolvedClass == type }
+            frozenEntitiesByClass[ObjectIdentifier(type)] = matches.count == 1 ? matches[0] : matches.first { $0.name == String(describing: type) }
+        }
         isFrozen = true
     }
 

@@ -110,9 +110,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// The entity whose class is this class, in `context`'s model.
     class func entity(in context: NSManagedObjectContext) -> NSEntityDescription? {
         guard let model = context.managedObjectModel else { return nil }
-        model.freeze()
-        let matches = model.entities.filter { $0.resolvedClass == self }
-        return matches.count == 1 ? matches[0] : matches.first { $0.name == String(describing: self) }
+        if !model.isFrozen { model.freeze() }
+        return model.entity(forClass: self)
     }
 
     /// The entity for this class: the one whose class name names it, in any model a coordinator
