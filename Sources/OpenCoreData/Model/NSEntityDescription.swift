@@ -196,6 +196,8 @@ final class EntityLayout {
     let attributeChecks: [AttributeCheck]
 
     struct AttributeCheck {
+        /// Whether the slot is an attribute at all (`@Managed` attribute setters check this).
+        var isAttribute = false
         var type: NSAttributeType = .undefinedAttributeType
         var isOptional = true
         /// Integer 16/32 ranges or validation predicates: the full check runs.
@@ -223,7 +225,7 @@ final class EntityLayout {
         attributeChecks = properties.map { property in
             guard let a = property as? NSAttributeDescription else { return AttributeCheck() }
             let ranged = a.attributeType == .integer16AttributeType || a.attributeType == .integer32AttributeType
-            return AttributeCheck(type: a.attributeType, isOptional: a.isOptional, hasMoreChecks: ranged || !a.validationPredicates.isEmpty)
+            return AttributeCheck(isAttribute: true, type: a.attributeType, isOptional: a.isOptional, hasMoreChecks: ranged || !a.validationPredicates.isEmpty)
         }
     }
 }

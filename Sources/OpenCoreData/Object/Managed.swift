@@ -265,7 +265,7 @@ extension NSManagedObject {
     /// Writes an already typed value. A Swift type that does not match the attribute's type is
     /// stored as it is and rejected by validation at save, like a wrong value through KVC.
     func writeAttribute(stored value: StoredValue, slot i: Int) {
-        _ = wrappedAttribute(slot: i)
+        if !layout.attributeChecks[i].isAttribute { _ = wrappedAttribute(slot: i) }  // stops with the fix
         writeSlot(i, .value(value))
     }
 

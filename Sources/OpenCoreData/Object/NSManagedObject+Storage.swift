@@ -76,8 +76,9 @@ extension NSManagedObject {
     /// Changes a slot with change tracking and undo.
     func writeSlot(_ i: Int, _ new: PropertySlot) {
         fireFaultIfNeeded()
-        let old = slots[i]
-        slots[i] = new
+        if flags.contains(.slotsFollowCommitted) { separateSlotsFromCommitted() }
+        var old = new
+        swap(&old, &ownSlots[i])
         managedObjectContext?.objectDidChange(self, slot: i, from: old)
     }
 
