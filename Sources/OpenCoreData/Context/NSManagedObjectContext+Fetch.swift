@@ -161,8 +161,9 @@ extension NSManagedObjectContext {
                 var targets: [NSManagedObjectID] = []
                 for object in level where !object.isFault {
                     guard let i = object.layout.indexByName[name], object.layout.properties[i] is NSRelationshipDescription else { continue }
-                    // readStored, not slots: an unchanged object keeps reading its fetched row.
-                    switch object.readStored(i) {
+                    // The slot as it is: a relationship an incremental store has not given yet
+                    // is skipped, not loaded object by object.
+                    switch object.currentSlot(i).storedValue {
                     case .objectID(let id): targets.append(id)
                     case .objectIDs(let ids): targets += ids
                     default: break

@@ -124,10 +124,7 @@ extension NSManagedObject {
     /// Whether the relationship `key` has not been loaded yet (reading it would fetch).
     public func hasFault(forRelationshipNamed key: String) -> Bool {
         if isFault { return true }
-        let i = requireSlot(key)
-        // An unchanged fetched object's relationships are still the IDs of its row: faults.
-        if flags.contains(.slotsFollowCommitted), let committed = committedStorage { return PropertySlot.value(committed[i]).isRelationshipFault }
-        return slots[i].isRelationshipFault
+        return currentSlot(requireSlot(key)).isRelationshipFault
     }
 
     /// The IDs of the objects related through `key`, without loading them.

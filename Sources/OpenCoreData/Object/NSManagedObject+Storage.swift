@@ -30,6 +30,13 @@ extension NSManagedObject {
         return slots[i].storedValue
     }
 
+    /// Slot `i` as it is now, without firing a fault, loading a relationship or giving an
+    /// unchanged fetched object its own copy of its row.
+    func currentSlot(_ i: Int) -> PropertySlot {
+        if flags.contains(.slotsFollowCommitted), let committed = committedStorage { return .value(committed[i]) }
+        return slots[i]
+    }
+
     /// Makes the object's current values its own, equal to the committed ones, before they are
     /// changed or handed out by reference.
     func separateSlotsFromCommitted() {
