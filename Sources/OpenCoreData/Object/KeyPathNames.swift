@@ -63,7 +63,8 @@ public enum KeyPathNames {
     struct Access {
         let object: NSManagedObject
         let slot: Int
-        let keyPath: AnyKeyPath
+        /// The key path that read it (nil: a `ManagedPropertyKey` accessor, which has none).
+        let keyPath: AnyKeyPath?
         /// The types a key path ending at this property may have: `Value`, `Value?`, and the
         /// wrapped type when `Value` is optional (a force unwrap).
         let valueTypes: [Any.Type]
@@ -78,8 +79,8 @@ public enum KeyPathNames {
 
     @TaskLocal static var recorder: Recorder?
 
-    /// Called by `@Managed` getters of probe objects (see `Managed`'s static subscript).
-    static func probe<Value>(_ object: NSManagedObject, didRead slot: Int, through keyPath: AnyKeyPath, as _: Value.Type) {
+    /// Called by `@Managed` and `ManagedPropertyKey` getters of probe objects.
+    static func probe<Value>(_ object: NSManagedObject, didRead slot: Int, through keyPath: AnyKeyPath?, as _: Value.Type) {
         guard let recorder else { return }
         var destination: NSManagedObject?
         if let r = object.layout.properties[slot] as? NSRelationshipDescription, !r.isToMany, let target = r.destinationEntity {

@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+
+/// One typed property of a managed object subclass, for accessors that read and write the
+/// object's storage without key paths: the fastest way to declare a property.
+///
+/// ```swift
+/// final class Employee: NSManagedObject {
+///     static let salaryKey = ManagedPropertyKey<Int64>("salary")
+///     var salary: Int64 {
+///         get { self[managed: Self.salaryKey] }
+///         set { self[managed: Self.salaryKey] = newValue }
+///     }
+/// }
+/// ```
+///
+/// The `@ManagedProperty` macro (module `OpenCoreDataMacros`) writes exactly this for you:
+///
+/// ```swift
+/// import OpenCoreDataMacros
+///
+/// final class Employee: NSManagedObject {
+///     @ManagedProperty var salary: Int64
+/// }
+/// ```
+///
+/// A key works with every entity whose class declares it, as `@Managed` does, and with the same
+/// value types (see ``ManagedPropertyValue``). It costs less per access: Swift passes a
+/// `@Managed` accessor two key paths it materialises on every call, while a key is made once
+/// per class and finds the property's slot with one load and one compare.
+public final class ManagedPropertyKey<Value: ManagedPropertyValue>: Sendable {
+    /// The property's name in the entity.
+    public let name: String
+    let slots = EntitySlotCache()
+
+    /// A key for the entity property `name`.
+    public init(_ name: String) { self.name = name }
+}
+
+extension NSManagedObject {
+    /// The value of the property `key` names, read or written with change tracking, undo and
+    /// inverse maintenance, as through `@Managed`.
+    public subscript<Value>(managed key: ManagedPropertyKey<Value>) -> Value {
+        get {
+            let slot = slot(of: key)
+            // The probe that names Swift key paths (`KeyPathNames`) learns which property a
+            // computed property reads; without the key path it checks the value read instead.
+            if flags.contains(.keyPathProbe) { KeyPathNames.probe(self, didRead: slot, through: nil, as: Value.self) }
+            return Value.read(from: self, slot: slot)
+        }
+        set { Value.write(newValue, to: self, slot: slot(of: key)) }
+    }
+
+    @inline(__always) private func slot<Value>(of key: ManagedPropertyKey<Value>) -> Int {
+        if let slot = key.slots.slot(for: entity) { return slot }
+        let slot = requireSlot(key.name, "\(type(of: self)).\(key.name)")
+        key.slots.remember(slot, for: entity)
+        return slot
+    }
+}
+
+/// Entity → slot of one property, for a ``ManagedPropertyKey``.
+///
+/// A class's property usually belongs to one entity, or to a few when subentities share the
+/// class, so four entries answer nearly every access: each is one atomic word,
+/// `address << 16 | slot + 1` (0: empty), written once under `lock`, so a reader never sees half
+/// an entry. `keepAlive` holds every listed entity, so its address is never reused by another.
+/// Entities beyond four, or that don't fit an entry, are answered by the locked table.
+final class EntitySlotCache: @unchecked Sendable {
+    // @unchecked Sendable: `entries` are atomics; the rest of the state is in a Mutex.
+    private static let capacity = 4
+    private let entries = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: capacity)
+    private let overflow = Mutex<(byEntity: [ObjectIdentifier: Int], keepAlive: [NSEntityDescription])>(([:], []))
+
+    init() {
+        for i in 0..<Self.capacity { (entries + i).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        entries.deinitialize(count: Self.capacity)
+        entries.deallocate()
+    }
+
+    @inline(__always) private static func address(of entity: NSEntityDescription) -> UInt64 {
+        UInt64(UInt(bitPattern: ObjectIdentifier(entity)))
+    }
+
+    @inline(__always) func slot(for entity: NSEntityDescription) -> Int? {
+        let address = Self.address(of: entity)
+        for i in 0..<Self.capacity {
+            let entry = entries[i].load(ordering: .relaxed)
+            if entry >> 16 == address { return Int(truncatingIfNeeded: entry & 0xFFFF) - 1 }
+            if entry == 0 { return nil }
+        }
+        return overflow.withLock { $0.byEntity[ObjectIdentifier(entity)] }
+    }
+
+    func remember(_ slot: Int, for entity: NSEntityDescription) {
+        overflow.withLock { state in
+            if state.byEntity[ObjectIdentifier(entity)] != nil { return }
+            state.byEntity[ObjectIdentifier(entity)] = slot
+            state.keepAlive.append(entity)
+            let address = Self.address(of: entity)
+            guard address >> 48 == 0, (0..<0xFFFF).contains(slot) else { return }
+            for i in 0..<Self.capacity where entries[i].load(ordering: .relaxed) == 0 {
+                entries[i].store(address << 16 | UInt64(slot + 1), ordering: .relaxed)
+                return
+            }
+        }
+    }
+}

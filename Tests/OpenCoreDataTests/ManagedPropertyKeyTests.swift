@@ -1,0 +1,144 @@
+import OpenCoreData
+import XCTest
+
+// Typed accessors written with `ManagedPropertyKey` (what the `@ManagedProperty` macro expands
+// to): the same storage, change tracking and inverse maintenance as `@Managed` and KVC, for
+// any entity that uses the class, whatever slot the property has there.
+
+final class KeyedCrew: NSManagedObject {
+    static let nameKey = ManagedPropertyKey<String?>("name")
+    static let rankKey = ManagedPropertyKey<Int16>("rank")
+    static let shipKey = ManagedPropertyKey<KeyedShip?>("ship")
+    var name: String? {
+        get { self[managed: Self.nameKey] }
+        set { self[managed: Self.nameKey] = newValue }
+    }
+    var rank: Int16 {
+        get { self[managed: Self.rankKey] }
+        set { self[managed: Self.rankKey] = newValue }
+    }
+    var ship: KeyedShip? {
+        get { self[managed: Self.shipKey] }
+        set { self[managed: Self.shipKey] = newValue }
+    }
+}
+
+final class KeyedShip: NSManagedObject {
+    static let titleKey = ManagedPropertyKey<String?>("title")
+    static let crewKey = ManagedPropertyKey<Set<KeyedCrew>>("crew")
+    var title: String? {
+        get { self[managed: Self.titleKey] }
+        set { self[managed: Self.titleKey] = newValue }
+    }
+    var crew: Set<KeyedCrew> {
+        get { self[managed: Self.crewKey] }
+        set { self[managed: Self.crewKey] = newValue }
+    }
+}
+
+final class ManagedPropertyKeyTests: XCTestCase {
+    /// Ship ⇄ Crew (one-to-many), and `extraCrewEntities` more entities of class `KeyedCrew`
+    /// whose `name` and `rank` sit at other slots, behind padding attributes.
+    static func model(extraCrewEntities: Int = 0) -> NSManagedObjectModel {
+        let crew = NSEntityDescription(name: "Crew", className: "OpenCoreDataTests.KeyedCrew", properties: [
+            NSAttributeDescription(name: "name", type: .stringAttributeType),
+            NSAttributeDescription(name: "rank", type: .integer16AttributeType, isOptional: false, defaultValue: 0),
+        ])
+        let ship = NSEntityDescription(name: "Ship", className: "OpenCoreDataTests.KeyedShip", properties: [
+            NSAttributeDescription(name: "title", type: .stringAttributeType),
+        ])
+        let toShip = NSRelationshipDescription(), toCrew = NSRelationshipDescription()
+        toShip.name = "ship"; toShip.maxCount = 1; toShip.destinationEntity = ship; toShip.inverseRelationship = toCrew
+        toCrew.name = "crew"; toCrew.maxCount = 0; toCrew.destinationEntity = crew; toCrew.inverseRelationship = toShip
+        crew.properties += [toShip]
+        ship.properties += [toCrew]
+        var entities = [crew, ship]
+        for n in 0..<extraCrewEntities {
+            // Padding first, then rank before name: every entity puts them at other slots.
+            let padding = (0...n).map { NSAttributeDescription(name: "aPad\($0)", type: .stringAttributeType) }
+            entities.append(NSEntityDescription(name: "Crew\(n)", className: "OpenCoreDataTests.KeyedCrew", properties: padding + [
+                NSAttributeDescription(name: "rank", type: .integer16AttributeType, isOptional: false, defaultValue: 0),
+                NSAttributeDescription(name: "name", type: .stringAttributeType),
+            ]))
+        }
+        let model = NSManagedObjectModel()
+        model.entities = entities
+        return model
+    }
+
+    func testKeyedAccessorsShareStorageWithKeyValueCoding() throws {
+        let stack = TestStack(model: Self.model())
+        try stack.context.performAndWait {
+            let c = KeyedCrew(context: stack.context)
+            c.name = "Ada"
+            c.rank += 3
+            XCTAssertEqual(c.value(forKey: "name") as? String, "Ada")
+            XCTAssertEqual(c.value(forKey: "rank") as? Int, 3)
+            c.setValue("Grace", forKey: "name")
+            XCTAssertEqual(c.name, "Grace")
+            try stack.context.save()
+
+            c.rank = 4
+            XCTAssertEqual(c.changedValues()["rank"] as? Int, 4, "a keyed write is tracked as a change")
+            XCTAssertEqual(c.committedValues(forKeys: ["rank"])["rank"] as? Int, 3)
+            c.name = nil
+            XCTAssertNil(c.name)
+        }
+    }
+
+    func testKeyedRelationshipsMaintainInverses() {
+        let stack = TestStack(model: Self.model())
+        stack.context.performAndWait {
+            let ship = KeyedShip(context: stack.context), a = KeyedCrew(context: stack.context), b = KeyedCrew(context: stack.context)
+            a.ship = ship
+            XCTAssertEqual(ship.crew, [a], "setting the to-one adds to the inverse to-many")
+            ship.crew.insert(b)
+            XCTAssertTrue(b.ship === ship, "inserting into the to-many sets the inverse to-one")
+            a.ship = nil
+            XCTAssertEqual(ship.crew, [b])
+        }
+    }
+
+    func testOneKeyServesEntitiesThatPlaceThePropertyAtDifferentSlots() throws {
+        // Seven entities share the class: more than the key's four inline entries.
+        let stack = TestStack(model: Self.model(extraCrewEntities: 6))
+        let entities = ["Crew"] + (0..<6).map { "Crew\($0)" }
+        try stack.context.performAndWait {
+            var made: [KeyedCrew] = []
+            for round in 0..<3 {  // alternate entities, so each access may find another's entry first
+                for (i, name) in entities.enumerated() {
+                    let c = NSEntityDescription.insertNewObject(forEntityName: name, into: stack.context) as! KeyedCrew
+                    c.name = "\(name)-\(round)"
+                    c.rank = Int16(i * 10 + round)
+                    made.append(c)
+                }
+            }
+            for c in made {
+                let name = c.entity.name!
+                XCTAssertEqual(c.value(forKey: "name") as? String, c.name, "\(name): the keyed write went to the entity's own name slot")
+                XCTAssertEqual((c.value(forKey: "rank") as? Int).map(Int16.init), c.rank)
+                XCTAssertTrue(c.name?.hasPrefix(name + "-") == true, "\(name) read \(c.name ?? "nil")")
+            }
+            try stack.context.save()
+            let fetched = try stack.context.fetch(NSFetchRequest<KeyedCrew>(entityName: "Crew3"))
+            XCTAssertEqual(Set(fetched.map(\.rank)), [40, 41, 42])
+        }
+    }
+
+    func testSwiftKeyPathsThroughKeyedAccessorsHaveNames() throws {
+        let stack = TestStack(model: Self.model())
+        XCTAssertEqual(try KeyPathNames.name(of: \KeyedCrew.rank), "rank")
+        XCTAssertEqual(try KeyPathNames.name(of: \KeyedCrew.ship?.title), "ship.title")
+        try stack.context.performAndWait {
+            for (name, rank) in [("b", 2), ("a", 1), ("c", 3)] {
+                let c = KeyedCrew(context: stack.context)
+                c.name = name
+                c.rank = Int16(rank)
+            }
+            try stack.context.save()
+            let request = NSFetchRequest<KeyedCrew>(entityName: "Crew")
+            request.sortDescriptors = [try NSSortDescriptor(translating: SortDescriptor(\KeyedCrew.rank, order: .reverse))]
+            XCTAssertEqual(try stack.context.fetch(request).map(\.name), ["c", "b", "a"])
+        }
+    }
+}
