@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -6,8 +7,14 @@ let package = Package(
     platforms: [.macOS(.v15)],  // Synchronization.Atomic
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        // `@ManagedProperty`: typed accessors without key paths. A product of its own, because the
+        // macro needs swift-syntax, which the core library must build without.
+        .library(name: "OpenCoreDataMacros", targets: ["OpenCoreDataMacros"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-bench", targets: ["ocd-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
     targets: [
         // The system SQLite, through its C API (needs libsqlite3-dev on Linux).
@@ -17,10 +24,19 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "OpenCoreData", dependencies: ["CSQLite", "CZlib"]),
+        .macro(name: "OpenCoreDataMacrosPlugin", dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        ]),
+        .target(name: "OpenCoreDataMacros", dependencies: ["OpenCoreData", "OpenCoreDataMacrosPlugin"]),
         .executableTarget(name: "ocd", dependencies: ["OpenCoreData"]),
         // Benchmarks: OpenCoreData against raw SQLite C calls in one process.
-        .executableTarget(name: "ocd-bench", dependencies: ["OpenCoreData", "CSQLite"]),
+        .executableTarget(name: "ocd-bench", dependencies: ["OpenCoreData", "OpenCoreDataMacros", "CSQLite"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
+        .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
+            "OpenCoreDataMacros", "OpenCoreDataMacrosPlugin",
+            .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
