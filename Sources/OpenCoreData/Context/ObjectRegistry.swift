@@ -31,8 +31,9 @@ final class ObjectRegistry {
     /// Removes `object`'s entry (only if the entry is that object).
     func forget(_ object: NSManagedObject) {
         let key = object.objectID.key
-        if let entry = objects[key], entry.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
-            objects[key] = nil
+        // One hash lookup, not two: every object that dies while registered comes here.
+        if let index = objects.index(forKey: key), objects.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
+            objects.remove(at: index)
             if key.storeToken < 0 { unobserve(key) }
         }
     }

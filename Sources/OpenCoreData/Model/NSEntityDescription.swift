@@ -42,9 +42,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     public internal(set) var representedClassName: String?
 
     /// The model this entity belongs to.
-    public internal(set) weak var managedObjectModel: NSManagedObjectModel!
+    @exclusivity(unchecked) public internal(set) weak var managedObjectModel: NSManagedObjectModel!
 
-    public private(set) weak var superentity: NSEntityDescription?
+    @exclusivity(unchecked) public private(set) weak var superentity: NSEntityDescription?
 
     /// The entities that inherit from this one. Setting it makes this entity their superentity.
     @exclusivity(unchecked) open var subentities: [NSEntityDescription] = [] {

@@ -173,7 +173,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     // MARK: Freezing
 
-    private(set) var isFrozen = false
+    @exclusivity(unchecked) private(set) var isFrozen = false
     private var frozenEntitiesByName: [String: NSEntityDescription]?
     /// The entity `init(context:)` picks for each class, decided once when the model freezes
     /// (it used to scan every entity per new object): the class's only entity, or among several

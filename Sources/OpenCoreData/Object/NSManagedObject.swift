@@ -36,7 +36,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// after init, so making it a temporary ID first (an allocation and a global lock) is waste.
     @exclusivity(unchecked) private var assignedID: NSManagedObjectID?
     /// The context this object lives in; nil once it was deleted and saved, or never inserted.
-    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
     /// Current values, one slot per property of the entity (empty while the object is a fault).
     ///

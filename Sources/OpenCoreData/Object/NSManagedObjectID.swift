@@ -18,9 +18,10 @@ public final class NSManagedObjectID: NSObject, @unchecked Sendable {
     public let entity: NSEntityDescription
     /// The identity key: store, root entity and primary key (temporary IDs use store token 0).
     let key: ObjectKey
-    /// Weak, written once in init: a store does not outlive its coordinator's IDs' usefulness.
-    /// (Stored here rather than in a separate box object: one allocation per ID, not two.)
-    public private(set) weak var persistentStore: NSPersistentStore?
+    /// Weak: a store does not outlive its coordinator's IDs' usefulness. (Stored here rather than
+    /// in a separate box object: one allocation per ID, not two; a `let`, so reads and the write
+    /// in init need no exclusivity check.)
+    public weak let persistentStore: NSPersistentStore?
 
     /// Whether this ID is temporary: the object has not been saved yet.
     public var isTemporaryID: Bool { key.storeToken == 0 }

@@ -41,8 +41,8 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// Plans indexed by `Z_ENT`, which every fetched row names: an array index, not a hash. Entity
     /// numbers are small (1...n in `Z_PRIMARYKEY`); a store naming a huge one keeps it in the
     /// dictionary.
-    private var plansByNumber: [SQLiteEntityPlan?] = []
-    private var plansByLargeNumber: [Int: SQLiteEntityPlan] = [:]
+    @exclusivity(unchecked) private var plansByNumber: [SQLiteEntityPlan?] = []
+    @exclusivity(unchecked) private var plansByLargeNumber: [Int: SQLiteEntityPlan] = [:]
 
     override var type: String { NSSQLiteStoreType }
 
