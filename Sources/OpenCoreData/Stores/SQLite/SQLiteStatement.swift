@@ -95,6 +95,24 @@ final class SQLiteStatement {
     func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
     func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
+    /// The column's integer, or nil when the row holds something else there (NULL, text, ...).
+    ///
+    /// One column lookup where `storageClass(at:)` then `int64(at:)` make two: the row decoder
+    /// calls this for every integer attribute of every fetched row. SQLite calls the value
+    /// `sqlite3_column_value` returns safe to read only while no other thread uses the
+    /// connection, which holds here: a store's connection is only used under its coordinator's lock.
+    @inline(__always) func integerIfStored(at index: Int32) -> Int64? {
+        let value = sqlite3_column_value(handle, index)
+        return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) : nil
+    }
+
+    /// The column's number as a double when the row holds a float or an integer there.
+    @inline(__always) func numberIfStored(at index: Int32) -> Double? {
+        let value = sqlite3_column_value(handle, index)
+        let storage = sqlite3_value_type(value)
+        return storage == SQLITE_FLOAT || storage == SQLITE_INTEGER ? sqlite3_value_double(value) : nil
+    }
+
     func text(at index: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))

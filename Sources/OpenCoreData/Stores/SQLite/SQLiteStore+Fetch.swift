@@ -223,13 +223,11 @@ extension SQLiteStore {
             // The scalar cases decode exactly as `SQLiteValueCoding.storedValue` does.
             switch read {
             case .integer(let column):
-                let storage = statement.storageClass(at: column)
-                if storage == SQLITE_INTEGER { values.append(.integer(statement.int64(at: column))); continue }
+                if let i = statement.integerIfStored(at: column) { values.append(.integer(i)); continue }
             case .double(let column):
-                let storage = statement.storageClass(at: column)
-                if storage == SQLITE_FLOAT || storage == SQLITE_INTEGER { values.append(.double(statement.double(at: column))); continue }
+                if let d = statement.numberIfStored(at: column) { values.append(.double(d)); continue }
             case .bool(let column):
-                if statement.storageClass(at: column) == SQLITE_INTEGER { values.append(.bool(statement.int64(at: column) != 0)); continue }
+                if let i = statement.integerIfStored(at: column) { values.append(.bool(i != 0)); continue }
             case .general:
                 break
             }
