@@ -36,6 +36,20 @@ final class KeyedShip: NSManagedObject {
     }
 }
 
+/// One property of each scalar type with its own non-generic subscript.
+final class KeyedGauge: NSManagedObject {
+    static let i64Key = ManagedPropertyKey<Int64>("i64"), intKey = ManagedPropertyKey<Int>("int")
+    static let i32Key = ManagedPropertyKey<Int32>("i32"), i16Key = ManagedPropertyKey<Int16>("i16")
+    static let dKey = ManagedPropertyKey<Double>("d"), bKey = ManagedPropertyKey<Bool>("b")
+    var i64: Int64 { get { self[managed: Self.i64Key] } set { self[managed: Self.i64Key] = newValue } }
+    var int: Int { get { self[managed: Self.intKey] } set { self[managed: Self.intKey] = newValue } }
+    var i32: Int32 { get { self[managed: Self.i32Key] } set { self[managed: Self.i32Key] = newValue } }
+    var i16: Int16 { get { self[managed: Self.i16Key] } set { self[managed: Self.i16Key] = newValue } }
+    var d: Double { get { self[managed: Self.dKey] } set { self[managed: Self.dKey] = newValue } }
+    var b: Bool { get { self[managed: Self.bKey] } set { self[managed: Self.bKey] = newValue } }
+    var all: [Double] { [Double(i64), Double(int), Double(i32), Double(i16), d, b ? 1 : 0] }
+}
+
 final class ManagedPropertyKeyTests: XCTestCase {
     /// Ship ⇄ Crew (one-to-many), and `extraCrewEntities` more entities of class `KeyedCrew`
     /// whose `name` and `rank` sit at other slots, behind padding attributes.
@@ -64,6 +78,59 @@ final class ManagedPropertyKeyTests: XCTestCase {
         let model = NSManagedObjectModel()
         model.entities = entities
         return model
+    }
+
+    static func gaugeModel() -> NSManagedObjectModel {
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Gauge", className: "OpenCoreDataTests.KeyedGauge", properties: [
+            NSAttributeDescription(name: "i64", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
+            NSAttributeDescription(name: "int", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
+            NSAttributeDescription(name: "i32", type: .integer32AttributeType, isOptional: false, defaultValue: 0),
+            NSAttributeDescription(name: "i16", type: .integer16AttributeType, isOptional: false, defaultValue: 0),
+            NSAttributeDescription(name: "d", type: .doubleAttributeType, isOptional: false, defaultValue: 0),
+            NSAttributeDescription(name: "b", type: .booleanAttributeType, isOptional: false, defaultValue: false),
+        ])]
+        return model
+    }
+
+    func testScalarReadsOfFetchedObjectsFollowChangesFaultsAndRefreshes() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-keyed-\(UUID().uuidString).sqlite")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.gaugeModel())
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        let stack = TestStack(model: coordinator.managedObjectModel, coordinator: coordinator, context: {
+            let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            c.persistentStoreCoordinator = coordinator
+            return c
+        }())
+        try stack.context.performAndWait {
+            let g = KeyedGauge(context: stack.context)
+            g.i64 = 1 << 40; g.int = -7; g.i32 = 70_000; g.i16 = -300; g.d = 2.5; g.b = true
+            try stack.context.save()
+            stack.context.reset()
+
+            for asFaults in [false, true] {
+                let request = NSFetchRequest<KeyedGauge>(entityName: "Gauge")
+                request.returnsObjectsAsFaults = asFaults
+                let fetched = try stack.context.fetch(request)[0]
+                XCTAssertEqual(fetched.isFault, asFaults)
+                XCTAssertEqual(fetched.all, [Double(1 << 40), -7, 70_000, -300, 2.5, 1], "fetched as \(asFaults ? "a fault" : "an object")")
+
+                fetched.i64 = 5; fetched.int = 6; fetched.i32 = 7; fetched.i16 = 8; fetched.d = 9.5; fetched.b = false
+                XCTAssertEqual(fetched.all, [5, 6, 7, 8, 9.5, 0], "reads after a change see the change, not the fetched row")
+                stack.context.refresh(fetched, mergeChanges: false)
+                XCTAssertTrue(fetched.isFault)
+                XCTAssertEqual(fetched.all, [Double(1 << 40), -7, 70_000, -300, 2.5, 1], "a refreshed fault reads the store's values")
+                stack.context.reset()
+            }
+
+            // A value of another numeric kind in the row (as KVC may store one) is converted.
+            let g2 = try stack.context.fetch(NSFetchRequest<KeyedGauge>(entityName: "Gauge"))[0]
+            g2.setPrimitiveValue(3.0, forKey: "i64")
+            g2.setPrimitiveValue(1, forKey: "b")
+            XCTAssertEqual(g2.i64, 3)
+            XCTAssertTrue(g2.b)
+        }
     }
 
     func testKeyedAccessorsShareStorageWithKeyValueCoding() throws {
