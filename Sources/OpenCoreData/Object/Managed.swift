@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Declares a typed property of a managed object subclass — the Linux stand-in for `@NSManaged`.
 ///
@@ -131,37 +130,24 @@ enum ManagedKeyNames {
 /// address is never reused by another key path. Key paths the table can't hold (a full
 /// neighbourhood, an address above 2⁴⁸, a slot above 65,534) are answered by the hashed table.
 final class WrapperSlotCache: @unchecked Sendable {
-    // @unchecked Sendable: `table` entries are atomics; the rest of the state is guarded by `lock`.
+    // @unchecked Sendable: `table` holds atomic words; the rest of the state is guarded by `lock`.
     private static let capacity = 128, probes = 8
-    private let table = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: capacity)
+    private let table = AddressSlotWords(count: capacity)
     private let lock = NSLock()
     private var keepAlive: [AnyKeyPath] = []
     private var byValue: [AnyKeyPath: Int] = [:]
-
-    init() {
-        for i in 0..<Self.capacity { (table + i).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        table.deinitialize(count: Self.capacity)
-        table.deallocate()
-    }
-
-    @inline(__always) private static func address(of keyPath: AnyKeyPath) -> UInt64 {
-        UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
-    }
 
     @inline(__always) private static func home(of address: UInt64) -> Int {
         Int(truncatingIfNeeded: address >> 4) & (capacity - 1)
     }
 
     func slot(for keyPath: AnyKeyPath) -> Int? {
-        let address = Self.address(of: keyPath)
+        let address = AddressSlotWords.address(of: keyPath)
         var i = Self.home(of: address)
         for _ in 0..<Self.probes {
-            let entry = table[i].load(ordering: .relaxed)
-            if entry == 0 { break }
-            if entry >> 16 == address { return Int(truncatingIfNeeded: entry & 0xFFFF) - 1 }
+            let word = table.load(i)
+            if AddressSlotWords.names(word, address: address) { return AddressSlotWords.slot(in: word) }
+            if word == 0 { break }
             i = (i + 1) & (Self.capacity - 1)
         }
         lock.lock(); defer { lock.unlock() }
@@ -178,16 +164,14 @@ final class WrapperSlotCache: @unchecked Sendable {
 
     /// Adds a table entry if there is room. Call with `lock` held.
     private func publish(_ keyPath: AnyKeyPath, _ slot: Int) {
-        let address = Self.address(of: keyPath)
-        guard address >> 48 == 0, (0..<0xFFFF).contains(slot) else { return }
-        let entry = address << 16 | UInt64(slot + 1)
-        var i = Self.home(of: address)
+        guard let word = AddressSlotWords.word(for: keyPath, slot: slot) else { return }
+        var i = Self.home(of: AddressSlotWords.address(of: keyPath))
         for _ in 0..<Self.probes {
-            let existing = table[i].load(ordering: .relaxed)
-            if existing == entry { return }
+            let existing = table.load(i)
+            if existing == word { return }
             if existing == 0 {
                 keepAlive.append(keyPath)
-                table[i].store(entry, ordering: .relaxed)
+                table.store(word, at: i)
                 return
             }
             i = (i + 1) & (Self.capacity - 1)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One typed property of a managed object subclass, for accessors that read and write the
 /// object's storage without key paths: the fastest way to declare a property.
@@ -141,34 +140,22 @@ extension NSManagedObject {
 /// an entry. `keepAlive` holds every listed entity, so its address is never reused by another.
 /// Entities beyond four, or that don't fit an entry, are answered by the locked table.
 final class EntitySlotCache: @unchecked Sendable {
-    // @unchecked Sendable: `entries` are atomics; the rest of the state is guarded by `lock`.
-    // (An NSLock rather than Synchronization's Mutex: Thread Sanitizer sees pthread locks, but
-    // not the futex inside the uninstrumented Mutex, and reported its critical sections as races.)
-    private static let capacity = 4
-    private let entries = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: capacity)
+    // @unchecked Sendable: `entries` holds atomic words; the rest of the state is guarded by
+    // `lock`. (An NSLock rather than Synchronization's Mutex: Thread Sanitizer sees pthread locks,
+    // but not the futex inside the uninstrumented Mutex, and reported its critical sections as
+    // races.)
+    private static let capacity = 4  // a constant, so the lookup loop unrolls
+    private let entries = AddressSlotWords(count: capacity)
     private let lock = NSLock()
     private var byEntity: [ObjectIdentifier: Int] = [:]      // guarded by `lock`
     private var keepAlive: [NSEntityDescription] = []        // guarded by `lock`
 
-    init() {
-        for i in 0..<Self.capacity { (entries + i).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        entries.deinitialize(count: Self.capacity)
-        entries.deallocate()
-    }
-
-    @inline(__always) private static func address(of entity: NSEntityDescription) -> UInt64 {
-        UInt64(UInt(bitPattern: ObjectIdentifier(entity)))
-    }
-
     @inline(__always) func slot(for entity: NSEntityDescription) -> Int? {
-        let address = Self.address(of: entity)
+        let address = AddressSlotWords.address(of: entity)
         for i in 0..<Self.capacity {
-            let entry = entries[i].load(ordering: .relaxed)
-            if entry >> 16 == address { return Int(truncatingIfNeeded: entry & 0xFFFF) - 1 }
-            if entry == 0 { return nil }
+            let word = entries.load(i)
+            if AddressSlotWords.names(word, address: address) { return AddressSlotWords.slot(in: word) }
+            if word == 0 { return nil }
         }
         lock.lock(); defer { lock.unlock() }
         return byEntity[ObjectIdentifier(entity)]
@@ -179,10 +166,9 @@ final class EntitySlotCache: @unchecked Sendable {
         if byEntity[ObjectIdentifier(entity)] != nil { return }
         byEntity[ObjectIdentifier(entity)] = slot
         keepAlive.append(entity)
-        let address = Self.address(of: entity)
-        guard address >> 48 == 0, (0..<0xFFFF).contains(slot) else { return }
-        for i in 0..<Self.capacity where entries[i].load(ordering: .relaxed) == 0 {
-            entries[i].store(address << 16 | UInt64(slot + 1), ordering: .relaxed)
+        guard let word = AddressSlotWords.word(for: entity, slot: slot) else { return }
+        for i in 0..<Self.capacity where entries.load(i) == 0 {
+            entries.store(word, at: i)
             return
         }
     }
