@@ -205,7 +205,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         for e in entities {
             e.resolvedClass = ManagedObjectClassResolver.resolve(e.managedObjectClassName) ?? NSManagedObject.self
             for case let a as NSAttributeDescription in e.properties {
-                a.defaultStoredValue = (try? StoredValue(a.defaultValue, for: a)) ?? .null
+                a.defaultStoredValue = StoredValue(a.defaultValue, for: a)
             }
         }
         for e in entities { e.layout?.initialSlots = e.layout?.makeInitialSlots() ?? [] }

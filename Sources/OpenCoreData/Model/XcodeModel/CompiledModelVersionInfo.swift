@@ -47,7 +47,7 @@ public struct CompiledModelVersionInfo: Sendable {
         }
         currentVersionName = plist["NSManagedObjectModel_CurrentVersionName"] as? String
         var hashes: [String: [String: Data]] = [:]
-        for case let (version as String, entities as [String: Any]) in (plist["NSManagedObjectModel_VersionHashes"] as? [String: Any]) ?? [:] {
+        for case let (version, entities as [String: Any]) in (plist["NSManagedObjectModel_VersionHashes"] as? [String: Any]) ?? [:] {
             hashes[version] = entities.compactMapValues { $0 as? Data }
         }
         versionHashes = hashes

@@ -5,7 +5,7 @@ import Foundation
 final class XcodeXMLElement {
     let name: String
     let attributes: [String: String]
-    internal(set) var children: [XcodeXMLElement] = []
+    var children: [XcodeXMLElement] = []
     /// The element's text content as UTF-8, kept only when parsing a store document.
     var textBytes: [UInt8] = []
 
