@@ -22,6 +22,9 @@
 /// on every access to a property wrapper: a fetch that reads every attribute spends about a
 /// quarter less time.
 ///
+/// A generic class can't use it (Swift has no static stored properties in generic types, and
+/// the key is one): declare such properties with `@Managed`.
+///
 /// The macro writes the property's accessors and a static key beside it:
 ///
 /// ```swift
