@@ -29,23 +29,21 @@ final class ObjectRegistry {
     }
 
     /// Removes `object`'s entry (only if the entry is that object).
-    func forget(_ object: NSManagedObject) {
-        let key = object.objectID.key
-        // One hash lookup, not two: every object that dies while registered comes here.
-        if let index = objects.index(forKey: key), objects.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
-            objects.remove(at: index)
-            if key.storeToken < 0 { unobserve(key) }
-        }
-    }
+    func forget(_ object: NSManagedObject) { removeEntry(object.objectID.key, ifItIs: object) }
 
     /// Moves an object to a new key (its temporary ID became permanent, or back after a failed save).
     func rekey(_ object: NSManagedObject, from old: ObjectKey) {
-        if let entry = objects[old], entry.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
-            objects[old] = nil
-            if old.storeToken < 0 { unobserve(old) }
-        }
-        objects[object.objectID.key] = .passUnretained(object)
-        if object.objectID.key.storeToken < 0 { observe(object.objectID) }
+        removeEntry(old, ifItIs: object)
+        register(object)
+    }
+
+    /// Removes the entry for `key` if it is `object` (another object may have taken the key).
+    /// One hash lookup, not two: every object that dies while registered comes here.
+    private func removeEntry(_ key: ObjectKey, ifItIs object: NSManagedObject) {
+        guard let index = objects.index(forKey: key),
+              objects.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
+        objects.remove(at: index)
+        if key.storeToken < 0 { unobserve(key) }
     }
 
     var allObjects: [NSManagedObject] { objects.values.map { $0.takeUnretainedValue() } }
