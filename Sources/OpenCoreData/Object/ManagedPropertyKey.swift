@@ -137,7 +137,7 @@ extension NSManagedObject {
 /// A class's property usually belongs to one entity, or to a few when subentities share the
 /// class, so four entries answer nearly every access: each is one atomic word,
 /// `address << 16 | slot + 1` (0: empty), written once under `lock`, so a reader never sees half
-/// an entry. `keepAlive` holds every listed entity, so its address is never reused by another.
+/// an entry. `byEntity` holds every listed entity, so its address is never reused by another.
 /// Entities beyond four, or that don't fit an entry, are answered by the locked table.
 final class EntitySlotCache: @unchecked Sendable {
     // @unchecked Sendable: `entries` holds atomic words; the rest of the state is guarded by
@@ -147,8 +147,8 @@ final class EntitySlotCache: @unchecked Sendable {
     private static let capacity = 4  // a constant, so the lookup loop unrolls
     private let entries = AddressSlotWords(count: capacity)
     private let lock = NSLock()
-    private var byEntity: [ObjectIdentifier: Int] = [:]      // guarded by `lock`
-    private var keepAlive: [NSEntityDescription] = []        // guarded by `lock`
+    /// Every entity resolved, held strongly (guarded by `lock`).
+    private var byEntity: [ObjectIdentifier: (entity: NSEntityDescription, slot: Int)] = [:]
 
     @inline(__always) func slot(for entity: NSEntityDescription) -> Int? {
         let address = AddressSlotWords.address(of: entity)
@@ -158,14 +158,13 @@ final class EntitySlotCache: @unchecked Sendable {
             if word == 0 { return nil }
         }
         lock.lock(); defer { lock.unlock() }
-        return byEntity[ObjectIdentifier(entity)]
+        return byEntity[ObjectIdentifier(entity)]?.slot
     }
 
     func remember(_ slot: Int, for entity: NSEntityDescription) {
         lock.lock(); defer { lock.unlock() }
         if byEntity[ObjectIdentifier(entity)] != nil { return }
-        byEntity[ObjectIdentifier(entity)] = slot
-        keepAlive.append(entity)
+        byEntity[ObjectIdentifier(entity)] = (entity, slot)
         guard let word = AddressSlotWords.word(for: entity, slot: slot) else { return }
         for i in 0..<Self.capacity where entries.load(i) == 0 {
             entries.store(word, at: i)
