@@ -96,6 +96,39 @@ final class RowCacheTests: XCTestCase {
 
     /// Row-cache and identity-map keys hash their three fields folded into one word; keys that
     /// fold alike must still be different keys.
+    func testTheCacheAndTheIdentityMapGiveBackRoomWhenALargeFetchIsReleased() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            for i in 0..<3_000 { _ = stack.employee("E\(i)", salary: Int64(i)) }
+            try stack.context.save()
+            stack.context.reset()
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: true)]
+            var kept: [Employee] = []
+            try autoreleasepoolCompat {
+                let all = try stack.context.fetch(request)
+                XCTAssertEqual(stack.coordinator.snapshotCount, 3_000)
+                XCTAssertGreaterThanOrEqual(stack.coordinator.snapshotCapacity, 3_000)
+                kept = Array(all.prefix(10))
+            }
+            XCTAssertEqual(stack.coordinator.snapshotCount, 10)
+            XCTAssertEqual(stack.context.registry.count, 10)
+            XCTAssertLessThanOrEqual(stack.context.registry.capacity, DictionaryCompaction.smallestCompactedCapacity,
+                                     "the identity map is rebuilt smaller too")
+            for employee in kept { XCTAssertTrue(stack.context.registeredObject(for: employee.objectID) === employee) }
+            XCTAssertLessThanOrEqual(stack.coordinator.snapshotCapacity, DictionaryCompaction.smallestCompactedCapacity,
+                                     "a table 1/16 full is rebuilt smaller, so lookups stay in warm memory")
+            // The rows still in use survived the rebuild.
+            let salarySlot = try XCTUnwrap(kept[0].entity.allProperties.firstIndex { $0.name == "salary" })
+            let cached = kept.compactMap { stack.coordinator.rowCache.row(for: $0.objectID.key, stalenessInterval: -1) }
+            let salaries = cached.map { row -> Int64? in
+                if case .integer(let salary) = row.values[salarySlot] { return salary }
+                return nil
+            }
+            XCTAssertEqual(salaries, (0..<10).map { Int64($0) })
+        }
+    }
+
     func testObjectKeysThatFoldAlikeStayDistinct() {
         let a = ObjectKey(storeToken: 1, rootEntity: 2, primaryKey: 7)
         let scope = Int64(bitPattern: UInt64(1) << 48 ^ UInt64(2) << 32)

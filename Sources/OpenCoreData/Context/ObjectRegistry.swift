@@ -15,6 +15,8 @@ final class ObjectRegistry {
     @exclusivity(unchecked) private var observedIDs: [ObjectKey: NSManagedObjectID] = [:]
 
     var count: Int { objects.count }
+    /// How many objects the table has room for (for tests that it gives memory back).
+    var capacity: Int { objects.capacity }
 
     /// Makes room for `capacity` objects at once, so a large fetch doesn't grow the table step by step.
     func reserveCapacity(_ capacity: Int) { objects.reserveCapacity(capacity) }
@@ -43,6 +45,7 @@ final class ObjectRegistry {
         guard let index = objects.index(forKey: key),
               objects.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
         objects.remove(at: index)
+        objects.compactIfSparse()
         if key.storeToken < 0 { unobserve(key) }
     }
 

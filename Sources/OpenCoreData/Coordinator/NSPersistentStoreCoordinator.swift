@@ -377,6 +377,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     func releaseSnapshots(_ keys: [ObjectKey]) { locked { for key in keys { rowCache.release(key) } } }
     /// How many row snapshots the coordinator holds (for tests and diagnostics).
     var snapshotCount: Int { locked { rowCache.count } }
+    /// How many rows the snapshot table has room for (for tests that it gives memory back).
+    var snapshotCapacity: Int { locked { rowCache.capacity } }
 
     /// Permanent IDs for new objects, each in the first store whose configuration holds its
     /// entity. A store that chooses its own IDs (`NSIncrementalStore.obtainPermanentIDs(for:)`)

@@ -62,8 +62,12 @@ final class RowCache {
             entries.values[index].references -= 1
         } else {
             entries.remove(at: index)
+            entries.compactIfSparse()
         }
     }
+
+    /// The number of entries the table has room for (for tests of its shrinking).
+    var capacity: Int { entries.capacity }
 
     /// The cached row, if it is no older than `stalenessInterval` seconds (negative: any age).
     func row(for key: ObjectKey, stalenessInterval: TimeInterval) -> StoreRow? {
@@ -73,5 +77,8 @@ final class RowCache {
     }
 
     /// Forgets a deleted record's row.
-    func remove(_ key: ObjectKey) { entries[key] = nil }
+    func remove(_ key: ObjectKey) {
+        entries[key] = nil
+        entries.compactIfSparse()
+    }
 }
