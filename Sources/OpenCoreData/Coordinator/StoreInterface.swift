@@ -49,6 +49,8 @@ struct FetchPlan {
     /// through relationships: an unsaved change of a related object (a department renamed) can
     /// make a row match that is unchanged itself, and only in-memory evaluation sees it.
     var evaluatesPendingChanges = false
+    /// The store's translation of this plan, made once for `canEvaluate` and the fetch after it.
+    let translation = FetchPlanTranslation()
 
     /// The same fetch without offset and limit (applied later, after pending changes).
     var withoutLimits: FetchPlan {

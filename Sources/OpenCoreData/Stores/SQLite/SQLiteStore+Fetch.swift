@@ -15,11 +15,15 @@ extension SQLiteStore {
         query(for: plan)?.isExact ?? true
     }
 
-    /// The fetch's SQL, or nil when no table holds a non-abstract entity of the plan.
+    /// The fetch's SQL, or nil when no table holds a non-abstract entity of the plan. Made once
+    /// per plan: `canEvaluate` and the fetch that follows it share it.
     private func query(for plan: FetchPlan) -> SQLiteFetchQuery? {
-        let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
-        guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity) else { return nil }
-        return SQLiteFetchQuery(plan, table: tablePlan.table, entityNumbers: included.map { schema.number(of: $0) }, schema: schema, storeToken: token)
+        plan.translation.cached(by: self, for: plan) {
+            fetchTranslations += 1
+            let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
+            guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity) else { return nil }
+            return SQLiteFetchQuery(plan, table: tablePlan.table, entityNumbers: included.map { schema.number(of: $0) }, schema: schema, storeToken: token)
+        }
     }
 
     /// `COUNT(*)` of an exact plan's rows (offset and limit applied).

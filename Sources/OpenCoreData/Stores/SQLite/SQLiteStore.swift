@@ -44,6 +44,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     @exclusivity(unchecked) private var plansByNumber: [SQLiteEntityPlan?] = []
     @exclusivity(unchecked) private var plansByLargeNumber: [Int: SQLiteEntityPlan] = [:]
 
+    /// How many fetch plans were translated to SQL (for tests that a fetch translates its
+    /// predicate once). Changed under the coordinator's lock, like every fetch.
+    var fetchTranslations = 0
+
     override var type: String { NSSQLiteStoreType }
 
     var evaluatesFetchPlans: Bool { false }

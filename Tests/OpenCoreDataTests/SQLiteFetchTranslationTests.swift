@@ -1,0 +1,54 @@
+@testable import OpenCoreData
+import XCTest
+
+/// A fetch on the SQLite store translates its request to SQL once: the store's answer to
+/// "do you evaluate this?" and the fetch itself share the translation (the store's
+/// `fetchTranslations`, through `@testable`). A request the context corrects for pending
+/// changes runs a different plan, which gets its own translation.
+final class SQLiteFetchTranslationTests: XCTestCase {
+    private func seeded() throws -> TestStack {
+        let directory = try makeTemporaryDirectory("ocd-translate")
+        let stack = try TestStack(sqliteAt: directory.appendingPathComponent("Company.sqlite"))
+        try stack.context.performAndWait {
+            for (name, salary) in [("Ann", 300), ("Bob", 100), ("Cat", 200)] { _ = stack.employee(name, salary: Int64(salary)) }
+            try stack.context.save()
+            stack.context.reset()
+        }
+        return stack
+    }
+
+    private func translations(_ stack: TestStack) -> Int {
+        (stack.coordinator.persistentStores[0] as! SQLiteStore).fetchTranslations
+    }
+
+    private func request() -> NSFetchRequest<Employee> {
+        let request = NSFetchRequest<Employee>(entityName: "Employee")
+        request.predicate = NSPredicate(format: "salary >= %d", 200)
+        request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: true)]
+        return request
+    }
+
+    func testAFetchTranslatesItsRequestOnce() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let before = translations(stack)
+            XCTAssertEqual(try stack.context.fetch(request()).map(\.firstName), ["Cat", "Ann"])
+            XCTAssertEqual(translations(stack), before + 1)
+            XCTAssertEqual(try stack.context.count(for: request()), 2)
+            XCTAssertEqual(translations(stack), before + 2, "a count is one more request, translated once")
+        }
+    }
+
+    func testAPlanChangedForPendingChangesIsTranslatedAgain() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let bob = try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Employee")).first { $0.firstName == "Bob" }!
+            bob.salary = 250
+            let before = translations(stack)
+            // The store's answer is corrected in memory: the rows come in key order, not the
+            // request's, so the store must not reuse the exact plan's SQL.
+            XCTAssertEqual(try stack.context.fetch(request()).map(\.firstName), ["Cat", "Bob", "Ann"])
+            XCTAssertEqual(translations(stack), before + 2, "the exact plan, then the key-order plan the context corrects")
+        }
+    }
+}
