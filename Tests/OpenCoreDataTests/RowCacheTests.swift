@@ -129,6 +129,63 @@ final class RowCacheTests: XCTestCase {
         }
     }
 
+    func testAFetchRefreshesTheCachedRowsOfObjectsItAlreadyHad() throws {
+        let url = try makeTemporaryDirectory("ocd-rowcache").appendingPathComponent("Company.sqlite")
+        let stack = try TestStack(sqliteAt: url), other = try TestStack(sqliteAt: url)
+        let request = NSFetchRequest<Employee>(entityName: "Employee")
+        func cachedSalary(_ employee: Employee) throws -> (salary: Int64, version: Int64) {
+            let slot = try XCTUnwrap(employee.entity.allProperties.firstIndex { $0.name == "salary" })
+            let row = try XCTUnwrap(stack.coordinator.rowCache.row(for: employee.objectID.key, stalenessInterval: -1))
+            guard case .integer(let salary) = row.values[slot] else { throw XCTSkip("salary is not an integer") }
+            return (salary, row.version)
+        }
+        try stack.context.performAndWait {
+            let ann = stack.employee("Ann", salary: 100)
+            try stack.context.save()
+            XCTAssertEqual(try cachedSalary(ann).salary, 100)
+
+            // Another coordinator changes the record behind this one's back.
+            try other.context.performAndWait {
+                let theirs = try other.context.fetch(request)[0]
+                theirs.salary = 200
+                try other.context.save()
+            }
+            // Fetching again finds Ann registered (no new reference is taken), but the cache's
+            // copy of her row is the one just read: a fault of her in another context fires
+            // with the new values without reading the store.
+            let again = try stack.context.fetch(request)
+            XCTAssertTrue(again[0] === ann)
+            XCTAssertEqual(ann.salary, 100, "a registered object keeps its values until it is refreshed")
+            XCTAssertEqual(try cachedSalary(ann).salary, 200)
+            XCTAssertEqual(try cachedSalary(ann).version, 2)
+            XCTAssertEqual(stack.coordinator.snapshotCount, 1, "still one reference, Ann's")
+        }
+    }
+
+    func testAChildContextsFetchLeavesTheCacheWithTheStoresValues() throws {
+        let stack = TestStack()
+        let (ann, slot) = try stack.context.performAndWait {
+            let ann = stack.employee("Ann", salary: 100)
+            try stack.context.save()
+            ann.salary = 300  // unsaved: the parent's state, not the store's
+            return (ann, try XCTUnwrap(ann.entity.allProperties.firstIndex { $0.name == "salary" }))
+        }
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = stack.context
+        try child.performAndWait {
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            let first = try child.fetch(request)
+            XCTAssertEqual(first.map(\.salary), [300])
+            let second = try child.fetch(request)
+            XCTAssertTrue(second[0] === first[0], "the second fetch finds the child's object registered")
+        }
+        try stack.context.performAndWait {
+            let row = try XCTUnwrap(stack.coordinator.rowCache.row(for: ann.objectID.key, stalenessInterval: -1))
+            guard case .integer(let cached) = row.values[slot] else { return XCTFail("salary is not an integer") }
+            XCTAssertEqual(cached, 100, "rows a child reads from its parent carry unsaved values and never reach the cache")
+        }
+    }
+
     func testObjectKeysThatFoldAlikeStayDistinct() {
         let a = ObjectKey(storeToken: 1, rootEntity: 2, primaryKey: 7)
         let scope = Int64(bitPattern: UInt64(1) << 48 ^ UInt64(2) << 32)
