@@ -10,9 +10,18 @@ extension Dictionary {
     ///
     /// Tables of at most `smallestCompactedCapacity` buckets are left alone: they stay warm,
     /// and shrinking them would only add rebuilds.
+    ///
+    /// Only every 64th count is looked at: this runs once per object freed, and reading the
+    /// capacity each time cost more than the rebuilds.
+    @inline(__always)
     mutating func compactIfSparse() {
+        guard count & 63 == 0 else { return }
         let capacity = self.capacity
         guard capacity > DictionaryCompaction.smallestCompactedCapacity, count < capacity / 16 else { return }
+        rebuildCompact()
+    }
+
+    private mutating func rebuildCompact() {
         var compact = Self(minimumCapacity: count * 2)
         for (key, value) in self { compact[key] = value }
         self = compact
