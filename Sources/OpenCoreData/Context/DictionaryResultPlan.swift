@@ -252,12 +252,12 @@ struct DictionaryResultPlan {
     /// The dictionary form of an aggregate's value: numbers as `NSNumber` of `type`.
     static func publicValue(_ value: StoredValue, as type: NSAttributeType) -> Any? {
         switch (value, type) {
-        case (.integer(let i), .integer16AttributeType): return NSNumber(value: Int16(truncatingIfNeeded: i))
-        case (.integer(let i), .integer32AttributeType): return NSNumber(value: Int32(truncatingIfNeeded: i))
-        case (.integer(let i), _): return NSNumber(value: i)
+        case (.integer(let i), .integer16AttributeType): return SharedNumbers.number(Int16(truncatingIfNeeded: i))
+        case (.integer(let i), .integer32AttributeType): return SharedNumbers.number(Int32(truncatingIfNeeded: i))
+        case (.integer(let i), _): return SharedNumbers.number(i)
         case (.double(let d), .floatAttributeType): return NSNumber(value: Float(d))
         case (.double(let d), _): return NSNumber(value: d)
-        case (.bool(let b), _): return NSNumber(value: b)
+        case (.bool(let b), _): return SharedNumbers.number(b)
         case (.objectID(let id), _): return id
         case (.null, _): return nil
         case (.string(let s), _): return s

@@ -122,12 +122,12 @@ extension StoredValue {
         case .null: return nil
         case .integer(let i):
             switch attribute.attributeType {
-            case .integer16AttributeType: return NSNumber(value: Int16(truncatingIfNeeded: i))
-            case .integer32AttributeType: return NSNumber(value: Int32(truncatingIfNeeded: i))
-            default: return NSNumber(value: i)
+            case .integer16AttributeType: return SharedNumbers.number(Int16(truncatingIfNeeded: i))
+            case .integer32AttributeType: return SharedNumbers.number(Int32(truncatingIfNeeded: i))
+            default: return SharedNumbers.number(i)
             }
         case .double(let d): return attribute.attributeType == .floatAttributeType ? NSNumber(value: Float(d)) : NSNumber(value: d)
-        case .bool(let b): return NSNumber(value: b)
+        case .bool(let b): return SharedNumbers.number(b)
         case .string(let s): return s
         case .date(let d): return d
         case .data(let d): return d

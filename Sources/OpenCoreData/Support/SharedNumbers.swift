@@ -1,0 +1,41 @@
+import Foundation
+
+/// `NSNumber`s of small integers and Booleans, made once and shared.
+///
+/// Core Data hands attribute values out as `NSNumber` (key-value coding, the per-key
+/// `validate(_:value:)` hook, dictionary results), and Foundation on Linux allocates each one:
+/// about 840 instructions. Apple's runtime gets small numbers for free as tagged pointers; this
+/// is the Linux stand-in. Saving an object validates every property and boxes each for the hook,
+/// so an object of ten small integer attributes paid for ten allocations per save.
+///
+/// ```swift
+/// SharedNumbers.number(Int64(42))   // the same NSNumber every time
+/// SharedNumbers.number(Int64(1 << 40))  // a new one
+/// ```
+///
+/// Each integer type has its own table, so `objCType` is what `NSNumber(value:)` would give.
+/// The tables are built on first use of their type.
+enum SharedNumbers {
+    /// The range shared: flags, enumerations, counts, small identifiers.
+    static let range: ClosedRange<Int64> = -128...1023
+
+    nonisolated(unsafe) private static let int64s = range.map { NSNumber(value: $0) }
+    nonisolated(unsafe) private static let int32s = range.map { NSNumber(value: Int32($0)) }
+    nonisolated(unsafe) private static let int16s = range.map { NSNumber(value: Int16($0)) }
+    nonisolated(unsafe) private static let no = NSNumber(value: false)
+    nonisolated(unsafe) private static let yes = NSNumber(value: true)
+
+    static func number(_ value: Int64) -> NSNumber {
+        range.contains(value) ? int64s[Int(value - range.lowerBound)] : NSNumber(value: value)
+    }
+
+    static func number(_ value: Int32) -> NSNumber {
+        range.contains(Int64(value)) ? int32s[Int(Int64(value) - range.lowerBound)] : NSNumber(value: value)
+    }
+
+    static func number(_ value: Int16) -> NSNumber {
+        range.contains(Int64(value)) ? int16s[Int(Int64(value) - range.lowerBound)] : NSNumber(value: value)
+    }
+
+    static func number(_ value: Bool) -> NSNumber { value ? yes : no }
+}
