@@ -101,6 +101,42 @@ final class ChangeTrackingTests: XCTestCase {
         }
     }
 
+    func testDidSaveNotificationsNameTheSavedObjectsAndTheirIDs() throws {
+        let stack = TestStack()
+        let box = NotificationBox()
+        let t1 = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: stack.context, queue: nil) { note in box.append(note.userInfo ?? [:]) }
+        let t2 = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectIDsNotification, object: stack.context, queue: nil) { note in box.append(note.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(t1); NotificationCenter.default.removeObserver(t2) }
+        try stack.context.performAndWait {
+            let a = stack.employee("A"), b = stack.employee("B")
+            try stack.context.save()
+            box.removeAll()
+            a.salary = 5
+            stack.context.delete(b)
+            let c = stack.employee("C")
+            let bID = b.objectID
+            try stack.context.save()
+            XCTAssertEqual(box.infos.count, 2, "DidSave, then DidSaveObjectIDs")
+            let (objects, ids) = (box.infos[0], box.infos[1])
+            XCTAssertEqual(objects[NSInsertedObjectsKey] as? Set<NSManagedObject>, [c])
+            XCTAssertEqual(objects[NSUpdatedObjectsKey] as? Set<NSManagedObject>, [a])
+            XCTAssertEqual(objects[NSDeletedObjectsKey] as? Set<NSManagedObject>, [b])
+            for info in [objects, ids] {
+                XCTAssertEqual(info[NSInsertedObjectIDsKey] as? Set<NSManagedObjectID>, [c.objectID])
+                XCTAssertEqual(info[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID>, [a.objectID])
+                XCTAssertEqual(info[NSDeletedObjectIDsKey] as? Set<NSManagedObjectID>, [bID])
+            }
+            XCTAssertEqual(ids.count, 3, "the IDs notification carries IDs only")
+
+            box.removeAll()
+            a.salary = 6
+            try stack.context.save()
+            XCTAssertEqual(box.infos[0][NSInsertedObjectsKey] as? Set<NSManagedObject>, [], "kinds without objects are empty sets")
+            XCTAssertEqual(box.infos[1][NSDeletedObjectIDsKey] as? Set<NSManagedObjectID>, [])
+            XCTAssertEqual(box.infos[1][NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID>, [a.objectID])
+        }
+    }
+
     func testAwakeFromFetchRunsWhenAnotherContextLoadsTheObject() throws {
         let stack = hookedStack()
         try stack.context.performAndWait {

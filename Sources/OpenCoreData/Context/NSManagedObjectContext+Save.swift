@@ -176,24 +176,11 @@ extension NSManagedObjectContext {
         }
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
 
-        // Built as [AnyHashable: Any], the type `post` takes, with keys boxed once: a
-        // [String: Any] literal is converted entry by entry on every save. The tables are kept
-        // sparse because a probe that meets another key compares two AnyHashables, a generic
-        // dynamic comparison that cost more than the rest of the insertion.
-        typealias Key = ContextNotificationKeys
+        // Filled from templates ([AnyHashable: Any], the type `post` takes): no key is hashed.
         let insertedIDs = Set(insertedNow.map(\.objectID)), updatedIDs = Set(updatedNow.map(\.objectID))
         let deletedIDs = Set(deletedNow.map(\.objectID))
-        var ids = [AnyHashable: Any](minimumCapacity: 12)
-        ids[Key.insertedIDs] = insertedIDs
-        ids[Key.updatedIDs] = updatedIDs
-        ids[Key.deletedIDs] = deletedIDs
-        var info = [AnyHashable: Any](minimumCapacity: 24)
-        info[Key.insertedIDs] = insertedIDs
-        info[Key.updatedIDs] = updatedIDs
-        info[Key.deletedIDs] = deletedIDs
-        info[Key.inserted] = Set(insertedNow)
-        info[Key.updated] = Set(updatedNow)
-        info[Key.deleted] = Set(deletedNow)
+        let info = UserInfoTemplate.didSave.userInfo(insertedIDs, updatedIDs, deletedIDs, Set(insertedNow), Set(updatedNow), Set(deletedNow))
+        let ids = UserInfoTemplate.didSaveObjectIDs.userInfo(insertedIDs, updatedIDs, deletedIDs)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)
         NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: ids)
         for object in insertedNow { object.didSave() }
