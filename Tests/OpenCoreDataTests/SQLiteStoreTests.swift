@@ -346,6 +346,65 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sql("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 3"), [["4"]])
     }
 
+    func testAnUpdateWritesOnlyTheColumnsThatChanged() throws {
+        let (_, context) = try open(CompanyModel.make())
+        let ann = try context.performAndWait {
+            let ann = Employee(context: context)
+            ann.firstName = "Ann"
+            ann.salary = 100
+            try context.save()
+            return ann
+        }
+        // A column changed behind the store's back (no Z_OPT bump) while the object still holds
+        // the old value: a save that does not change that column leaves it alone, as Apple's
+        // UPDATE names only the changed columns.
+        try SQLiteInspector.execute(at: storeURL.path, "UPDATE ZEMPLOYEE SET ZFIRSTNAME = 'Written elsewhere'")
+        try context.performAndWait {
+            XCTAssertEqual(ann.firstName, "Ann")
+            ann.salary = 200
+            try context.save()
+        }
+        XCTAssertEqual(try sql("SELECT ZFIRSTNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE"), [["Written elsewhere", "200", "2"]])
+
+        // A change of every column, and a save that changes no column (a to-many only), work too.
+        try context.performAndWait {
+            ann.firstName = "Anne"
+            ann.salary = 300
+            try context.save()
+            let department = Department(context: context)
+            department.name = "R&D"
+            try context.save()
+            department.employees = [ann]
+            try context.save()
+        }
+        XCTAssertEqual(try sql("SELECT ZFIRSTNAME, ZSALARY, Z_OPT, ZDEPARTMENT IS NOT NULL FROM ZEMPLOYEE"), [["Anne", "300", "4", "1"]])
+        XCTAssertEqual(try sql("SELECT ZNAME, Z_OPT FROM ZDEPARTMENT"), [["R&D", "2"]], "the department's Z_OPT counts its to-many change")
+    }
+
+    func testAnEntityWithMoreThan64ColumnsUpdatesEveryColumn() throws {
+        let wide = NSEntityDescription(name: "Wide")
+        wide.properties = (0..<70).map { NSAttributeDescription(name: "a\($0)", type: .integer64AttributeType) }
+        let model = NSManagedObjectModel()
+        model.entities = [wide]
+        let (_, context) = try open(model)
+        let object = try context.performAndWait {
+            let object = NSManagedObject(entity: wide, insertInto: context)
+            object.setValue(1, forKey: "a0")
+            try context.save()
+            object.setValue(7, forKey: "a69")
+            try context.save()
+            return object
+        }
+        // Unlike a narrow entity's (above), this UPDATE writes every column, so the value
+        // written elsewhere is overwritten with the object's.
+        try SQLiteInspector.execute(at: storeURL.path, "UPDATE ZWIDE SET ZA0 = 5")
+        try context.performAndWait {
+            object.setValue(8, forKey: "a69")
+            try context.save()
+        }
+        XCTAssertEqual(try sql("SELECT ZA0, ZA69, Z_OPT FROM ZWIDE"), [["1", "8", "3"]], "past 64 columns the UPDATE writes them all")
+    }
+
     func testAStaleUpdateFromAnotherCoordinatorFailsWithAMergeErrorAndWritesNothing() throws {
         let model = CompanyModel.make()
         let (_, first) = try open(model)

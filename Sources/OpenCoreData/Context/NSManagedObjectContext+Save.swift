@@ -58,7 +58,9 @@ extension NSManagedObjectContext {
                 inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1, source: source($0)) },
                 updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: source($0)) },
                 deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version, source: source($0)) },
-                locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: source($0)) })
+                locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: source($0)) },
+                // What the stored records hold, when the version check on write guarantees it.
+                updatedFrom: checkOnWrite ? updatedNow.compactMap(\.committed) : [])
             do {
                 try coordinator.save(changes)
             } catch {

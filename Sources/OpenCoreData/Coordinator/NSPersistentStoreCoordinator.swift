@@ -476,7 +476,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 perStore[ObjectIdentifier(store), default: (store, StoreChanges(inserted: [], updated: [], deleted: []))].1[keyPath: path].append(row)
             }
             for row in changes.inserted { try add(row, \.inserted) }
-            for row in changes.updated { try add(row, \.updated) }
+            for (i, row) in changes.updated.enumerated() {
+                try add(row, \.updated)
+                if changes.updatedFrom.count == changes.updated.count, let store = row.objectID.persistentStore {
+                    perStore[ObjectIdentifier(store)]!.1.updatedFrom.append(changes.updatedFrom[i])
+                }
+            }
             for row in changes.deleted { try add(row, \.deleted) }
             for row in changes.locked { try add(row, \.locked) }
             try checkRelationshipsStayInTheirStores(changes)

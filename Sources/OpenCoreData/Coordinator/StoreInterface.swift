@@ -83,6 +83,11 @@ struct StoreChanges: Sendable {
     /// Unchanged records under optimistic locking (`detectConflicts(for:)`): their versions are
     /// checked like updates and bumped, their values stay.
     var locked: [StoreRow] = []
+    /// The committed values each of `updated` replaces, in the same order; empty when not known.
+    /// A store may then write only the columns that changed (Apple's UPDATE names only those),
+    /// so an unchanged indexed column costs no index write. Given only under the error merge
+    /// policy: its version check makes the stored record equal to these values, or fails.
+    var updatedFrom: [[StoredValue]] = []
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && locked.isEmpty }
 }

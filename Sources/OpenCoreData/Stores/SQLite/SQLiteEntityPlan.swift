@@ -134,7 +134,50 @@ final class SQLiteEntityPlan {
         self.externalDataSlots = external
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames
         insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) VALUES (\(insertColumns.map { _ in "?" }.joined(separator: ", ")))"
-        updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        updateSQL = Self.updateSQL(table: table.name, columns: columnNames)
+        self.columnNames = columnNames
+    }
+
+    /// The column of each of `writes`.
+    private let columnNames: [String]
+    /// UPDATEs of some columns, by ``changedWrites(from:to:)`` mask. Guarded by the store's lock,
+    /// like every save. The same string for the same mask lets the connection find its prepared
+    /// statement by a pointer compare.
+    private var partialUpdateSQL: [UInt64: String] = [:]
+
+    private static func updateSQL(table: String, columns: [String]) -> String {
+        "UPDATE \(table) SET \((["Z_OPT"] + columns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+    }
+
+    /// Which of `writes` differ between a record's values `old` and `new`, one bit each (bit
+    /// `w` for `writes[w]`); nil when all of them are written anyway: every one changed, or the
+    /// entity has more than 64 columns.
+    func changedWrites(from old: [StoredValue], to new: [StoredValue]) -> UInt64? {
+        guard writes.count <= 64, old.count == new.count else { return nil }
+        var mask: UInt64 = 0
+        for (w, write) in writes.enumerated() {
+            let slot = write.slot
+            if !new[slot].isSame(as: old[slot]) { mask |= 1 << UInt64(w) }
+        }
+        return mask == (writes.count == 64 ? ~0 : (1 << UInt64(writes.count)) - 1) ? nil : mask
+    }
+
+    /// `UPDATE ... SET Z_OPT = ?, <the masked columns> WHERE Z_PK = ? AND Z_OPT = ?`.
+    func updateSQL(writing mask: UInt64) -> String {
+        if let sql = partialUpdateSQL[mask] { return sql }
+        let columns = columnNames.indices.filter { mask & (1 << UInt64($0)) != 0 }.map { columnNames[$0] }
+        let sql = Self.updateSQL(table: table.name, columns: columns)
+        partialUpdateSQL[mask] = sql
+        return sql
+    }
+}
+
+extension SQLiteEntityPlan.Write {
+    /// The value slot the parameter is bound from.
+    var slot: Int {
+        switch self {
+        case let .scalar(slot), let .attribute(slot, _), let .foreignKey(slot), let .foreignEntity(slot): return slot
+        }
     }
 }
 

@@ -84,10 +84,14 @@ extension SQLiteStore {
         // Deletes first, so an inserted object may take a unique value a deleted one held.
         // Updates before inserts: Apple's derived-attribute triggers (Z_DA_...) update a
         // parent's count when a child row is inserted, and the parent's UPDATE, which
-        // writes every column, must not overwrite that afterwards. (Derived attributes
-        // are not modelled yet; see SQLiteDerivedAttributeFunctions.)
+        // may write every column (it does under merge policies other than the error
+        // policy), must not overwrite that afterwards. (Derived attributes are not
+        // modelled yet; see SQLiteDerivedAttributeFunctions.)
         for row in changes.deleted { try delete(row, external: external, in: db) }
-        for row in changes.updated { try write(row, insert: false, external: external, in: db) }
+        let knowsOldValues = changes.updatedFrom.count == changes.updated.count
+        for (i, row) in changes.updated.enumerated() {
+            try write(row, insert: false, replacing: knowsOldValues ? changes.updatedFrom[i] : nil, external: external, in: db)
+        }
         for row in changes.locked { try bumpVersion(row, in: db) }
         for row in changes.inserted { try write(row, insert: true, external: external, in: db) }
         try writeToManyRelationships(of: changes.inserted + changes.updated, in: db)
@@ -160,13 +164,18 @@ extension SQLiteStore {
     }
 
     /// INSERT (`Z_OPT` = 1) or version-checked UPDATE of a row's attributes and to-one keys.
-    func write(_ row: StoreRow, insert: Bool, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
+    ///
+    /// An UPDATE given the values the record holds (`old`) writes only the columns that differ,
+    /// as Apple's store does: an unchanged indexed column then costs no index update, and W4's
+    /// one-attribute change wrote two pages per save instead of one.
+    func write(_ row: StoreRow, insert: Bool, replacing old: [StoredValue]? = nil, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
         let plan = try entityPlan(row)
         guard row.values.count == plan.slots.count else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Internal error: a row of '\(plan.entity.name ?? "?")' has \(row.values.count) values; the entity has \(plan.slots.count) properties.")
         }
+        let written = insert ? nil : old.flatMap { plan.changedWrites(from: $0, to: row.values) }
         let oldColumns = insert ? [:] : try externalColumns(of: row, plan, in: db)
-        let statement = try db.statement(insert ? plan.insertSQL : plan.updateSQL)
+        let statement = try db.statement(insert ? plan.insertSQL : written.map { plan.updateSQL(writing: $0) } ?? plan.updateSQL)
         var index: Int32 = 1
         if insert {
             statement.bind(row.objectID.primaryKey, at: 1)
@@ -174,7 +183,8 @@ extension SQLiteStore {
             index = 3
         }
         statement.bind(row.version, at: index); index += 1
-        for write in plan.writes {
+        for (w, write) in plan.writes.enumerated() {
+            if let written, written & (1 << UInt64(w)) == 0 { continue }
             switch write {
             case let .scalar(slot):
                 switch row.values[slot] {
