@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// How long (seconds, a number) a SQLite store waits for another connection's lock before a
 /// fetch or save fails. Default: 10.
@@ -60,15 +59,16 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// beside the file, unless a migration points the copy it writes at the original's.
     var externalDataDirectory: URL? {
         // Worked out once (the store's URL and options are set before it is used): decoding
-        // reads it for every external-storage column of every row.
-        cachedExternalDataDirectory.withLock { cached in
-            if let cached { return cached }
-            let directory = (options?[SQLiteExternalData.directoryOption] as? URL) ?? url.map(SQLiteExternalData.directory(forStoreAt:))
-            cached = .some(directory)
-            return directory
-        }
+        // reads it for every external-storage column of every row. An NSLock, not a Mutex:
+        // Thread Sanitizer cannot see a Mutex's futex and would report a race.
+        externalDataDirectoryLock.lock(); defer { externalDataDirectoryLock.unlock() }
+        if let cached = cachedExternalDataDirectory { return cached }
+        let directory = (options?[SQLiteExternalData.directoryOption] as? URL) ?? url.map(SQLiteExternalData.directory(forStoreAt:))
+        cachedExternalDataDirectory = .some(directory)
+        return directory
     }
-    private let cachedExternalDataDirectory = Mutex<URL??>(nil)
+    private let externalDataDirectoryLock = NSLock()
+    private var cachedExternalDataDirectory: URL??  // guarded by externalDataDirectoryLock
     func plan(number: Int) -> SQLiteEntityPlan? {
         plansByNumber.indices.contains(number) ? plansByNumber[number] : plansByLargeNumber[number]
     }
