@@ -59,6 +59,17 @@ final class ChangeTrackingTests: XCTestCase {
         }
     }
 
+    /// Saves employees A and B, then (on the context's queue) updates A, deletes B and inserts
+    /// C, leaving the event open; `box` is emptied after the save.
+    private func changeEachKind(in stack: TestStack, _ box: NotificationBox) throws -> (updated: Employee, deleted: Employee, inserted: Employee) {
+        let a = stack.employee("A"), b = stack.employee("B")
+        try stack.context.save()
+        box.removeAll()
+        a.salary = 5
+        stack.context.delete(b)
+        return (a, b, stack.employee("C"))
+    }
+
     func testObjectsDidChangeNotificationCarriesTheEventsObjects() throws {
         let stack = TestStack()
         let box = NotificationBox()
@@ -67,12 +78,7 @@ final class ChangeTrackingTests: XCTestCase {
         }
         defer { NotificationCenter.default.removeObserver(token) }
         try stack.context.performAndWait {
-            let a = stack.employee("A"), b = stack.employee("B")
-            try stack.context.save()
-            box.removeAll()
-            a.salary = 5
-            stack.context.delete(b)
-            let c = stack.employee("C")
+            let (a, b, c) = try changeEachKind(in: stack, box)
             stack.context.processPendingChanges()
             XCTAssertEqual(box.infos.count, 1)
             let info = box.infos[0]
@@ -108,12 +114,7 @@ final class ChangeTrackingTests: XCTestCase {
         let t2 = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectIDsNotification, object: stack.context, queue: nil) { note in box.append(note.userInfo ?? [:]) }
         defer { NotificationCenter.default.removeObserver(t1); NotificationCenter.default.removeObserver(t2) }
         try stack.context.performAndWait {
-            let a = stack.employee("A"), b = stack.employee("B")
-            try stack.context.save()
-            box.removeAll()
-            a.salary = 5
-            stack.context.delete(b)
-            let c = stack.employee("C")
+            let (a, b, c) = try changeEachKind(in: stack, box)
             let bID = b.objectID
             try stack.context.save()
             XCTAssertEqual(box.infos.count, 2, "DidSave, then DidSaveObjectIDs")

@@ -44,12 +44,17 @@ final class RowCacheTests: XCTestCase {
         }
     }
 
+    /// Saves employees E0, E1, ... with salaries 0, 1, ... and resets the context (call on its queue).
+    private func saveEmployees(_ count: Int, in stack: TestStack) throws {
+        for i in 0..<count { _ = stack.employee("E\(i)", salary: Int64(i)) }
+        try stack.context.save()
+        stack.context.reset()
+    }
+
     func testFetchedFaultsFireFromTheCacheWithoutTheStore() throws {
         let stack = TestStack()
         try stack.context.performAndWait {
-            for i in 0..<5 { _ = stack.employee("E\(i)", salary: Int64(i)) }
-            try stack.context.save()
-            stack.context.reset()
+            try saveEmployees(5, in: stack)
             let request = NSFetchRequest<Employee>(entityName: "Employee")
             request.returnsObjectsAsFaults = true
             let faults = try stack.context.fetch(request)
@@ -94,14 +99,12 @@ final class RowCacheTests: XCTestCase {
         }
     }
 
-    /// Row-cache and identity-map keys hash their three fields folded into one word; keys that
-    /// fold alike must still be different keys.
+    /// `Dictionary` never shrinks; both tables rebuild themselves once 1/16 full, keeping the
+    /// entries still in use.
     func testTheCacheAndTheIdentityMapGiveBackRoomWhenALargeFetchIsReleased() throws {
         let stack = TestStack()
         try stack.context.performAndWait {
-            for i in 0..<3_000 { _ = stack.employee("E\(i)", salary: Int64(i)) }
-            try stack.context.save()
-            stack.context.reset()
+            try saveEmployees(3_000, in: stack)
             let request = NSFetchRequest<Employee>(entityName: "Employee")
             request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: true)]
             var kept: [Employee] = []
@@ -129,6 +132,8 @@ final class RowCacheTests: XCTestCase {
         }
     }
 
+    /// A fetch refreshes the cached row of every record it reads, also of objects the context
+    /// already has (they keep their values, and take no new reference).
     func testAFetchRefreshesTheCachedRowsOfObjectsItAlreadyHad() throws {
         let url = try makeTemporaryDirectory("ocd-rowcache").appendingPathComponent("Company.sqlite")
         let stack = try TestStack(sqliteAt: url), other = try TestStack(sqliteAt: url)
@@ -186,6 +191,8 @@ final class RowCacheTests: XCTestCase {
         }
     }
 
+    /// Row-cache and identity-map keys hash their three fields folded into one word; keys that
+    /// fold alike must still be different keys.
     func testObjectKeysThatFoldAlikeStayDistinct() {
         let a = ObjectKey(storeToken: 1, rootEntity: 2, primaryKey: 7)
         let scope = Int64(bitPattern: UInt64(1) << 48 ^ UInt64(2) << 32)
