@@ -4,8 +4,8 @@ extension Dictionary {
     /// `Dictionary` never gives back room as entries leave. The identity map and the row cache
     /// grow to hundreds of thousands of buckets for a large fetch; once those objects are gone
     /// a few live entries would stay scattered over megabytes, and every lookup would touch a
-    /// cold cache line, often a cold page: a 2,000-row fetch after a 200,000-row one ran 20% slower
-    /// than in a fresh table. Call it after each removal. A rebuild moves fewer entries than the
+    /// cold cache line, often a cold page: a 2,000-row fetch after a 200,000-row one took 9 ms,
+    /// and 7.5 ms with this. Call it after each removal. A rebuild moves fewer entries than the
     /// removals that led to it, so its cost is amortised over them.
     ///
     /// Tables of at most `smallestCompactedCapacity` buckets are left alone: they stay warm,
