@@ -57,7 +57,9 @@ struct UserInfoTemplate {
     private let indices: [Dictionary<AnyHashable, Any>.Index]
 
     init(keys: [AnyHashable]) {
-        var template = [AnyHashable: Any](minimumCapacity: keys.count)
+        // Sparse, so an observer's lookup rarely meets another key: comparing two AnyHashables
+        // is a dynamic comparison that costs more than the rest of the lookup.
+        var template = [AnyHashable: Any](minimumCapacity: keys.count * 4)
         for key in keys { template[key] = () }
         self.template = template
         indices = keys.map { template.index(forKey: $0)! }
