@@ -87,6 +87,37 @@ final class SQLiteCoordinatorTests: XCTestCase {
         }
     }
 
+    func testEachStoreOfASaveWritesOnlyItsChangedColumns() throws {
+        let model = CompanyModel.make()
+        let byName = model.entitiesByName
+        model.setEntities([byName["Department"]!], forConfigurationName: "Org")
+        model.setEntities(["Employee", "Manager", "Project", "Milestone", "Badge"].map { byName[$0]! }, forConfigurationName: "People")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let org = directory.appendingPathComponent("Org.sqlite"), people = directory.appendingPathComponent("People.sqlite")
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "Org", at: org)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "People", at: people)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let (department, employee) = try context.performAndWait {
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+            d.setValue("Org", forKey: "name")
+            let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            e.setValue("Ann", forKey: "firstName")
+            try context.save()
+            return (d, e)
+        }
+        // Written behind the stores' backs, in columns the next save does not change.
+        try SQLiteInspector.execute(at: org.path, "UPDATE ZDEPARTMENT SET ZNAME = 'Renamed elsewhere'")
+        try SQLiteInspector.execute(at: people.path, "UPDATE ZEMPLOYEE SET ZFIRSTNAME = 'Renamed elsewhere'")
+        try context.performAndWait {
+            department.setValue(5.0, forKey: "budget")
+            employee.setValue(7, forKey: "salary")
+            try context.save()
+        }
+        XCTAssertEqual(try SQLiteInspector.rows(at: org.path, "SELECT ZNAME, ZBUDGET, Z_OPT FROM ZDEPARTMENT"), [["Renamed elsewhere", "5.0", "2"]])
+        XCTAssertEqual(try SQLiteInspector.rows(at: people.path, "SELECT ZFIRSTNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE"), [["Renamed elsewhere", "7", "2"]])
+    }
+
     func testDetectConflictsBumpsTheRowVersionOnDisk() throws {
         let a = try stack()
         let department: Department = try a.context.performAndWait {

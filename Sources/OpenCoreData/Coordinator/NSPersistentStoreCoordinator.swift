@@ -465,30 +465,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// save's; the multi-store protocol is the persistence issue's.
     func save(_ changes: StoreChanges) throws {
         try locked {
-            var perStore: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
-            func add(_ row: StoreRow, _ path: WritableKeyPath<StoreChanges, [StoreRow]>) throws {
-                guard let store = row.objectID.persistentStore else {
-                    throw CoreDataError.make(NSPersistentStoreSaveError, "An object's store was removed before the save.")
-                }
-                if store.isReadOnly {
-                    throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save '\(row.objectID.entity.name ?? "?")': its store is read-only (NSReadOnlyPersistentStoreOption).")
-                }
-                perStore[ObjectIdentifier(store), default: (store, StoreChanges(inserted: [], updated: [], deleted: []))].1[keyPath: path].append(row)
-            }
-            for row in changes.inserted { try add(row, \.inserted) }
-            for (i, row) in changes.updated.enumerated() {
-                try add(row, \.updated)
-                if changes.updatedFrom.count == changes.updated.count, let store = row.objectID.persistentStore {
-                    perStore[ObjectIdentifier(store)]!.1.updatedFrom.append(changes.updatedFrom[i])
-                }
-            }
-            for row in changes.deleted { try add(row, \.deleted) }
-            for row in changes.locked { try add(row, \.locked) }
+            let perStore = try changesByStore(changes)
             try checkRelationshipsStayInTheirStores(changes)
             // Two phases: every store stages its part first; one refusal rolls all back.
             var prepared: [PreparedStoreSave] = []
             do {
-                for (store, storeChanges) in perStore.values { prepared.append(try backend(of: store).prepareSave(storeChanges)) }
+                for (store, storeChanges) in perStore { prepared.append(try backend(of: store).prepareSave(storeChanges)) }
             } catch {
                 for p in prepared { p.rollback() }
                 throw error
@@ -497,5 +479,44 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             for row in changes.updated + changes.locked { rowCache.update(row) }
             for row in changes.deleted { rowCache.remove(row.objectID.key) }
         }
+    }
+
+    /// Each store's part of `changes`; refuses rows whose store is gone or read-only. When every
+    /// row is in one store (the usual case) the changes go to it as they are: splitting them
+    /// row by row cost about 900 instructions per row (W1).
+    private func changesByStore(_ changes: StoreChanges) throws -> [(NSPersistentStore, StoreChanges)] {
+        var only: NSPersistentStore?
+        var severalStores = false
+        for rows in [changes.inserted, changes.updated, changes.deleted, changes.locked] {
+            for row in rows {
+                let store = try writableStore(of: row)
+                if only == nil { only = store } else if only !== store { severalStores = true }
+            }
+        }
+        guard let only else { return [] }
+        if !severalStores { return [(only, changes)] }
+
+        var perStore: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
+        func add(_ row: StoreRow, _ path: WritableKeyPath<StoreChanges, [StoreRow]>, from old: [StoredValue]? = nil) throws {
+            let store = try writableStore(of: row)
+            perStore[ObjectIdentifier(store), default: (store, StoreChanges(inserted: [], updated: [], deleted: []))].1[keyPath: path].append(row)
+            if let old { perStore[ObjectIdentifier(store)]!.1.updatedFrom.append(old) }
+        }
+        let knowsOldValues = changes.updatedFrom.count == changes.updated.count
+        for row in changes.inserted { try add(row, \.inserted) }
+        for (i, row) in changes.updated.enumerated() { try add(row, \.updated, from: knowsOldValues ? changes.updatedFrom[i] : nil) }
+        for row in changes.deleted { try add(row, \.deleted) }
+        for row in changes.locked { try add(row, \.locked) }
+        return Array(perStore.values)
+    }
+
+    private func writableStore(of row: StoreRow) throws -> NSPersistentStore {
+        guard let store = row.objectID.persistentStore else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "An object's store was removed before the save.")
+        }
+        if store.isReadOnly {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save '\(row.objectID.entity.name ?? "?")': its store is read-only (NSReadOnlyPersistentStoreOption).")
+        }
+        return store
     }
 }
