@@ -25,7 +25,7 @@ final class MergePolicyTests: XCTestCase {
             try store.save()
         }
         var saveError: Error?
-        try stack.context.performAndWait {
+        stack.context.performAndWait {
             let e = mine
             e.salary = 3
             e.firstName = "FromObject"

@@ -19,11 +19,11 @@ enum SharedNumbers {
     /// The range shared: flags, enumerations, counts, small identifiers.
     static let range: ClosedRange<Int64> = -128...1023
 
-    nonisolated(unsafe) private static let int64s = range.map { NSNumber(value: $0) }
-    nonisolated(unsafe) private static let int32s = range.map { NSNumber(value: Int32($0)) }
-    nonisolated(unsafe) private static let int16s = range.map { NSNumber(value: Int16($0)) }
-    nonisolated(unsafe) private static let no = NSNumber(value: false)
-    nonisolated(unsafe) private static let yes = NSNumber(value: true)
+    private static let int64s = range.map { NSNumber(value: $0) }
+    private static let int32s = range.map { NSNumber(value: Int32($0)) }
+    private static let int16s = range.map { NSNumber(value: Int16($0)) }
+    private static let no = NSNumber(value: false)
+    private static let yes = NSNumber(value: true)
 
     static func number(_ value: Int64) -> NSNumber {
         range.contains(value) ? int64s[Int(value - range.lowerBound)] : NSNumber(value: value)
