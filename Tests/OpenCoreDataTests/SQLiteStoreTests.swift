@@ -405,6 +405,37 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sql("SELECT ZA0, ZA69, Z_OPT FROM ZWIDE"), [["1", "8", "3"]], "past 64 columns the UPDATE writes them all")
     }
 
+    func testPastSixtyFourChangedColumnSetsAnEntityUpdatesEveryColumn() throws {
+        let narrow = NSEntityDescription(name: "Narrow")
+        narrow.properties = (0..<8).map { NSAttributeDescription(name: "a\($0)", type: .integer64AttributeType, isOptional: false, defaultValue: 0) }
+        let model = NSManagedObjectModel()
+        model.entities = [narrow]
+        let (_, context) = try open(model)
+        let object = try context.performAndWait {
+            let object = NSManagedObject(entity: narrow, insertInto: context)
+            try context.save()
+            // 64 different sets of changed columns (SQLiteEntityPlan.partialUpdateLimit): each
+            // gets its own UPDATE statement.
+            for mask in 1...64 {
+                for a in 0..<8 where mask & (1 << a) != 0 { object.setValue((object.value(forKey: "a\(a)") as! Int) + 1, forKey: "a\(a)") }
+                try context.save()
+            }
+            return object
+        }
+        try SQLiteInspector.execute(at: storeURL.path, "UPDATE ZNARROW SET ZA7 = 999")
+        try context.performAndWait {
+            object.setValue(100, forKey: "a0")  // a set seen before: only ZA0 is written
+            try context.save()
+        }
+        XCTAssertEqual(try sql("SELECT ZA0, ZA7 FROM ZNARROW"), [["100", "999"]])
+        try context.performAndWait {
+            object.setValue(101, forKey: "a0")
+            object.setValue(5, forKey: "a6")  // a new set past the limit: every column is written
+            try context.save()
+        }
+        XCTAssertEqual(try sql("SELECT ZA0, ZA6, ZA7 FROM ZNARROW"), [["101", "5", "0"]], "ZA7 written back with the object's value")
+    }
+
     func testAStaleUpdateFromAnotherCoordinatorFailsWithAMergeErrorAndWritesNothing() throws {
         let model = CompanyModel.make()
         let (_, first) = try open(model)

@@ -144,6 +144,9 @@ final class SQLiteEntityPlan {
     /// like every save. The same string for the same mask lets the connection find its prepared
     /// statement by a pointer compare.
     private var partialUpdateSQL: [UInt64: String] = [:]
+    /// At most this many partial UPDATEs per entity: each is a prepared statement the
+    /// connection keeps, and an entity of n columns has 2^n of them. Past it, the full UPDATE.
+    static let partialUpdateLimit = 64
 
     private static func updateSQL(table: String, columns: [String]) -> String {
         "UPDATE \(table) SET \((["Z_OPT"] + columns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
@@ -162,9 +165,11 @@ final class SQLiteEntityPlan {
         return mask == (writes.count == 64 ? ~0 : (1 << UInt64(writes.count)) - 1) ? nil : mask
     }
 
-    /// `UPDATE ... SET Z_OPT = ?, <the masked columns> WHERE Z_PK = ? AND Z_OPT = ?`.
-    func updateSQL(writing mask: UInt64) -> String {
+    /// `UPDATE ... SET Z_OPT = ?, <the masked columns> WHERE Z_PK = ? AND Z_OPT = ?`; nil once
+    /// ``partialUpdateLimit`` other masks have one (then write every column).
+    func updateSQL(writing mask: UInt64) -> String? {
         if let sql = partialUpdateSQL[mask] { return sql }
+        guard partialUpdateSQL.count < Self.partialUpdateLimit else { return nil }
         let columns = columnNames.indices.filter { mask & (1 << UInt64($0)) != 0 }.map { columnNames[$0] }
         let sql = Self.updateSQL(table: table.name, columns: columns)
         partialUpdateSQL[mask] = sql

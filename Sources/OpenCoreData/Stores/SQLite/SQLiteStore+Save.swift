@@ -173,9 +173,13 @@ extension SQLiteStore {
         guard row.values.count == plan.slots.count else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Internal error: a row of '\(plan.entity.name ?? "?")' has \(row.values.count) values; the entity has \(plan.slots.count) properties.")
         }
-        let written = insert ? nil : old.flatMap { plan.changedWrites(from: $0, to: row.values) }
+        var sql = insert ? plan.insertSQL : plan.updateSQL
+        var written = insert ? nil : old.flatMap { plan.changedWrites(from: $0, to: row.values) }
+        if let mask = written {
+            if let partial = plan.updateSQL(writing: mask) { sql = partial } else { written = nil }
+        }
         let oldColumns = insert ? [:] : try externalColumns(of: row, plan, in: db)
-        let statement = try db.statement(insert ? plan.insertSQL : written.map { plan.updateSQL(writing: $0) } ?? plan.updateSQL)
+        let statement = try db.statement(sql)
         var index: Int32 = 1
         if insert {
             statement.bind(row.objectID.primaryKey, at: 1)
