@@ -250,26 +250,7 @@ struct DictionaryResultPlan {
     }
 
     /// The dictionary form of an aggregate's value: numbers as `NSNumber` of `type`.
-    static func publicValue(_ value: StoredValue, as type: NSAttributeType) -> Any? {
-        switch (value, type) {
-        case (.integer(let i), .integer16AttributeType): return SharedNumbers.number(Int16(truncatingIfNeeded: i))
-        case (.integer(let i), .integer32AttributeType): return SharedNumbers.number(Int32(truncatingIfNeeded: i))
-        case (.integer(let i), _): return SharedNumbers.number(i)
-        case (.double(let d), .floatAttributeType): return NSNumber(value: Float(d))
-        case (.double(let d), _): return NSNumber(value: d)
-        case (.bool(let b), _): return SharedNumbers.number(b)
-        case (.objectID(let id), _): return id
-        case (.null, _): return nil
-        case (.string(let s), _): return s
-        case (.date(let d), _): return d
-        case (.decimal(let d), _): return d
-        case (.data(let d), _): return d
-        case (.uuid(let u), _): return u
-        case (.url(let u), _): return u
-        case (.objectIDs(let ids), _): return ids
-        case (.boxed(let box), _): return box.value
-        }
-    }
+    static func publicValue(_ value: StoredValue, as type: NSAttributeType) -> Any? { value.publicValue(as: type) }
 
     /// The dictionary form of a fetched value.
     static func publicValue(_ value: StoredValue, of property: NSPropertyDescription) -> Any? {

@@ -117,16 +117,20 @@ extension StoredValue {
 
     /// The public form: numbers as `NSNumber` (so `as? Int`, `as? Double` and `as? Bool` cast
     /// as they do on Apple platforms), other values as their Swift types.
-    func publicValue(for attribute: NSAttributeDescription) -> Any? {
+    func publicValue(for attribute: NSAttributeDescription) -> Any? { publicValue(as: attribute.attributeType) }
+
+    /// ``publicValue(for:)`` with numbers as `NSNumber`s of `type` (an aggregate's result type,
+    /// for dictionary results).
+    func publicValue(as type: NSAttributeType) -> Any? {
         switch self {
         case .null: return nil
         case .integer(let i):
-            switch attribute.attributeType {
+            switch type {
             case .integer16AttributeType: return SharedNumbers.number(Int16(truncatingIfNeeded: i))
             case .integer32AttributeType: return SharedNumbers.number(Int32(truncatingIfNeeded: i))
             default: return SharedNumbers.number(i)
             }
-        case .double(let d): return attribute.attributeType == .floatAttributeType ? NSNumber(value: Float(d)) : NSNumber(value: d)
+        case .double(let d): return type == .floatAttributeType ? NSNumber(value: Float(d)) : NSNumber(value: d)
         case .bool(let b): return SharedNumbers.number(b)
         case .string(let s): return s
         case .date(let d): return d
