@@ -292,8 +292,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         try locked {
             rowFetches += 1
-            let rows = try stores(for: plan.entity, among: plan.affectedStores).flatMap { try backend(of: $0).fetchRows(plan) }
-            for row in rows { rowCache.update(row) }
+            let stores = stores(for: plan.entity, among: plan.affectedStores)
+            // One store (the common case) hands its array over as it is: joining arrays copies
+            // every row, three reference counts each.
+            let rows = stores.count == 1 ? try backend(of: stores[0]).fetchRows(plan)
+                                         : try stores.flatMap { try backend(of: $0).fetchRows(plan) }
+            rowCache.update(rows)
             return rows
         }
     }
@@ -358,9 +362,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             var result: [StoreRow] = []
             for (_, store, ids) in byStore {
                 storeRoundTrips += 1
-                result += try backend(of: store).rows(for: ids)
+                let rows = try backend(of: store).rows(for: ids)
+                // Appending to an empty array copies every row; the first store's is taken whole.
+                if result.isEmpty { result = rows } else { result += rows }
             }
-            for row in result { rowCache.update(row) }
+            rowCache.update(result)
             return result
         }
     }
