@@ -300,11 +300,35 @@ final class BatchFaultingTests: XCTestCase {
                 let fetched = try context.fetch(request)
                 XCTAssertTrue(fetched.first === x && fetched.last === y)
                 XCTAssertTrue(x.isFault, "loading batch 6 turned batch 4 back into faults, x included")
+                // Batch 6 was loaded by a batch nested in the fetch's: its references reach the
+                // cache through the outer one. One reference per realized object, no more, no less.
+                let realized = context.registeredObjects.filter { !$0.isFault }
+                XCTAssertTrue(realized.contains { $0 === batched[60] })
+                XCTAssertEqual(coordinator.snapshotCount, realized.count)
                 AwakeHookItem.onAwakeFromFetch = nil
             }
             context.reset()
             XCTAssertEqual(coordinator.snapshotCount, 0, "every reference taken was given back")
         }
+    }
+}
+
+extension RowCacheTests {
+    /// A batch records rows of its source by position (no copy), anything else as a copy.
+    func testASnapshotBatchHoldsItsSourcesRowsByPosition() {
+        let entity = NSEntityDescription(name: "Thing", properties: [])
+        let rows = (1...3).map { StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: $0), values: [], version: 1) }
+        let stranger = StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: 9), values: [], version: 1)
+        var batch = SnapshotBatch(source: rows)
+        XCTAssertTrue(batch.isEmpty)
+        batch.hold(rows[2], position: 2)
+        batch.hold(rows[0], position: 0)
+        batch.hold(stranger, position: 1)   // not the row at position 1
+        batch.hold(rows[1], position: nil)
+        batch.hold(stranger, position: 7)   // past the end
+        XCTAssertEqual(batch.positions, [2, 0])
+        XCTAssertEqual(batch.others.map(\.objectID.key.primaryKey), [9, 2, 9])
+        XCTAssertFalse(batch.isEmpty)
     }
 }
 

@@ -225,20 +225,23 @@ extension NSManagedObjectContext {
 
     /// The registered object for a row, or a new one made from it. `asFault` leaves a new
     /// object unfilled; it still holds the row in the coordinator's cache, so firing it is free.
-    func materialize(_ row: StoreRow, asFault: Bool = false) -> NSManagedObject {
+    ///
+    /// `position` is the row's index in the source of the snapshot batch under way
+    /// (``batchingSnapshots(of:_:)``), if it comes from there.
+    func materialize(_ row: StoreRow, asFault: Bool = false, position: Int? = nil) -> NSManagedObject {
         // A row without values (an incremental store's fetch): a fault, loaded on first use.
         if row.isFault { return object(with: row.objectID) }
         if let existing = registry.object(for: row.objectID.key) {
-            if existing.isFault && !asFault { fill(existing, from: row) }
+            if existing.isFault && !asFault { fill(existing, from: row, position: position) }
             return existing
         }
         let object = makeObject(for: row.objectID)
         if asFault {
             object.slots = []
             object.flags.insert(.fault)
-            holdSnapshot(of: object, row)
+            holdSnapshot(of: object, row, position: position)
         } else {
-            fill(object, from: row)
+            fill(object, from: row, position: position)
         }
         return object
     }
@@ -246,31 +249,38 @@ extension NSManagedObjectContext {
     /// The objects for a fetch's rows, their snapshot references taken in one batch.
     func materialize(_ rows: [StoreRow], asFaults: Bool) -> [NSManagedObject] {
         registry.reserveCapacity(registry.count + rows.count)
-        return batchingSnapshots {
-            deferredSnapshots!.reserveCapacity(deferredSnapshots!.count + rows.count)
-            return rows.map { materialize($0, asFault: asFaults) }
+        return batchingSnapshots(of: rows) {
+            rows.indices.map { materialize(rows[$0], asFault: asFaults, position: $0) }
         }
     }
 
-    /// Runs `body` with ``holdSnapshot(of:_:)`` collecting rows, then hands them to the
+    /// Runs `body` with ``holdSnapshot(of:_:position:)`` collecting rows, then hands them to the
     /// coordinator's cache in one locked call rather than one per object. The caller keeps the
     /// objects alive meanwhile, so none can release a reference it has not taken yet.
+    ///
+    /// Rows of `source` are collected as positions, not copies: a copy of a row is three
+    /// reference counts to take and three to give back.
     ///
     /// Releases made meanwhile wait too, and go after the retains: user code run by the batch
     /// (`awakeFromFetch`) can fire a batched fault whose batch turns an object just filled here
     /// back into a fault, and its release must not reach the cache before its retain does.
-    func batchingSnapshots<T>(_ body: () throws -> T) rethrows -> T {
+    func batchingSnapshots<T>(of source: [StoreRow] = [], _ body: () throws -> T) rethrows -> T {
         let outer = deferredSnapshots
-        deferredSnapshots = []
+        deferredSnapshots = SnapshotBatch(source: source)
         // A batch of releases already open (this one nested in another) is flushed by its owner,
         // after any retains of ours: the outermost batch of retains always owns the releases.
         let ownsReleases = deferredReleases == nil
         if ownsReleases { deferredReleases = [] }
         defer {
-            let held = deferredSnapshots ?? []
+            let held = deferredSnapshots ?? SnapshotBatch(source: [])
             deferredSnapshots = outer
             if !held.isEmpty {
-                if deferredSnapshots != nil { deferredSnapshots! += held } else { persistentStoreCoordinator?.retainSnapshots(held) }
+                if deferredSnapshots != nil {
+                    deferredSnapshots!.others += held.others
+                    deferredSnapshots!.others += held.positions.map { held.source[$0] }
+                } else {
+                    persistentStoreCoordinator?.retainSnapshots(held.source, at: held.positions, and: held.others)
+                }
             }
             if ownsReleases { flushDeferredReleases() }
         }
@@ -279,12 +289,13 @@ extension NSManagedObjectContext {
 
     /// Takes a reference to `row` in the coordinator's cache for `object` (root contexts only: a
     /// child's rows are its parent's state, not the store's).
-    func holdSnapshot(of object: NSManagedObject, _ row: StoreRow) {
+    /// `position`: the row's index in the current batch's source, when it comes from there.
+    func holdSnapshot(of object: NSManagedObject, _ row: StoreRow, position: Int? = nil) {
         guard parent == nil, !row.isFault, !object.flags.contains(.holdsSnapshot) else { return }
         if deferredSnapshots != nil {
             // Only a context with a coordinator fetches rows, so the batch has somewhere to go.
             object.flags.insert(.holdsSnapshot)
-            deferredSnapshots!.append(row)
+            deferredSnapshots!.hold(row, position: position)
         } else if let coordinator = persistentStoreCoordinator {
             object.flags.insert(.holdsSnapshot)
             coordinator.retainSnapshot(row)
@@ -326,8 +337,8 @@ extension NSManagedObjectContext {
         return object
     }
 
-    private func fill(_ object: NSManagedObject, from row: StoreRow) {
-        holdSnapshot(of: object, row)
+    private func fill(_ object: NSManagedObject, from row: StoreRow, position: Int? = nil) {
+        holdSnapshot(of: object, row, position: position)
         object.takeValues(of: row)
         object.flags.remove(.fault)
         object.awakeFromFetch()

@@ -71,8 +71,8 @@ extension NSManagedObjectContext {
                 throw error
             }
             // Saved new objects now have store rows; they hold them like fetched objects.
-            batchingSnapshots {
-                for (object, row) in zip(insertedNow, changes.inserted) { holdSnapshot(of: object, row) }
+            batchingSnapshots(of: changes.inserted) {
+                for (position, object) in insertedNow.enumerated() where position < changes.inserted.count { holdSnapshot(of: object, changes.inserted[position], position: position) }
             }
             for object in lockedNow { object.version += 1 }
             lockedObjects.removeAll()

@@ -79,7 +79,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) var isProcessingPendingChanges = false
     /// While a fetch materialises its rows: the rows whose new objects took a snapshot
     /// reference, handed to the coordinator's cache in one locked call at the end.
-    @exclusivity(unchecked) var deferredSnapshots: [StoreRow]?
+    @exclusivity(unchecked) var deferredSnapshots: SnapshotBatch?
     /// Row-cache keys whose references are given back together (``batchingSnapshotReleases(_:)``).
     @exclusivity(unchecked) var deferredReleases: [ObjectKey]?
 

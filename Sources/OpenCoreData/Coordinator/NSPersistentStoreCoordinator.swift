@@ -375,9 +375,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     private(set) var storeRoundTrips = 0
 
     func retainSnapshot(_ row: StoreRow) { locked { rowCache.retain(row) } }
-    func retainSnapshots(_ rows: [StoreRow]) {
+    /// Takes a reference to each of `rows` at `positions`, and to each of `others`.
+    func retainSnapshots(_ rows: [StoreRow], at positions: [Int], and others: [StoreRow]) {
         let now = ProcessInfo.processInfo.systemUptime
-        locked { rowCache.retain(rows, at: now) }
+        locked {
+            rowCache.retain(positions.lazy.map { rows[$0] }, at: now)
+            rowCache.retain(others, at: now)
+        }
     }
     func releaseSnapshot(_ key: ObjectKey) { locked { rowCache.release(key) } }
     func releaseSnapshots(_ keys: [ObjectKey]) { locked { for key in keys { rowCache.release(key) } } }
