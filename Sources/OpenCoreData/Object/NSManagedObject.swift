@@ -84,7 +84,9 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     ///
     /// Subclasses that override this initializer must call `super.init(entity:insertInto:)`.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        if let model = entity.managedObjectModel, !model.isFrozen { model.freeze() }
+        // Only freezing gives an entity its layout, so an entity with one needs no look at its
+        // model (a weak reference: two atomic operations per object made).
+        if entity.layout == nil, let model = entity.managedObjectModel, !model.isFrozen { model.freeze() }
         self.entity = entity
         if let layout = entity.layout {
             ownSlots = layout.initialSlots
