@@ -20,6 +20,26 @@ final class ObjectLifetimeTests: XCTestCase {
         }
     }
 
+    func testAnObjectThatOutlivesItsContextHasNoContext() throws {
+        let stack = TestStack()
+        var kept: [Employee] = []
+        try autoreleasepoolCompat {
+            let context = stack.newContext()
+            try context.performAndWait {
+                let e = stack.employee("Kept", salary: 7, in: context)
+                try context.save()
+                let fetched = try context.fetch(NSFetchRequest<Employee>(entityName: "Employee"))
+                XCTAssertTrue(fetched.first === e)
+                let unsaved = stack.employee("Unsaved", in: context)
+                kept = [e, unsaved]
+                XCTAssertTrue(kept.allSatisfy { $0.managedObjectContext === context })
+            }
+        }
+        XCTAssertEqual(kept.count, 2)
+        for e in kept { XCTAssertNil(e.managedObjectContext, "the context is gone, and nothing points at it") }
+        XCTAssertEqual(kept[0].salary, 7, "a realized object keeps its values")
+    }
+
     func testChangedObjectIsKeptUntilSave() throws {
         let stack = TestStack()
         try stack.context.performAndWait {

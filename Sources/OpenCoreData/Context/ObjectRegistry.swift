@@ -13,6 +13,10 @@ import Foundation
 final class ObjectRegistry {
     @exclusivity(unchecked) private var objects: [ObjectKey: Unmanaged<NSManagedObject>] = [:]
     @exclusivity(unchecked) private var observedIDs: [ObjectKey: NSManagedObjectID] = [:]
+    /// Objects pushed out of `objects` by another object registered under their key (a store
+    /// that hands out an existing record's ID as a new one). They still name this context as
+    /// theirs, so the context must find them when it goes away (``allObjects``).
+    @exclusivity(unchecked) private var displaced: [Unmanaged<NSManagedObject>] = []
 
     var count: Int { objects.count }
     /// How many objects the table has room for (for tests that it gives memory back).
@@ -22,7 +26,10 @@ final class ObjectRegistry {
     func reserveCapacity(_ capacity: Int) { objects.reserveCapacity(capacity) }
 
     func register(_ object: NSManagedObject) {
-        objects[object.objectID.key] = .passUnretained(object)
+        let entry = Unmanaged.passUnretained(object)
+        if let previous = objects.updateValue(entry, forKey: object.objectID.key), previous.toOpaque() != entry.toOpaque() {
+            displaced.append(previous)
+        }
         if object.objectID.key.storeToken < 0 { observe(object.objectID) }
     }
 
@@ -43,16 +50,21 @@ final class ObjectRegistry {
     /// One hash lookup, not two: every object that dies while registered comes here.
     private func removeEntry(_ key: ObjectKey, ifItIs object: NSManagedObject) {
         guard let index = objects.index(forKey: key),
-              objects.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
+              objects.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else {
+            if !displaced.isEmpty { displaced.removeAll { $0.toOpaque() == Unmanaged.passUnretained(object).toOpaque() } }
+            return
+        }
         objects.remove(at: index)
         objects.compactIfSparse()
         if key.storeToken < 0 { unobserve(key) }
     }
 
-    var allObjects: [NSManagedObject] { objects.values.map { $0.takeUnretainedValue() } }
+    /// Every object that names this context, displaced ones included.
+    var allObjects: [NSManagedObject] { (Array(objects.values) + displaced).map { $0.takeUnretainedValue() } }
 
     func removeAll() {
         objects.removeAll()
+        displaced.removeAll()
         let ids = Array(observedIDs.values)
         observedIDs.removeAll()
         for (store, group) in Self.byStore(ids) { store.contextDidUnregister(group) }

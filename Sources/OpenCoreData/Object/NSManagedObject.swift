@@ -35,8 +35,19 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Nil until the object is inserted or registered: a fetched object gets its store ID right
     /// after init, so making it a temporary ID first (an allocation and a global lock) is waste.
     @exclusivity(unchecked) private var assignedID: NSManagedObjectID?
-    /// The context this object lives in; nil once it was deleted and saved, or never inserted.
-    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+    /// The context this object lives in; nil once it was deleted and saved, or never inserted,
+    /// and once the context is gone.
+    public internal(set) var managedObjectContext: NSManagedObjectContext? {
+        get { contextReference?.takeUnretainedValue() }
+        set { contextReference = newValue.map(Unmanaged.passUnretained) }
+    }
+    /// Unretained, as Apple's is, and not weak: a weak reference costs an atomic operation on
+    /// the context's side table when set and when cleared, and two whenever it is read (every
+    /// property write reads it). It cannot dangle, because an object has a context only while
+    /// that context's registry holds it (every assignment comes with `registry.register`, every
+    /// clearing with `forget` or `removeAll`), and a context clears it for every registered
+    /// object in its `deinit`.
+    @exclusivity(unchecked) private var contextReference: Unmanaged<NSManagedObjectContext>?
 
     /// Current values, one slot per property of the entity (empty while the object is a fault).
     ///
