@@ -46,7 +46,7 @@ struct FetchedObjectKeys {
             } else {
                 guard entities.count <= Int(UInt16.max) else { return false }
                 entities.append(entity)
-                rootNumbers.append(Int32(entity.rootEntity.entityNumber))
+                rootNumbers.append(entity.rootEntityNumber)
                 lastIndex = entities.count - 1
                 if entities.count == 2 {
                     // The first row of a second entity: from now on each row names its entity.

@@ -121,6 +121,11 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     let wrapperSlots = WrapperSlotCache()
     /// This entity's number in its model (1-based, Apple's order).
     @exclusivity(unchecked) var entityNumber: Int = 0
+    /// The ``entityNumber`` of the root of this entity's hierarchy, the identity maps' key part
+    /// (``ObjectKey/rootEntity``). Stored when the model is frozen, because every object ID made
+    /// needs it and walking ``superentity`` loads a weak reference per level. 0 before, like
+    /// every entity number.
+    @exclusivity(unchecked) var rootEntityNumber: Int32 = 0
     /// The class named by managedObjectClassName, resolved when the model is frozen.
     @exclusivity(unchecked) var resolvedClass: NSManagedObject.Type = NSManagedObject.self
 

@@ -197,6 +197,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         var number = 1
         func visit(_ e: NSEntityDescription) {
             e.entityNumber = number; number += 1
+            e.rootEntityNumber = e.superentity?.rootEntityNumber ?? Int32(e.entityNumber)  // the root comes first
             e.layout = EntityLayout(properties: (e.superentity?.layout?.properties ?? []) + e.properties)
             for (i, p) in e.layout!.properties.enumerated() where p.entity === e { p.slotIndex = i }
             for sub in e.subentities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) { visit(sub) }

@@ -29,7 +29,7 @@ public final class NSManagedObjectID: NSObject, @unchecked Sendable {
     init(entity: NSEntityDescription, store: NSPersistentStore?, primaryKey: Int64) {
         self.entity = entity
         self.persistentStore = store
-        self.key = ObjectKey(storeToken: store?.token ?? 0, rootEntity: Int32(entity.rootEntity.entityNumber), primaryKey: primaryKey)
+        self.key = ObjectKey(storeToken: store?.token ?? 0, rootEntity: entity.rootEntityNumber, primaryKey: primaryKey)
     }
 
     /// A new temporary ID, unique in this process.

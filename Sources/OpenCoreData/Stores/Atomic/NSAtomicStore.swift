@@ -131,7 +131,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     /// per root entity, above any integer reference loaded.
     open func newReferenceObject(for managedObject: NSManagedObject) -> Any {
         dataLock.withLock {
-            let root = Int32(managedObject.entity.rootEntity.entityNumber)
+            let root = managedObject.entity.rootEntityNumber
             let next = (lastIntegerReference[root] ?? 0) + 1
             lastIntegerReference[root] = next
             return next
@@ -164,7 +164,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     public func objectID(for entity: NSEntityDescription, withReferenceObject data: Any) -> NSManagedObjectID {
         let key: Int64 = dataLock.withLock {
             if let integer = data as? Int, integer >= 0 {
-                let root = Int32(entity.rootEntity.entityNumber)
+                let root = entity.rootEntityNumber
                 lastIntegerReference[root] = max(lastIntegerReference[root] ?? 0, integer)
             }
             return references.key(for: data, entity: entity)

@@ -27,7 +27,7 @@ final class InMemoryStore: NSPersistentStore, StoreBackend, @unchecked Sendable 
 
     func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
         dataLock.lock(); defer { dataLock.unlock() }
-        let root = Int32(entity.rootEntity.entityNumber)
+        let root = entity.rootEntityNumber
         let first = (lastPrimaryKey[root] ?? 0) + 1
         lastPrimaryKey[root] = first + Int64(count) - 1
         return (0..<Int64(count)).map { first + $0 }

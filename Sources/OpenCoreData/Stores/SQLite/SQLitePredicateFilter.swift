@@ -298,7 +298,7 @@ final class SQLitePredicateTranslator {
             return .keepAll
         }
         guard let key = key(components[...], from: base), let storeToken else { return .keepAll }
-        guard !id.isTemporaryID, id.key.storeToken == storeToken, id.key.rootEntity == Int32(key.entity.rootEntity.entityNumber) else {
+        guard !id.isTemporaryID, id.key.storeToken == storeToken, id.key.rootEntity == key.entity.rootEntityNumber else {
             return .filter(equal ? "0" : "1", [], exact: true)
         }
         let value = SQLiteValue.integer(id.key.primaryKey)

@@ -38,7 +38,7 @@ struct ReferenceObjectTable {
 
     /// The key for `reference` among objects of `entity`'s hierarchy, allocated on first use.
     mutating func key(for reference: Any, entity: NSEntityDescription) -> Int64 {
-        let root = Int32(entity.rootEntity.entityNumber)
+        let root = entity.rootEntityNumber
         if let integer = Self.nonNegativeInteger(reference) {
             let reverse = ReverseKey(rootEntity: root, key: integer)
             if referencesByKey[reverse] == nil { referencesByKey[reverse] = reference }
@@ -58,7 +58,7 @@ struct ReferenceObjectTable {
     /// The reference object `key` was made from; for a key this table never saw, the integer
     /// reference it stands for (non-negative keys) or nil.
     func reference(for key: Int64, entity: NSEntityDescription) -> Any? {
-        let root = Int32(entity.rootEntity.entityNumber)
+        let root = entity.rootEntityNumber
         if let reference = referencesByKey[ReverseKey(rootEntity: root, key: key)] { return reference }
         // A non-negative key is an integer reference (an ID from a URI of an earlier session).
         return key >= 0 ? Int(key) : nil
