@@ -10,8 +10,8 @@ import OpenCoreData
 //
 // W1–W5 run `--repeat` times, OpenCoreData and raw SQLite alternating, and report each side's
 // fastest run. On a shared machine other load only ever slows a run down, so the fastest is the
-// closest to the work's own cost, and alternating exposes both sides to the same load. (One run
-// each, as before the seventh session, let the raw baselines alone vary by 1.9× between runs.)
+// closest to the work's own cost, and alternating exposes both sides to the same load. (With one
+// run each, the raw baselines alone varied by up to 1.9× between runs.)
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
