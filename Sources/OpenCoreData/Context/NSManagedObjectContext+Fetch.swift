@@ -309,7 +309,9 @@ extension NSManagedObjectContext {
         if deferredReleases != nil {
             deferredReleases!.append(object.objectID.key)
         } else {
-            persistentStoreCoordinator?.releaseSnapshot(object.objectID.key)
+            // Only a root context holds snapshots: its own coordinator, without the overridable
+            // getter's dispatch (every object a root context frees comes here).
+            rootCoordinator?.releaseSnapshot(object.objectID.key)
         }
     }
 

@@ -35,6 +35,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         set { _coordinator = newValue }
     }
     @exclusivity(unchecked) private var _coordinator: NSPersistentStoreCoordinator?
+    /// The coordinator set on this context itself (nil for a child context).
+    final var rootCoordinator: NSPersistentStoreCoordinator? { _coordinator }
 
     /// A parent context receives this context's saves instead of a store (see the persistence issue).
     @exclusivity(unchecked) open var parent: NSManagedObjectContext?

@@ -21,6 +21,14 @@ final class RowCache {
             references += 1
             if newer.version >= row.version { row = newer; loadedAt = now }
         }
+
+        /// One reference fewer; true when it was the last. Called in place
+        /// (`entries.values[i].dropReference()`): reading `references` through the subscript
+        /// instead copies the entry, row and all, three reference counts each way.
+        mutating func dropReference() -> Bool {
+            references -= 1
+            return references == 0
+        }
     }
 
     @exclusivity(unchecked) private var entries: [ObjectKey: Entry] = [:]
@@ -71,13 +79,9 @@ final class RowCache {
 
     /// One object stopped using the row; the entry goes with the last one.
     func release(_ key: ObjectKey) {
-        guard let index = entries.index(forKey: key) else { return }
-        if entries.values[index].references > 1 {
-            entries.values[index].references -= 1
-        } else {
-            entries.remove(at: index)
-            entries.compactIfSparse()
-        }
+        guard let index = entries.index(forKey: key), entries.values[index].dropReference() else { return }
+        entries.remove(at: index)
+        entries.compactIfSparse()
     }
 
     /// The number of entries the table has room for (for tests of its shrinking).
