@@ -379,7 +379,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     func retainSnapshots(_ rows: [StoreRow], at positions: [Int], and others: [StoreRow]) {
         let now = ProcessInfo.processInfo.systemUptime
         locked {
-            rowCache.retain(positions.lazy.map { rows[$0] }, at: now)
+            rowCache.retain(rows, at: positions, at: now)
             rowCache.retain(others, at: now)
         }
     }

@@ -63,6 +63,21 @@ final class RowCache {
         entries[row.objectID.key] = entry
     }
 
+    /// Caches the rows of `rows` at `positions`, one reference each (a fetch's snapshot batch).
+    /// Each row is copied once, straight into its entry: going through a generic collection of
+    /// rows copied each one twice.
+    func retain(_ rows: [StoreRow], at positions: [Int], at now: TimeInterval) {
+        entries.reserveCapacity(entries.count + positions.count)
+        for i in positions where !rows[i].isFault {
+            let key = rows[i].objectID.key
+            if let index = entries.index(forKey: key) {
+                entries.values[index].retain(rows[i], at: now)
+            } else {
+                entries[key] = Entry(row: rows[i], references: 1, loadedAt: now)
+            }
+        }
+    }
+
     /// Replaces the cached copies of a fetch's rows. Nothing cached (a first fetch, or after
     /// every object went away): nothing to look up, one check instead of a lookup per row.
     func update(_ rows: [StoreRow]) {
