@@ -86,7 +86,7 @@ extension NSManagedObject {
         if flags.contains(.slotsFollowCommitted) { separateSlotsFromCommitted() }
         var old = new
         swap(&old, &ownSlots[i])
-        managedObjectContext?.objectDidChange(self, slot: i, from: old)
+        withContext { $0.objectDidChange(self, slot: i, from: old) }
     }
 
     // MARK: Relationship maintenance

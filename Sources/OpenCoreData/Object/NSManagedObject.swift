@@ -49,6 +49,13 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// object in its `deinit`.
     @exclusivity(unchecked) private var contextReference: Unmanaged<NSManagedObjectContext>?
 
+    /// Calls `body` with the object's context, if it has one, without retaining the context:
+    /// whoever calls into the object on the context's queue keeps the context alive, and `body`
+    /// must not let it go. For the path every property write takes.
+    @inline(__always) final func withContext(_ body: (NSManagedObjectContext) -> Void) {
+        contextReference?._withUnsafeGuaranteedRef(body)
+    }
+
     /// Current values, one slot per property of the entity (empty while the object is a fault).
     ///
     /// A fetched object that has not been changed has no slots of its own: its current values are
