@@ -15,7 +15,7 @@ final class ObjectRegistryTests: XCTestCase {
         weak var weakContext: NSManagedObjectContext?
         var first: NSManagedObject? = NSManagedObject(entity: entity, insertInto: nil)
         let second = NSManagedObject(entity: entity, insertInto: nil)
-        try autoreleasepoolCompat {
+        autoreleasepoolCompat {
             let context = stack.newContext()
             weakContext = context
             context.performAndWait {
