@@ -135,15 +135,16 @@ let rawRead = try RawSQLite(path: directory.appendingPathComponent("read-raw.sql
 try rawRead.createTable()
 if needsReadData { try rawRead.insert(count: sizes.read) }
 
-// W2: fetch all rows as fully realized objects and read every attribute.
-if runs("W2") {
+/// W2 and W3: every row of the read store through a fetch `configure` sets up, reading every
+/// attribute, against a raw scan; the sums of all attributes must agree.
+@MainActor func measureFullRead(_ name: String, _ configure: @escaping (NSFetchRequest<BenchRow>) -> Void) throws {
     var ocdSum: Int64 = 0
-    try measure("W2_fetch_objects_\(sizes.read)", ocd: { _ in
+    try measure(name, ocd: { _ in
         ocdSum = 0
         return try time {
             try readContext.performAndWait {
                 let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                request.returnsObjectsAsFaults = false
+                configure(request)
                 for row in try readContext.fetch(request) { ocdSum &+= row.sum }
                 readContext.reset()
             }
@@ -151,31 +152,22 @@ if runs("W2") {
     }, raw: { _ in
         var rawSum: Int64 = 0
         let seconds = try time { rawSum = try rawRead.scan() }
-        precondition(ocdSum == rawSum, "W2 checksums differ: \(ocdSum) vs \(rawSum)")
+        precondition(ocdSum == rawSum, "\(name): checksums differ: \(ocdSum) vs \(rawSum)")
         return seconds
     })
 }
 
+// W2: fetch all rows as fully realized objects and read every attribute.
+if runs("W2") {
+    try measureFullRead("W2_fetch_objects_\(sizes.read)") { $0.returnsObjectsAsFaults = false }
+}
+
 // W3: fetch as faults, then fire every fault.
 if runs("W3") {
-    var ocdSum: Int64 = 0
-    try measure("W3_fetch_faults_\(sizes.read)", ocd: { _ in
-        ocdSum = 0
-        return try time {
-            try readContext.performAndWait {
-                let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                request.returnsObjectsAsFaults = true
-                request.fetchBatchSize = 500
-                for row in try readContext.fetch(request) { ocdSum &+= row.sum }
-                readContext.reset()
-            }
-        }
-    }, raw: { _ in
-        var rawSum: Int64 = 0
-        let seconds = try time { rawSum = try rawRead.scan() }
-        precondition(ocdSum == rawSum, "W3 checksums differ: \(ocdSum) vs \(rawSum)")
-        return seconds
-    })
+    try measureFullRead("W3_fetch_faults_\(sizes.read)") { request in
+        request.returnsObjectsAsFaults = true
+        request.fetchBatchSize = 500
+    }
 }
 
 // W4: many saves of one changed object.
