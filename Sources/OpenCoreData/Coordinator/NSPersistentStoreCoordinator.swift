@@ -486,7 +486,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 throw error
             }
             for p in prepared { try p.commit() }
-            for row in changes.updated + changes.locked { rowCache.update(row) }
+            rowCache.update(changes.updated)
+            rowCache.update(changes.locked)
             for row in changes.deleted { rowCache.remove(row.objectID.key) }
         }
     }

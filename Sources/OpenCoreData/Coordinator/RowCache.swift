@@ -55,17 +55,9 @@ final class RowCache {
         }
     }
 
-    /// Replaces a cached row with a newer one (after a save or a fresh read); no new reference.
-    func update(_ row: StoreRow) {
-        guard !row.isFault, var entry = entries[row.objectID.key] else { return }
-        entry.row = row
-        entry.loadedAt = ProcessInfo.processInfo.systemUptime
-        entries[row.objectID.key] = entry
-    }
-
     /// Caches the rows of `rows` at `positions`, one reference each (a fetch's snapshot batch).
-    /// Each row is copied once, straight into its entry: going through a generic collection of
-    /// rows copied each one twice.
+    /// The loop above, indexing instead of iterating: each row is copied once, straight into its
+    /// entry, where a generic collection of rows (a lazy map over the positions) copied it twice.
     func retain(_ rows: [StoreRow], at positions: [Int], at now: TimeInterval) {
         entries.reserveCapacity(entries.count + positions.count)
         for i in positions where !rows[i].isFault {
@@ -78,18 +70,23 @@ final class RowCache {
         }
     }
 
-    /// Replaces the cached copies of a fetch's rows. Nothing cached (a first fetch, or after
-    /// every object went away): nothing to look up, one check instead of a lookup per row.
+    /// Replaces a cached row with a newer one (after a save or a fresh read); no new reference.
+    func update(_ row: StoreRow) {
+        update(row, at: ProcessInfo.processInfo.systemUptime)
+    }
+
+    /// Replaces the cached copies of rows just read or saved. Nothing cached (a first fetch,
+    /// or after every object went away): one check instead of a lookup per row.
     func update(_ rows: [StoreRow]) {
         guard !entries.isEmpty else { return }
         let now = ProcessInfo.processInfo.systemUptime
-        for i in rows.indices where !rows[i].isFault {
-            let key = rows[i].objectID.key
-            if let index = entries.index(forKey: key) {
-                entries.values[index].row = rows[i]
-                entries.values[index].loadedAt = now
-            }
-        }
+        for i in rows.indices { update(rows[i], at: now) }
+    }
+
+    @inline(__always) private func update(_ row: StoreRow, at now: TimeInterval) {
+        guard !row.isFault, let index = entries.index(forKey: row.objectID.key) else { return }
+        entries.values[index].row = row
+        entries.values[index].loadedAt = now
     }
 
     /// One object stopped using the row; the entry goes with the last one.
