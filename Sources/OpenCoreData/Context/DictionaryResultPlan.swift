@@ -249,9 +249,6 @@ struct DictionaryResultPlan {
         }
     }
 
-    /// The dictionary form of an aggregate's value: numbers as `NSNumber` of `type`.
-    static func publicValue(_ value: StoredValue, as type: NSAttributeType) -> Any? { value.publicValue(as: type) }
-
     /// The dictionary form of a fetched value.
     static func publicValue(_ value: StoredValue, of property: NSPropertyDescription) -> Any? {
         if let attribute = property as? NSAttributeDescription { return value.publicValue(for: attribute) }

@@ -110,7 +110,7 @@ extension NSManagedObjectContext {
                         publicValue = DictionaryResultPlan.publicValue(stored, of: v.property)
                     case .aggregate(let a):
                         stored = DictionaryResultPlan.convert(try Self.aggregate(a, group.members.map { read(a.argument, of: $0) }), to: a.resultType)
-                        publicValue = DictionaryResultPlan.publicValue(stored, as: a.resultType)
+                        publicValue = stored.publicValue(as: a.resultType)
                     }
                     key.append(DictionaryGroupKey(stored))
                     row[column.name] = publicValue

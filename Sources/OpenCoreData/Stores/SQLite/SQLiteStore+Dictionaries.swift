@@ -31,7 +31,7 @@ extension SQLiteStore {
                         row[name] = NSManagedObjectID(entity: target, store: self, primaryKey: statement.int64(at: key))
                     case let .aggregate(name, column, aggregate, decoding):
                         let stored = DictionaryResultPlan.convert(SQLiteValueCoding.storedValue(from: statement, at: column, for: decoding), to: aggregate.resultType)
-                        row[name] = DictionaryResultPlan.publicValue(stored, as: aggregate.resultType)
+                        row[name] = stored.publicValue(as: aggregate.resultType)
                     }
                 }
                 result.append(row)
