@@ -498,10 +498,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     private func changesByStore(_ changes: StoreChanges) throws -> [(NSPersistentStore, StoreChanges)] {
         var only: NSPersistentStore?
         var severalStores = false
-        for rows in [changes.inserted, changes.updated, changes.deleted, changes.locked] {
+        // Until a second store shows up; the split below checks every row again anyway.
+        findStores: for rows in [changes.inserted, changes.updated, changes.deleted, changes.locked] {
             for row in rows {
                 let store = try writableStore(of: row)
-                if only == nil { only = store } else if only !== store { severalStores = true }
+                if only == nil { only = store } else if only !== store { severalStores = true; break findStores }
             }
         }
         guard let only else { return [] }
