@@ -514,9 +514,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             perStore[ObjectIdentifier(store), default: (store, StoreChanges(inserted: [], updated: [], deleted: []))].1[keyPath: path].append(row)
             if let old { perStore[ObjectIdentifier(store)]!.1.updatedFrom.append(old) }
         }
-        let knowsOldValues = changes.updatedFrom.count == changes.updated.count
         for row in changes.inserted { try add(row, \.inserted) }
-        for (i, row) in changes.updated.enumerated() { try add(row, \.updated, from: knowsOldValues ? changes.updatedFrom[i] : nil) }
+        for (i, row) in changes.updated.enumerated() { try add(row, \.updated, from: changes.valuesReplaced(byUpdate: i)) }
         for row in changes.deleted { try add(row, \.deleted) }
         for row in changes.locked { try add(row, \.locked) }
         return Array(perStore.values)

@@ -89,6 +89,12 @@ struct StoreChanges: Sendable {
     /// policy: its version check makes the stored record equal to these values, or fails.
     var updatedFrom: [[StoredValue]] = []
 
+    /// The committed values `updated[i]` replaces; nil when ``updatedFrom`` does not line up
+    /// with `updated` (not given, or not known for every row).
+    func valuesReplaced(byUpdate i: Int) -> [StoredValue]? {
+        updatedFrom.count == updated.count ? updatedFrom[i] : nil
+    }
+
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && locked.isEmpty }
 }
 

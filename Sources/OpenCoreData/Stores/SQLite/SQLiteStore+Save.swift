@@ -88,9 +88,8 @@ extension SQLiteStore {
         // policy), must not overwrite that afterwards. (Derived attributes are not
         // modelled yet; see SQLiteDerivedAttributeFunctions.)
         for row in changes.deleted { try delete(row, external: external, in: db) }
-        let knowsOldValues = changes.updatedFrom.count == changes.updated.count
         for (i, row) in changes.updated.enumerated() {
-            try write(row, insert: false, replacing: knowsOldValues ? changes.updatedFrom[i] : nil, external: external, in: db)
+            try write(row, insert: false, replacing: changes.valuesReplaced(byUpdate: i), external: external, in: db)
         }
         for row in changes.locked { try bumpVersion(row, in: db) }
         for row in changes.inserted { try write(row, insert: true, external: external, in: db) }
