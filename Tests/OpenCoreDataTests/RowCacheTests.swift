@@ -99,8 +99,8 @@ final class RowCacheTests: XCTestCase {
         }
     }
 
-    /// `Dictionary` never shrinks; both tables rebuild themselves once 1/16 full, keeping the
-    /// entries still in use.
+    /// Tables don't shrink as entries leave; both rebuild themselves once mostly empty, keeping
+    /// the entries still in use.
     func testTheCacheAndTheIdentityMapGiveBackRoomWhenALargeFetchIsReleased() throws {
         let stack = TestStack()
         try stack.context.performAndWait {
@@ -116,11 +116,11 @@ final class RowCacheTests: XCTestCase {
             }
             XCTAssertEqual(stack.coordinator.snapshotCount, 10)
             XCTAssertEqual(stack.context.registry.count, 10)
-            XCTAssertLessThanOrEqual(stack.context.registry.capacity, DictionaryCompaction.smallestCompactedCapacity,
+            XCTAssertLessThanOrEqual(stack.context.registry.capacity, ObjectKeyTable<Int>.largestCapacity(holding: 10),
                                      "the identity map is rebuilt smaller too")
             for employee in kept { XCTAssertTrue(stack.context.registeredObject(for: employee.objectID) === employee) }
-            XCTAssertLessThanOrEqual(stack.coordinator.snapshotCapacity, DictionaryCompaction.smallestCompactedCapacity,
-                                     "a table 1/16 full is rebuilt smaller, so lookups stay in warm memory")
+            XCTAssertLessThanOrEqual(stack.coordinator.snapshotCapacity, ObjectKeyTable<Int>.largestCapacity(holding: 10),
+                                     "a table mostly empty is rebuilt smaller, so lookups stay in warm memory")
             // The rows still in use survived the rebuild.
             let salarySlot = try XCTUnwrap(kept[0].entity.allProperties.firstIndex { $0.name == "salary" })
             let cached = kept.compactMap { stack.coordinator.rowCache.row(for: $0.objectID.key, stalenessInterval: -1) }

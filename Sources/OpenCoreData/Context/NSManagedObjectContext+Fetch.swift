@@ -248,7 +248,7 @@ extension NSManagedObjectContext {
 
     /// The objects for a fetch's rows, their snapshot references taken in one batch.
     func materialize(_ rows: [StoreRow], asFaults: Bool) -> [NSManagedObject] {
-        registry.reserveCapacity(registry.count + rows.count)
+        registry.reserveCapacity(forKeys: rows.indices.lazy.map { rows[$0].objectID.key })
         return batchingSnapshots(of: rows) {
             rows.indices.map { materialize(rows[$0], asFault: asFaults, position: $0) }
         }

@@ -11,7 +11,7 @@ import Foundation
 /// negative store token) are reported to their store as they come and go; their IDs are kept in
 /// `observedIDs` so that an unregistration can name the ID after the object changed it.
 final class ObjectRegistry {
-    @exclusivity(unchecked) private var objects: [ObjectKey: Unmanaged<NSManagedObject>] = [:]
+    @exclusivity(unchecked) private var objects = ObjectKeyTable<Unmanaged<NSManagedObject>>()
     @exclusivity(unchecked) private var observedIDs: [ObjectKey: NSManagedObjectID] = [:]
     /// Objects pushed out of `objects` by another object registered under their key (a store
     /// that hands out an existing record's ID as a new one). They still name this context as
@@ -22,8 +22,8 @@ final class ObjectRegistry {
     /// How many objects the table has room for (for tests that it gives memory back).
     var capacity: Int { objects.capacity }
 
-    /// Makes room for `capacity` objects at once, so a large fetch doesn't grow the table step by step.
-    func reserveCapacity(_ capacity: Int) { objects.reserveCapacity(capacity) }
+    /// Makes room for objects with `keys` at once, so a large fetch doesn't grow the table step by step.
+    func reserveCapacity<Keys: Sequence<ObjectKey>>(forKeys keys: Keys) { objects.reserveCapacity(forKeys: keys) }
 
     func register(_ object: NSManagedObject) {
         let entry = Unmanaged.passUnretained(object)
@@ -50,17 +50,16 @@ final class ObjectRegistry {
     /// One hash lookup, not two: every object that dies while registered comes here.
     private func removeEntry(_ key: ObjectKey, ifItIs object: NSManagedObject) {
         guard let index = objects.index(forKey: key),
-              objects.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else {
+              objects[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else {
             if !displaced.isEmpty { displaced.removeAll { $0.toOpaque() == Unmanaged.passUnretained(object).toOpaque() } }
             return
         }
         objects.remove(at: index)
-        objects.compactIfSparse()
         if key.storeToken < 0 { unobserve(key) }
     }
 
     /// Every object that names this context, displaced ones included.
-    var allObjects: [NSManagedObject] { (Array(objects.values) + displaced).map { $0.takeUnretainedValue() } }
+    var allObjects: [NSManagedObject] { (objects.values + displaced).map { $0.takeUnretainedValue() } }
 
     func removeAll() {
         objects.removeAll()

@@ -23,7 +23,7 @@ final class RowCache {
         }
 
         /// One reference fewer; true when it was the last. Called in place
-        /// (`entries.values[i].dropReference()`): reading `references` through the subscript
+        /// (`entries[i].dropReference()`): reading `references` through the subscript
         /// instead copies the entry, row and all, three reference counts each way.
         mutating func dropReference() -> Bool {
             references -= 1
@@ -31,7 +31,7 @@ final class RowCache {
         }
     }
 
-    @exclusivity(unchecked) private var entries: [ObjectKey: Entry] = [:]
+    @exclusivity(unchecked) private var entries = ObjectKeyTable<Entry>()
 
     /// The number of cached rows.
     var count: Int { entries.count }
@@ -44,14 +44,11 @@ final class RowCache {
     /// Caches a fetch's rows, one reference each. One clock read for the batch, and one hash
     /// lookup per row: the entry is updated in place (a new one starts at zero references).
     func retain<Rows: Collection>(_ rows: Rows, at now: TimeInterval) where Rows.Element == StoreRow {
-        entries.reserveCapacity(entries.count + rows.count)
+        entries.reserveCapacity(forKeys: rows.lazy.map { $0.objectID.key })
         for row in rows where !row.isFault {  // a row without values is no snapshot
             let key = row.objectID.key
-            if let index = entries.index(forKey: key) {
-                entries.values[index].retain(row, at: now)
-            } else {
-                entries[key] = Entry(row: row, references: 1, loadedAt: now)
-            }
+            let (index, inserted) = entries.index(forKey: key) { Entry(row: row, references: 1, loadedAt: now) }
+            if !inserted { entries[index].retain(row, at: now) }
         }
     }
 
@@ -59,14 +56,11 @@ final class RowCache {
     /// The loop above, indexing instead of iterating: each row is copied once, straight into its
     /// entry, where a generic collection of rows (a lazy map over the positions) copied it twice.
     func retain(_ rows: [StoreRow], at positions: [Int], at now: TimeInterval) {
-        entries.reserveCapacity(entries.count + positions.count)
+        entries.reserveCapacity(forKeys: positions.lazy.map { rows[$0].objectID.key })
         for i in positions where !rows[i].isFault {
             let key = rows[i].objectID.key
-            if let index = entries.index(forKey: key) {
-                entries.values[index].retain(rows[i], at: now)
-            } else {
-                entries[key] = Entry(row: rows[i], references: 1, loadedAt: now)
-            }
+            let (index, inserted) = entries.index(forKey: key) { Entry(row: rows[i], references: 1, loadedAt: now) }
+            if !inserted { entries[index].retain(rows[i], at: now) }
         }
     }
 
@@ -85,15 +79,14 @@ final class RowCache {
 
     @inline(__always) private func update(_ row: StoreRow, at now: TimeInterval) {
         guard !row.isFault, let index = entries.index(forKey: row.objectID.key) else { return }
-        entries.values[index].row = row
-        entries.values[index].loadedAt = now
+        entries[index].row = row
+        entries[index].loadedAt = now
     }
 
     /// One object stopped using the row; the entry goes with the last one.
     func release(_ key: ObjectKey) {
-        guard let index = entries.index(forKey: key), entries.values[index].dropReference() else { return }
+        guard let index = entries.index(forKey: key), entries[index].dropReference() else { return }
         entries.remove(at: index)
-        entries.compactIfSparse()
     }
 
     /// The number of entries the table has room for (for tests of its shrinking).
@@ -108,7 +101,6 @@ final class RowCache {
 
     /// Forgets a deleted record's row.
     func remove(_ key: ObjectKey) {
-        entries[key] = nil
-        entries.compactIfSparse()
+        entries.removeValue(forKey: key)
     }
 }

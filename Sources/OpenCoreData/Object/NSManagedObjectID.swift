@@ -75,10 +75,8 @@ struct ObjectKey: Hashable, Sendable {
     }
 
     /// What `Dictionary` and `Set` call instead of `hash(into:)`: every registered object and
-    /// cached row is found through this key, and SipHash was most of each lookup's cost. Keys
-    /// of consecutive primary keys land in neighbouring buckets (``SplitMixHash/hashKeepingRuns(_:seed:)``):
-    /// a fetch registers its objects in primary-key order and they usually die in that order.
-    func _rawHashValue(seed: Int) -> Int { SplitMixHash.hashKeepingRuns(folded, seed: seed) }
+    /// cached row is found through this key, and SipHash was most of each lookup's cost.
+    func _rawHashValue(seed: Int) -> Int { SplitMixHash.hash(folded, seed: seed) }
 
     /// The three fields in one word; keys that fold alike still compare unequal (`==` is per field).
     private var folded: UInt64 {

@@ -1,0 +1,251 @@
+/// A table from object keys to values that keeps the values of consecutive primary keys side
+/// by side: the storage of the identity map (``ObjectRegistry``) and of the row cache
+/// (``RowCache``).
+///
+/// ```swift
+/// var table = ObjectKeyTable<Int>()
+/// table.updateValue(1, forKey: key)
+/// if let index = table.index(forKey: key) {
+///     table[index] += 1      // in place
+///     table.remove(at: index)
+/// }
+/// ```
+///
+/// Keys are grouped in runs of eight: one store, one root entity, primary keys 8k to 8k + 7. A
+/// `Dictionary` finds a run's number; the run's eight values sit together in one array, at
+/// eight times that number.
+///
+/// Why not a `Dictionary` of keys: both tables hold hundreds of thousands of keys after a large
+/// fetch, far more than the CPU caches do, and with each key in a random bucket every lookup
+/// missed the cache two or three times. Objects come and go in primary-key order (a fetch that
+/// sorts by nothing returns rows in `Z_PK` order, and its result array releases them in that
+/// order), so here eight consecutive lookups share one run: one cache-missing probe, then
+/// neighbouring memory. Freeing 200,000 fetched objects had spent a quarter of W2's time in those
+/// misses. Hashing runs of keys to neighbouring buckets of one `Dictionary` kept the locality but
+/// cost about 1,500 instructions more per object: removing a key makes `Dictionary` rehash the
+/// rest of its probe chain, and runs make long chains. Here a run leaves the `Dictionary` only
+/// when its last key goes, and the runs' hashes are spread as widely as single keys' were.
+///
+/// A run that empties keeps its number, so the same records coming back (the same fetch run
+/// again) find their run without a new hash entry, and removing a key never touches the
+/// `Dictionary`. Empty runs are dropped in a rebuild once they outnumber the runs in use seven
+/// to one (and number more than ``emptyRunsKept``), so the table gives memory back after a
+/// large fetch and stays small while objects come and go. Scattered primary keys cost up to
+/// eight slots each.
+struct ObjectKeyTable<Value> {
+    /// A position in the table, valid until the next insertion or removal.
+    struct Index: Equatable {
+        fileprivate let slot: Int
+    }
+
+    /// Primary keys per run: 8, so that a run's values of a pointer's size fill one cache line.
+    private static var runShift: Int64 { 3 }
+    private static var runLength: Int { 1 << Int(runShift) }
+
+    /// The keys of one run: its store, its root entity and its primary keys shifted right.
+    private struct RunKey: Hashable {
+        var storeToken: Int32
+        var rootEntity: Int32
+        var run: Int64
+
+        init(_ key: ObjectKey) {
+            storeToken = key.storeToken
+            rootEntity = key.rootEntity
+            run = key.primaryKey >> ObjectKeyTable.runShift
+        }
+
+        func key(at offset: Int) -> ObjectKey {
+            ObjectKey(storeToken: storeToken, rootEntity: rootEntity, primaryKey: run << ObjectKeyTable.runShift | Int64(offset))
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(folded) }
+        func _rawHashValue(seed: Int) -> Int { SplitMixHash.hash(folded, seed: seed) }
+        private var folded: UInt64 {
+            UInt64(bitPattern: run) ^ UInt64(UInt32(bitPattern: storeToken)) << 48 ^ UInt64(UInt32(bitPattern: rootEntity)) << 32
+        }
+    }
+
+    /// A run in use: its keys and which of its eight slots hold values (bit n: slot n).
+    private struct Run {
+        var key: RunKey
+        var occupied: UInt8
+    }
+
+    /// The number of every run, empty ones included; run n's values are `slots[8n ..< 8n + 8]`.
+    private var runNumbers: [RunKey: Int32] = [:]
+    /// Indexed by run number.
+    private var runs: [Run] = []
+    private var slots: [Value?] = []
+    /// Runs with at least one value.
+    private var liveRuns = 0
+
+    /// The number of keys with values.
+    private(set) var count = 0
+
+    init() {}
+
+    /// How many values the table has room for without growing (for tests that it gives memory back).
+    var capacity: Int { slots.count }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Makes room for `keys`, so a large fetch doesn't grow the table step by step (each growth
+    /// copies the arrays and rehashes the runs).
+    ///
+    /// Counts the runs the keys need, not the keys: a fetch in primary-key order needs one run
+    /// per eight keys, one with scattered primary keys (a predicate over an index, a sort) up to
+    /// one per key. Keys already in the table are counted too; the room is not wasted for long.
+    mutating func reserveCapacity<Keys: Sequence<ObjectKey>>(forKeys keys: Keys) {
+        var newRuns = 0
+        var previous: RunKey? = nil
+        for key in keys {
+            let run = RunKey(key)
+            if run != previous { newRuns += 1; previous = run }
+        }
+        runNumbers.reserveCapacity(runNumbers.count + newRuns)
+        runs.reserveCapacity(runs.count + newRuns)
+        slots.reserveCapacity(slots.count + newRuns * Self.runLength)
+    }
+
+    /// The position of `key`'s value, if it has one.
+    @inline(__always)
+    func index(forKey key: ObjectKey) -> Index? {
+        guard let number = runNumbers[RunKey(key)] else { return nil }
+        let slot = Int(number) << Int(Self.runShift) | Int(key.primaryKey & Int64(Self.runLength - 1))
+        return isOccupied(slot) ? Index(slot: slot) : nil
+    }
+
+    /// The value at `index`, read or changed in place.
+    subscript(index: Index) -> Value {
+        @inline(__always) get { slots[index.slot].unsafelyUnwrapped }
+        @inline(__always) _modify { yield &slots[index.slot]! }
+    }
+
+    /// The value of `key`, if it has one.
+    subscript(key: ObjectKey) -> Value? {
+        guard let index = index(forKey: key) else { return nil }
+        return self[index]
+    }
+
+    /// Stores `value` under `key` and returns the value it replaced, if any.
+    @discardableResult
+    mutating func updateValue(_ value: Value, forKey key: ObjectKey) -> Value? {
+        let slot = slot(forKey: key)
+        var previous: Value? = value
+        swap(&previous, &slots[slot])
+        if previous == nil { markOccupied(slot) }
+        return previous
+    }
+
+    /// The position of `key`'s value, after storing `makeValue()` under `key` if it had none;
+    /// `inserted` says which. One lookup where ``index(forKey:)`` and then
+    /// ``updateValue(_:forKey:)`` take two.
+    @inline(__always)
+    mutating func index(forKey key: ObjectKey, insertingIfAbsent makeValue: () -> Value) -> (index: Index, inserted: Bool) {
+        let slot = slot(forKey: key)
+        guard !isOccupied(slot) else { return (Index(slot: slot), false) }
+        slots[slot] = makeValue()
+        markOccupied(slot)
+        return (Index(slot: slot), true)
+    }
+
+    /// `key`'s slot, in a run made for it if its run had none. One hash lookup: a new run's
+    /// number, the next one past the end of the arrays, goes in as the lookup's default (no run
+    /// has that number yet, so getting it back means the run is new).
+    @inline(__always)
+    private mutating func slot(forKey key: ObjectKey) -> Int {
+        let run = RunKey(key)
+        let candidate = Int32(runs.count)
+        let number = Self.value(of: &runNumbers[run, default: candidate])
+        if number == candidate { appendRun(run) }
+        return Int(number) << Int(Self.runShift) | Int(key.primaryKey & Int64(Self.runLength - 1))
+    }
+
+    /// Reads a value through an `inout` access: on `Dictionary`'s `subscript(_:default:)` that
+    /// stores the default when the key has no value, in the same lookup.
+    @inline(__always)
+    private static func value(of number: inout Int32) -> Int32 { number }
+
+    @inline(__always)
+    private func isOccupied(_ slot: Int) -> Bool {
+        runs[slot >> Int(Self.runShift)].occupied & 1 << (slot & (Self.runLength - 1)) != 0
+    }
+
+    @inline(__always)
+    private mutating func markOccupied(_ slot: Int) {
+        let number = slot >> Int(Self.runShift)
+        if runs[number].occupied == 0 { liveRuns += 1 }
+        runs[number].occupied |= 1 << (slot & (Self.runLength - 1))
+        count += 1
+    }
+
+    /// Removes the value at `index` and returns it. May rebuild the table smaller (see the type's
+    /// notes), which moves every other value: indices from before are no longer valid.
+    @discardableResult
+    mutating func remove(at index: Index) -> Value {
+        var removed: Value? = nil
+        swap(&removed, &slots[index.slot])
+        let number = index.slot >> Int(Self.runShift)
+        runs[number].occupied &= ~(1 << (index.slot & (Self.runLength - 1)))
+        count -= 1
+        if runs[number].occupied == 0 {
+            liveRuns -= 1
+            let emptyRuns = runs.count - liveRuns
+            if emptyRuns > Self.emptyRunsKept, emptyRuns > 7 * liveRuns { rebuildCompact() }
+        }
+        return removed.unsafelyUnwrapped
+    }
+
+    /// Removes `key`'s value, if it has one, and returns it.
+    @discardableResult
+    mutating func removeValue(forKey key: ObjectKey) -> Value? {
+        guard let index = index(forKey: key) else { return nil }
+        return remove(at: index)
+    }
+
+    /// Removes every value and gives the memory back.
+    mutating func removeAll() { self = Self() }
+
+    /// Every value, in no particular order.
+    var values: [Value] { slots.compactMap { $0 } }
+
+    /// Every key with its value, in no particular order.
+    var keysAndValues: [(key: ObjectKey, value: Value)] {
+        var result: [(key: ObjectKey, value: Value)] = []
+        result.reserveCapacity(count)
+        for (number, run) in runs.enumerated() where run.occupied != 0 {
+            for offset in 0..<Self.runLength where run.occupied & 1 << offset != 0 {
+                result.append((run.key.key(at: offset), slots[number << Int(Self.runShift) | offset].unsafelyUnwrapped))
+            }
+        }
+        return result
+    }
+
+    /// How many empty runs a table keeps however few runs it uses: 1,024 slots. Small tables stay
+    /// warm as they are, and rebuilding them would only add work. A table left by a large fetch
+    /// is rebuilt, so that the few values left are not scattered over megabytes, where every
+    /// lookup touched a cold cache line, often a cold page (a 2,000-row fetch after a
+    /// 200,000-row one took 9 ms, and 7.5 ms once the table was rebuilt). A rebuild moves fewer
+    /// values than the removals that led to it, so its cost is amortised over them.
+    static var emptyRunsKept: Int { 1_024 / runLength }
+
+    /// The most slots a table holding `count` values in scattered runs keeps (for tests).
+    static func largestCapacity(holding count: Int) -> Int {
+        (count + max(emptyRunsKept, 7 * count)) * runLength
+    }
+
+    private mutating func rebuildCompact() {
+        var compact = Self()
+        guard count > 0 else { self = compact; return }
+        let live = keysAndValues
+        compact.reserveCapacity(forKeys: live.lazy.map(\.key))
+        for (key, value) in live { compact.updateValue(value, forKey: key) }
+        self = compact
+    }
+
+    /// Adds the slots of `run`, which the run directory has just numbered `runs.count`.
+    private mutating func appendRun(_ run: RunKey) {
+        runs.append(Run(key: run, occupied: 0))
+        for _ in 0..<Self.runLength { slots.append(nil) }
+    }
+}
