@@ -41,8 +41,8 @@ final class RowCache {
         retain(CollectionOfOne(row), at: ProcessInfo.processInfo.systemUptime)
     }
 
-    /// Caches a fetch's rows, one reference each. One clock read for the batch, and one hash
-    /// lookup per row: the entry is updated in place (a new one starts at zero references).
+    /// Caches a fetch's rows, one reference each. One clock read for the batch, and one lookup
+    /// per row: an entry is updated in place, or made with its first reference.
     func retain<Rows: Collection>(_ rows: Rows, at now: TimeInterval) where Rows.Element == StoreRow {
         entries.reserveCapacity(forKeys: rows.lazy.map { $0.objectID.key })
         for row in rows where !row.isFault {  // a row without values is no snapshot

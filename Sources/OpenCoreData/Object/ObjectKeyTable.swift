@@ -65,7 +65,7 @@ struct ObjectKeyTable<Value> {
         }
     }
 
-    /// A run in use: its keys and which of its eight slots hold values (bit n: slot n).
+    /// A run: its keys and which of its eight slots hold values (bit n: slot n; none once it empties).
     private struct Run {
         var key: RunKey
         var occupied: UInt8
