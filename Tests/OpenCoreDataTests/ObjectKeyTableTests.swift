@@ -30,6 +30,26 @@ final class ObjectKeyTableTests: XCTestCase {
         XCTAssertNil(table.removeValue(forKey: key(5)))
     }
 
+    func testLookupsThatAlternateBetweenRunsFindTheirOwnValues() {
+        // The table remembers the run it found last; each lookup here asks for another one.
+        var table = ObjectKeyTable<String>()
+        table.updateValue("a3", forKey: key(3))
+        XCTAssertNil(table[key(3, entity: 2)], "same run number, other entity")
+        XCTAssertEqual(table[key(3)], "a3")
+        XCTAssertNil(table[key(11)], "the next run, not in the table")
+        table.updateValue("b3", forKey: key(3, entity: 2))
+        table.updateValue("a11", forKey: key(11))
+        XCTAssertEqual(table[key(3, entity: 2)], "b3")
+        XCTAssertEqual(table[key(3)], "a3")
+        XCTAssertEqual(table[key(11)], "a11")
+        XCTAssertEqual(table.removeValue(forKey: key(3)), "a3")
+        XCTAssertEqual(table[key(3, entity: 2)], "b3")
+        XCTAssertNil(table[key(3)])
+        table.updateValue("a4", forKey: key(4))
+        XCTAssertEqual(table[key(4)], "a4", "a key into the emptied run, right after a lookup elsewhere")
+        XCTAssertEqual(table.count, 3)
+    }
+
     func testKeysOfEveryShapeRoundTrip() {
         var table = ObjectKeyTable<Int>()
         let keys = [key(0), key(7), key(8), key(-1), key(-8), key(-9), key(.max), key(.min),

@@ -78,6 +78,11 @@ struct ObjectKeyTable<Value> {
     private var slots: [Value?] = []
     /// Runs with at least one value.
     private var liveRuns = 0
+    /// The run directory's latest answer. Lookups of consecutive keys ask for the same run seven
+    /// times in eight, so most skip the `Dictionary`. Always right: a run keeps its number until
+    /// a rebuild, which starts a new table.
+    private var recentRun: RunKey? = nil
+    private var recentNumber: Int32 = 0
 
     /// The number of keys with values.
     private(set) var count = 0
@@ -107,10 +112,18 @@ struct ObjectKeyTable<Value> {
         slots.reserveCapacity(slots.count + newRuns * Self.runLength)
     }
 
-    /// The position of `key`'s value, if it has one.
+    /// The position of `key`'s value, if it has one. Mutating only to remember the run it found.
     @inline(__always)
-    func index(forKey key: ObjectKey) -> Index? {
-        guard let number = runNumbers[RunKey(key)] else { return nil }
+    mutating func index(forKey key: ObjectKey) -> Index? {
+        let run = RunKey(key)
+        let number: Int32
+        if run == recentRun {
+            number = recentNumber
+        } else {
+            guard let found = runNumbers[run] else { return nil }
+            (recentRun, recentNumber) = (run, found)
+            number = found
+        }
         let slot = Int(number) << Int(Self.runShift) | Int(key.primaryKey & Int64(Self.runLength - 1))
         return isOccupied(slot) ? Index(slot: slot) : nil
     }
@@ -123,8 +136,10 @@ struct ObjectKeyTable<Value> {
 
     /// The value of `key`, if it has one.
     subscript(key: ObjectKey) -> Value? {
-        guard let index = index(forKey: key) else { return nil }
-        return self[index]
+        mutating get {
+            guard let index = index(forKey: key) else { return nil }
+            return self[index]
+        }
     }
 
     /// Stores `value` under `key` and returns the value it replaced, if any.
@@ -155,9 +170,15 @@ struct ObjectKeyTable<Value> {
     @inline(__always)
     private mutating func slot(forKey key: ObjectKey) -> Int {
         let run = RunKey(key)
-        let candidate = Int32(runs.count)
-        let number = Self.value(of: &runNumbers[run, default: candidate])
-        if number == candidate { appendRun(run) }
+        let number: Int32
+        if run == recentRun {
+            number = recentNumber
+        } else {
+            let candidate = Int32(runs.count)
+            number = Self.value(of: &runNumbers[run, default: candidate])
+            if number == candidate { appendRun(run) }
+            (recentRun, recentNumber) = (run, number)
+        }
         return Int(number) << Int(Self.runShift) | Int(key.primaryKey & Int64(Self.runLength - 1))
     }
 
