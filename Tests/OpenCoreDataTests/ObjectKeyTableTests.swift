@@ -130,6 +130,20 @@ final class ObjectKeyTableTests: XCTestCase {
                                  "100,000 keys passed through; the table stays sized for the 50 at a time")
     }
 
+    func testReservingRoomOneKeyAtATimeStillGrowsGeometrically() {
+        // A single fault's row is cached with a reservation for one key. Reserving exactly
+        // what is asked would copy the arrays on every new run.
+        var table = ObjectKeyTable<Int>()
+        var allocations = Set<Int>()
+        for pk in stride(from: Int64(0), to: 8 * 4_000, by: 8) {
+            table.reserveCapacity(forKeys: [key(pk)])
+            table.updateValue(0, forKey: key(pk))
+            allocations.insert(table.reservedSlots)
+        }
+        XCTAssertEqual(table.count, 4_000)
+        XCTAssertLessThanOrEqual(allocations.count, 16, "4,000 runs: a dozen doublings, not 4,000 copies")
+    }
+
     func testAManyThousandKeyTableAgreesWithADictionary() {
         var table = ObjectKeyTable<Int>()
         var reference: [ObjectKey: Int] = [:]

@@ -94,6 +94,9 @@ struct ObjectKeyTable<Value> {
 
     var isEmpty: Bool { count == 0 }
 
+    /// The slots allocated, used or not (for tests of how the table grows).
+    var reservedSlots: Int { slots.capacity }
+
     /// Makes room for `keys`, so a large fetch doesn't grow the table step by step (each growth
     /// copies the arrays and rehashes the runs).
     ///
@@ -108,8 +111,16 @@ struct ObjectKeyTable<Value> {
             if run != previous { newRuns += 1; previous = run }
         }
         runNumbers.reserveCapacity(runNumbers.count + newRuns)
-        runs.reserveCapacity(runs.count + newRuns)
-        slots.reserveCapacity(slots.count + newRuns * Self.runLength)
+        Self.reserve(&runs, atLeast: runs.count + newRuns)
+        Self.reserve(&slots, atLeast: slots.count + newRuns * Self.runLength)
+    }
+
+    /// `Array.reserveCapacity(_:)` allocates exactly what it is asked for, so reserving one run
+    /// at a time (a single fault's row) would copy the arrays on every new run: quadratic. Grow
+    /// at least twofold, as appending does. (`Dictionary` rounds to a power of two itself.)
+    private static func reserve<Element>(_ array: inout [Element], atLeast minimum: Int) {
+        guard minimum > array.capacity else { return }
+        array.reserveCapacity(Swift.max(minimum, 2 * array.capacity))
     }
 
     /// The position of `key`'s value, if it has one. Mutating only to remember the run it found.
