@@ -42,37 +42,25 @@ struct ObjectKeyTable<Value> {
     private static var runShift: Int64 { 3 }
     private static var runLength: Int { 1 << Int(runShift) }
 
-    /// The keys of one run: its store, its root entity and its primary keys shifted right.
-    private struct RunKey: Hashable {
-        var storeToken: Int32
-        var rootEntity: Int32
-        var run: Int64
+    /// A run's key: the `ObjectKey` of its members with their primary key shifted right, so that
+    /// runs hash and compare as object keys do.
+    private static func runKey(of key: ObjectKey) -> ObjectKey {
+        ObjectKey(storeToken: key.storeToken, rootEntity: key.rootEntity, primaryKey: key.primaryKey >> runShift)
+    }
 
-        init(_ key: ObjectKey) {
-            storeToken = key.storeToken
-            rootEntity = key.rootEntity
-            run = key.primaryKey >> ObjectKeyTable.runShift
-        }
-
-        func key(at offset: Int) -> ObjectKey {
-            ObjectKey(storeToken: storeToken, rootEntity: rootEntity, primaryKey: run << ObjectKeyTable.runShift | Int64(offset))
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(folded) }
-        func _rawHashValue(seed: Int) -> Int { SplitMixHash.hash(folded, seed: seed) }
-        private var folded: UInt64 {
-            UInt64(bitPattern: run) ^ UInt64(UInt32(bitPattern: storeToken)) << 48 ^ UInt64(UInt32(bitPattern: rootEntity)) << 32
-        }
+    /// The key of the member of `run` at `offset`.
+    private static func key(at offset: Int, inRun run: ObjectKey) -> ObjectKey {
+        ObjectKey(storeToken: run.storeToken, rootEntity: run.rootEntity, primaryKey: run.primaryKey << runShift | Int64(offset))
     }
 
     /// A run: its keys and which of its eight slots hold values (bit n: slot n; none once it empties).
     private struct Run {
-        var key: RunKey
+        var key: ObjectKey
         var occupied: UInt8
     }
 
     /// The number of every run, empty ones included; run n's values are `slots[8n ..< 8n + 8]`.
-    private var runNumbers: [RunKey: Int32] = [:]
+    private var runNumbers: [ObjectKey: Int32] = [:]
     /// Indexed by run number.
     private var runs: [Run] = []
     private var slots: [Value?] = []
@@ -81,7 +69,7 @@ struct ObjectKeyTable<Value> {
     /// The run directory's latest answer. Lookups of consecutive keys ask for the same run seven
     /// times in eight, so most skip the `Dictionary`. Always right: a run keeps its number until
     /// a rebuild, which starts a new table.
-    private var recentRun: RunKey? = nil
+    private var recentRun: ObjectKey? = nil
     private var recentNumber: Int32 = 0
 
     /// The number of keys with values.
@@ -105,9 +93,9 @@ struct ObjectKeyTable<Value> {
     /// one per key. Keys already in the table are counted too; the room is not wasted for long.
     mutating func reserveCapacity<Keys: Sequence<ObjectKey>>(forKeys keys: Keys) {
         var newRuns = 0
-        var previous: RunKey? = nil
+        var previous: ObjectKey? = nil
         for key in keys {
-            let run = RunKey(key)
+            let run = Self.runKey(of: key)
             if run != previous { newRuns += 1; previous = run }
         }
         runNumbers.reserveCapacity(runNumbers.count + newRuns)
@@ -126,7 +114,7 @@ struct ObjectKeyTable<Value> {
     /// The position of `key`'s value, if it has one. Mutating only to remember the run it found.
     @inline(__always)
     mutating func index(forKey key: ObjectKey) -> Index? {
-        let run = RunKey(key)
+        let run = Self.runKey(of: key)
         let number: Int32
         if run == recentRun {
             number = recentNumber
@@ -180,7 +168,7 @@ struct ObjectKeyTable<Value> {
     /// has that number yet, so getting it back means the run is new).
     @inline(__always)
     private mutating func slot(forKey key: ObjectKey) -> Int {
-        let run = RunKey(key)
+        let run = Self.runKey(of: key)
         let number: Int32
         if run == recentRun {
             number = recentNumber
@@ -247,7 +235,7 @@ struct ObjectKeyTable<Value> {
         result.reserveCapacity(count)
         for (number, run) in runs.enumerated() where run.occupied != 0 {
             for offset in 0..<Self.runLength where run.occupied & 1 << offset != 0 {
-                result.append((run.key.key(at: offset), slots[number << Int(Self.runShift) | offset].unsafelyUnwrapped))
+                result.append((Self.key(at: offset, inRun: run.key), slots[number << Int(Self.runShift) | offset].unsafelyUnwrapped))
             }
         }
         return result
@@ -276,7 +264,7 @@ struct ObjectKeyTable<Value> {
     }
 
     /// Adds the slots of `run`, which the run directory has just numbered `runs.count`.
-    private mutating func appendRun(_ run: RunKey) {
+    private mutating func appendRun(_ run: ObjectKey) {
         runs.append(Run(key: run, occupied: 0))
         for _ in 0..<Self.runLength { slots.append(nil) }
     }
