@@ -123,7 +123,7 @@ struct ObjectKeyTable<Value> {
             (recentRun, recentNumber) = (run, found)
             number = found
         }
-        let slot = Int(number) << Int(Self.runShift) | Int(key.primaryKey & Int64(Self.runLength - 1))
+        let slot = Self.slot(of: key, inRun: number)
         return isOccupied(slot) ? Index(slot: slot) : nil
     }
 
@@ -178,7 +178,7 @@ struct ObjectKeyTable<Value> {
             if number == candidate { appendRun(run) }
             (recentRun, recentNumber) = (run, number)
         }
-        return Int(number) << Int(Self.runShift) | Int(key.primaryKey & Int64(Self.runLength - 1))
+        return Self.slot(of: key, inRun: number)
     }
 
     /// Reads a value through an `inout` access: on `Dictionary`'s `subscript(_:default:)` that
@@ -186,16 +186,29 @@ struct ObjectKeyTable<Value> {
     @inline(__always)
     private static func value(of number: inout Int32) -> Int32 { number }
 
+    /// The slot of `key` in run `number`.
+    @inline(__always)
+    private static func slot(of key: ObjectKey, inRun number: Int32) -> Int {
+        Int(number) << Int(runShift) | Int(key.primaryKey & Int64(runLength - 1))
+    }
+
+    /// The run a slot belongs to, and the slot's bit in that run's `occupied`.
+    @inline(__always)
+    private static func place(of slot: Int) -> (run: Int, bit: UInt8) {
+        (slot >> Int(runShift), 1 << (slot & (runLength - 1)))
+    }
+
     @inline(__always)
     private func isOccupied(_ slot: Int) -> Bool {
-        runs[slot >> Int(Self.runShift)].occupied & 1 << (slot & (Self.runLength - 1)) != 0
+        let (run, bit) = Self.place(of: slot)
+        return runs[run].occupied & bit != 0
     }
 
     @inline(__always)
     private mutating func markOccupied(_ slot: Int) {
-        let number = slot >> Int(Self.runShift)
-        if runs[number].occupied == 0 { liveRuns += 1 }
-        runs[number].occupied |= 1 << (slot & (Self.runLength - 1))
+        let (run, bit) = Self.place(of: slot)
+        if runs[run].occupied == 0 { liveRuns += 1 }
+        runs[run].occupied |= bit
         count += 1
     }
 
@@ -205,10 +218,10 @@ struct ObjectKeyTable<Value> {
     mutating func remove(at index: Index) -> Value {
         var removed: Value? = nil
         swap(&removed, &slots[index.slot])
-        let number = index.slot >> Int(Self.runShift)
-        runs[number].occupied &= ~(1 << (index.slot & (Self.runLength - 1)))
+        let (run, bit) = Self.place(of: index.slot)
+        runs[run].occupied &= ~bit
         count -= 1
-        if runs[number].occupied == 0 {
+        if runs[run].occupied == 0 {
             liveRuns -= 1
             let emptyRuns = runs.count - liveRuns
             if emptyRuns > Self.emptyRunsKept, emptyRuns > 7 * liveRuns { rebuildCompact() }
