@@ -98,13 +98,7 @@ final class ValidationTests: XCTestCase {
     }
 
     func testCustomPerKeyAndInterPropertyValidation() throws {
-        let model = NSManagedObjectModel()
-        model.entities = [NSEntityDescription(name: "Booking", className: "OpenCoreDataTests.Booking", properties: [
-            NSAttributeDescription(name: "start", type: .integer64AttributeType, defaultValue: 0),
-            NSAttributeDescription(name: "end", type: .integer64AttributeType, defaultValue: 0),
-            NSAttributeDescription(name: "code", type: .stringAttributeType),
-        ])]
-        let stack = TestStack(model: model)
+        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.Booking"))
         try stack.context.performAndWait {
             let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
             var code: Any? = "lowercase"
@@ -118,6 +112,60 @@ final class ValidationTests: XCTestCase {
         }
     }
 
+    /// The per-key validator runs at save too, for every property, and sees numbers as
+    /// `NSNumber` (so `as? Int` works, as on Apple platforms) even beyond the shared small ones.
+    func testPerKeyValidatorRunsAtSaveAndSeesNumbersAsNSNumber() throws {
+        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.Booking"))
+        try stack.context.performAndWait {
+            let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
+            b.setValue("lowercase", forKey: "code")
+            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(($0 as NSError).code, 42_001) }
+            b.setValue("ABC", forKey: "code")
+            b.setValue(1 << 40, forKey: "start")
+            b.setValue(1 << 41, forKey: "end")
+            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(($0 as NSError).code, 42_003, "start as? Int") }
+            b.setValue(7, forKey: "start")
+            XCTAssertNoThrow(try stack.context.save())
+        }
+    }
+
+    /// A subclass overrides the validator and calls `super`: both classes' checks run.
+    func testSubclassValidatorAddsToItsSuperclassChecks() throws {
+        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.GroupBooking"))
+        try stack.context.performAndWait {
+            let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
+            XCTAssertTrue(b is GroupBooking)
+            var code: Any? = "abc"
+            XCTAssertThrowsError(try b.validateValue(&code, forKey: "code")) { XCTAssertEqual(($0 as NSError).code, 42_001) }
+            var end: Any? = 0
+            XCTAssertThrowsError(try b.validateValue(&end, forKey: "end")) { XCTAssertEqual(($0 as NSError).code, 42_004) }
+            b.setValue("ABC", forKey: "code")
+            b.setValue(2, forKey: "end")
+            XCTAssertNoThrow(try stack.context.save())
+        }
+    }
+
+    /// A class that doesn't conform has no per-key validator, even with a method of that name.
+    func testClassWithoutConformanceHasNoPerKeyValidator() throws {
+        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.UncheckedBooking"))
+        try stack.context.performAndWait {
+            let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
+            XCTAssertTrue(b is UncheckedBooking)
+            b.setValue("lowercase", forKey: "code")
+            XCTAssertNoThrow(try stack.context.save())
+        }
+    }
+
+    static func bookingModel(className: String) -> NSManagedObjectModel {
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Booking", className: className, properties: [
+            NSAttributeDescription(name: "start", type: .integer64AttributeType, defaultValue: 0),
+            NSAttributeDescription(name: "end", type: .integer64AttributeType, defaultValue: 0),
+            NSAttributeDescription(name: "code", type: .stringAttributeType),
+        ])]
+        return model
+    }
+
     func testWrongTypeForAttributeFailsValidationInsteadOfTrapping() throws {
         let stack = TestStack()
         try stack.context.performAndWait {
@@ -128,17 +176,37 @@ final class ValidationTests: XCTestCase {
     }
 }
 
-/// Custom validation: `code` must be upper-case (per key), and end ≥ start (inter-property).
-final class Booking: NSManagedObject {
-    override func validate(_ key: String, value: inout Any?) throws {
-        try super.validate(key, value: &value)
+/// Custom validation: `code` must be upper-case and `start` fit in 32 bits (per key), and
+/// end ≥ start (inter-property).
+class Booking: NSManagedObject, PropertyValueValidating {
+    func validate(_ key: String, value: inout Any?) throws {
         if key == "code", let s = value as? String, s != s.uppercased() {
             throw NSError(domain: NSCocoaErrorDomain, code: 42_001, userInfo: [NSLocalizedDescriptionKey: "code must be upper-case"])
+        }
+        if key == "start", let n = value as? Int, Int32(exactly: n) == nil {
+            throw NSError(domain: NSCocoaErrorDomain, code: 42_003, userInfo: [NSLocalizedDescriptionKey: "start must fit in 32 bits"])
         }
     }
     override func validateForInsert() throws {
         try super.validateForInsert()
         let start = value(forKey: "start") as? Int ?? 0, end = value(forKey: "end") as? Int ?? 0
         if end < start { throw NSError(domain: NSCocoaErrorDomain, code: 42_002, userInfo: [NSLocalizedDescriptionKey: "end before start"]) }
+    }
+}
+
+/// Adds a check of its own to `Booking`'s: `end` must be positive.
+final class GroupBooking: Booking {
+    override func validate(_ key: String, value: inout Any?) throws {
+        try super.validate(key, value: &value)
+        if key == "end", let n = value as? Int, n <= 0 {
+            throw NSError(domain: NSCocoaErrorDomain, code: 42_004, userInfo: [NSLocalizedDescriptionKey: "end must be positive"])
+        }
+    }
+}
+
+/// Has a method shaped like a validator but doesn't conform to `PropertyValueValidating`.
+final class UncheckedBooking: NSManagedObject {
+    func validate(_ key: String, value: inout Any?) throws {
+        throw NSError(domain: NSCocoaErrorDomain, code: 42_005, userInfo: [NSLocalizedDescriptionKey: "never called"])
     }
 }

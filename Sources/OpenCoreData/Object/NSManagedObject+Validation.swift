@@ -5,7 +5,8 @@ import Foundation
 // inter-property checks in validateForInsert/Update/Delete. The context runs them all at save.
 
 extension NSManagedObject {
-    /// Checks `value` for the property `key` against the model and ``validate(_:value:)``.
+    /// Checks `value` for the property `key` against the model and, if the object's class
+    /// conforms to ``PropertyValueValidating``, its `validate(_:value:)`.
     ///
     /// The Linux form of Apple's `validateValue(_:forKey:)`: the value is `inout Any?` instead of an
     /// autoreleasing pointer. A custom validator may replace it (coercion).
@@ -19,11 +20,11 @@ extension NSManagedObject {
             throw KeyValueCodingError.undefinedKey(key, in: "Entity '\(entity.name ?? "?")'")
         }
         try validateModelConstraints(value, property: layout.properties[i])
-        try validate(key, value: &value)
+        try (self as? PropertyValueValidating)?.validate(key, value: &value)
     }
 
-    // The overridable entry points (validate(_:value:), validateForInsert/Update/Delete) are
-    // declared in NSManagedObject.swift: Swift can't override methods declared in extensions.
+    // The overridable entry points (validateForInsert/Update/Delete) are declared in
+    // NSManagedObject.swift: Swift can't override methods declared in extensions.
 
     func defaultValidateForInsert() throws { try validateAllProperties() }
 
@@ -44,11 +45,12 @@ extension NSManagedObject {
     }
 
     /// Validates every property at save. Model constraints are checked on the stored values —
-    /// no boxing — and only a subclass, which may override `validate(_:value:)`, gets each value
-    /// in its public form.
+    /// no boxing — and only a ``PropertyValueValidating`` object gets each value in its public
+    /// form.
     func validateAllProperties() throws {
         var errors: [NSError] = []
-        let callsKeyValidation = type(of: self) != NSManagedObject.self
+        let validator = type(of: self) == NSManagedObject.self ? nil : self as? PropertyValueValidating
+        let callsKeyValidation = validator != nil
         let layout = self.layout
         for (i, kind) in layout.kinds.enumerated() {
             do {
@@ -66,7 +68,7 @@ extension NSManagedObject {
                     if callsKeyValidation { value = stored.publicValue(for: a) }
                 case .fetched: continue
                 }
-                if callsKeyValidation { try validate(layout.properties[i].name, value: &value) }
+                if let validator { try validator.validate(layout.properties[i].name, value: &value) }
             } catch let error as NSError {
                 if error.code == NSValidationMultipleErrorsError, let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
                     errors += details

@@ -175,21 +175,6 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// at save (Apple's behaviour); a wrong object for a relationship stops with a message.
     open func setValue(_ value: Any?, forKey key: String) { kvcSetValue(value, forKey: key) }
 
-    /// Per-key custom validation: the Linux form of Apple's `validate<Key>(_:)` methods, which
-    /// Core Data finds by name through the Objective-C runtime. Override it, switch on `key`,
-    /// call `super`, and throw an `NSError` to reject the value (or assign `value` to coerce it):
-    ///
-    /// ```swift
-    /// override func validate(_ key: String, value: inout Any?) throws {
-    ///     try super.validate(key, value: &value)
-    ///     if key == "email", let s = value as? String, !s.contains("@") {
-    ///         throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError,
-    ///                       userInfo: [NSLocalizedDescriptionKey: "An email address needs an @."])
-    ///     }
-    /// }
-    /// ```
-    open func validate(_ key: String, value: inout Any?) throws {}
-
     /// Validates every property of a new object; override to add inter-property checks (call
     /// super). Several failures combine into one `NSValidationMultipleErrorsError` with
     /// `NSDetailedErrorsKey`.

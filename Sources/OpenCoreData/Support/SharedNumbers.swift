@@ -3,10 +3,11 @@ import Foundation
 /// `NSNumber`s of small integers and Booleans, made once and shared.
 ///
 /// Core Data hands attribute values out as `NSNumber` (key-value coding, the per-key
-/// `validate(_:value:)` hook, dictionary results), and Foundation on Linux allocates each one:
-/// about 840 instructions. Apple's runtime gets small numbers for free as tagged pointers; this
-/// is the Linux stand-in. Saving an object validates every property and boxes each for the hook,
-/// so an object of ten small integer attributes paid for ten allocations per save.
+/// `validate(_:value:)` of a ``PropertyValueValidating`` class, dictionary results), and
+/// Foundation on Linux allocates each one: about 840 instructions, and as many again to free it.
+/// Apple's runtime gets small numbers for free as tagged pointers; this is the Linux stand-in.
+/// Saving a validating object boxes every property for its validator, so an object of ten
+/// small integer attributes paid for ten allocations per save.
 ///
 /// ```swift
 /// SharedNumbers.number(Int64(42))   // the same NSNumber every time
