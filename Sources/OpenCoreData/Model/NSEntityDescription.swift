@@ -128,6 +128,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) var rootEntityNumber: Int32 = 0
     /// The class named by managedObjectClassName, resolved when the model is frozen.
     @exclusivity(unchecked) var resolvedClass: NSManagedObject.Type = NSManagedObject.self
+    /// Whether ``resolvedClass`` conforms to `PropertyValueValidating`, asked once here: the
+    /// dynamic cast costs about 1,000 instructions, and saving asks it of every object.
+    @exclusivity(unchecked) var resolvedClassValidatesProperties = false
 
     func checkMutable(_ function: StaticString = #function) {
         if let model = managedObjectModel, model.isFrozen {

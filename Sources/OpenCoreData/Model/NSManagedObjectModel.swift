@@ -205,6 +205,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         for root in entities.filter({ $0.superentity == nil }).sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) { visit(root) }
         for e in entities {
             e.resolvedClass = ManagedObjectClassResolver.resolve(e.managedObjectClassName) ?? NSManagedObject.self
+            e.resolvedClassValidatesProperties = e.resolvedClass is PropertyValueValidating.Type
             for case let a as NSAttributeDescription in e.properties {
                 a.defaultStoredValue = StoredValue(a.defaultValue, for: a)
             }

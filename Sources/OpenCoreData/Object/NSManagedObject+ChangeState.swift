@@ -56,7 +56,8 @@ extension NSManagedObject {
         fireFaultIfNeeded()   // a fault has no slots yet; without this its snapshot would be empty
         // The slot count without reading `slots`, which would copy an unchanged object's row.
         let count = flags.contains(.slotsFollowCommitted) ? committedStorage?.count ?? 0 : ownSlots.count
-        return (0..<count).map { readStored($0) }
+        let checks = layout.attributeChecks
+        return (0..<count).map { checks[$0].isAttribute ? readAttribute($0) : readStored($0) }
     }
 }
 

@@ -30,6 +30,15 @@ extension NSManagedObject {
         return slots[i].storedValue
     }
 
+    /// ``readStored(_:)`` of an attribute's slot, which holds no relationship to load: the
+    /// per-object loops of saving (validation, snapshots) read every attribute this way.
+    @inline(__always) func readAttribute(_ i: Int) -> StoredValue {
+        fireFaultIfNeeded()
+        if flags.contains(.slotsFollowCommitted) { return committedStorage.unsafelyUnwrapped[i] }
+        if case .value(let value) = ownSlots[i] { return value }
+        return ownSlots[i].storedValue
+    }
+
     /// Slot `i` as it is now, without firing a fault, loading a relationship or giving an
     /// unchanged fetched object its own copy of its row.
     func currentSlot(_ i: Int) -> PropertySlot {

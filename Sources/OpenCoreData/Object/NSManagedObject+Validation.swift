@@ -49,26 +49,29 @@ extension NSManagedObject {
     /// form.
     func validateAllProperties() throws {
         var errors: [NSError] = []
-        let validator = type(of: self) == NSManagedObject.self ? nil : self as? PropertyValueValidating
-        let callsKeyValidation = validator != nil
+        let validates = type(of: self) == entity.resolvedClass ? entity.resolvedClassValidatesProperties : self is PropertyValueValidating
+        let validator = validates ? self as? PropertyValueValidating : nil
         let layout = self.layout
-        for (i, kind) in layout.kinds.enumerated() {
+        for i in layout.kinds.indices {
             do {
-                var value: Any?
-                switch kind {
-                case .relationship(let r):
-                    try validateRelationshipCount(relatedCount(slot: i, toMany: r.isToMany), r)
-                    if callsKeyValidation { value = publicValue(slot: i) }
-                case .attribute(let a):
-                    let stored = readStored(i)
-                    let check = layout.attributeChecks[i]
-                    if check.hasMoreChecks || !(stored.isNull ? check.isOptional : stored.fits(check.type)) {
+                // Attributes first, from their checks: a property's description is touched (a
+                // retain each) only when there is more to check than optionality and type.
+                let check = layout.attributeChecks[i]
+                if check.isAttribute {
+                    let stored = readAttribute(i)
+                    if check.hasMoreChecks || !(stored.isNull ? check.isOptional : stored.fits(check.type)),
+                       case .attribute(let a) = layout.kinds[i] {
                         try validateAttribute(stored, a)
                     }
-                    if callsKeyValidation { value = stored.publicValue(for: a) }
-                case .fetched: continue
+                } else if case .relationship(let r) = layout.kinds[i] {
+                    try validateRelationshipCount(relatedCount(slot: i, toMany: r.isToMany), r)
+                } else {
+                    continue  // fetched properties are not stored
                 }
-                if let validator { try validator.validate(layout.properties[i].name, value: &value) }
+                if let validator {
+                    var value = publicValue(slot: i)
+                    try validator.validate(layout.properties[i].name, value: &value)
+                }
             } catch let error as NSError {
                 if error.code == NSValidationMultipleErrorsError, let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
                     errors += details
