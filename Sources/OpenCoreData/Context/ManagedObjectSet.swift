@@ -31,7 +31,7 @@ struct ManagedObjectSet: Sequence, ExpressibleByArrayLiteral {
     var isEmpty: Bool { members.isEmpty }
     var count: Int { members.count }
     /// The members as the `Set` Core Data's API returns.
-    var set: Set<NSManagedObject> { Set(members.values) }
+    var set: Set<NSManagedObject> { Set(distinct: members.values) }
 
     func contains(_ object: NSManagedObject) -> Bool { members[Identity(object)] != nil }
 

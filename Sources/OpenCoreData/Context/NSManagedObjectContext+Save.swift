@@ -179,9 +179,10 @@ extension NSManagedObjectContext {
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
 
         // Filled from templates ([AnyHashable: Any], the type `post` takes): no key is hashed.
-        let insertedIDs = Set(insertedNow.map(\.objectID)), updatedIDs = Set(updatedNow.map(\.objectID))
-        let deletedIDs = Set(deletedNow.map(\.objectID))
-        let info = UserInfoTemplate.didSave.userInfo(insertedIDs, updatedIDs, deletedIDs, Set(insertedNow), Set(updatedNow), Set(deletedNow))
+        let insertedIDs = Set(distinct: insertedNow.map(\.objectID)), updatedIDs = Set(distinct: updatedNow.map(\.objectID))
+        let deletedIDs = Set(distinct: deletedNow.map(\.objectID))
+        let info = UserInfoTemplate.didSave.userInfo(insertedIDs, updatedIDs, deletedIDs,
+                                                     Set(distinct: insertedNow), Set(distinct: updatedNow), Set(distinct: deletedNow))
         let ids = UserInfoTemplate.didSaveObjectIDs.userInfo(insertedIDs, updatedIDs, deletedIDs)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)
         NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: ids)
