@@ -1,0 +1,79 @@
+@testable import OpenCoreData
+import XCTest
+
+/// The set behind a context's change sets: members found by identity and walked in the order
+/// they were inserted. Internal (Apple's sets are `NSSet`s), so tested through `@testable`; the
+/// last test checks the order's visible effect through Apple's API.
+final class ManagedObjectSetTests: XCTestCase {
+    private func objects(_ count: Int) -> [NSManagedObject] {
+        let entity = CompanyModel.make().entitiesByName["Department"]!
+        return (0..<count).map { _ in NSManagedObject(entity: entity, insertInto: nil) }
+    }
+
+    func testMembersAreFoundByIdentityAndWalkedInInsertionOrder() {
+        let all = objects(5)
+        var set = ManagedObjectSet()
+        for object in all.reversed() { XCTAssertTrue(set.insert(object)) }
+        XCTAssertFalse(set.insert(all[2]), "a member is not inserted twice")
+        XCTAssertEqual(set.count, 5)
+        XCTAssertEqual(Array(set).map(ObjectIdentifier.init), all.reversed().map(ObjectIdentifier.init),
+                       "a second insert of a member leaves it where it was")
+        XCTAssertTrue(set.contains(all[0]))
+        XCTAssertEqual(set.set, Set(all))
+    }
+
+    func testRemovedMembersLeaveTheWalkAndComeBackAtTheEnd() {
+        let all = objects(4)
+        var set = ManagedObjectSet(all)
+        XCTAssertTrue(set.remove(all[1]))
+        XCTAssertFalse(set.remove(all[1]))
+        XCTAssertFalse(set.contains(all[1]))
+        XCTAssertEqual(Array(set).map(ObjectIdentifier.init), [all[0], all[2], all[3]].map(ObjectIdentifier.init))
+        XCTAssertTrue(set.insert(all[1]))
+        XCTAssertEqual(Array(set).map(ObjectIdentifier.init), [all[0], all[2], all[3], all[1]].map(ObjectIdentifier.init))
+        set.removeAll()
+        XCTAssertTrue(set.isEmpty)
+        XCTAssertEqual(Array(set).count, 0)
+    }
+
+    /// Removals past half the slots compact them; order and membership must survive that.
+    func testAgreesWithAnOrderedModelOverRandomInsertsAndRemovals() {
+        let pool = objects(200)
+        var set = ManagedObjectSet()
+        var model: [ObjectIdentifier] = []
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let object = pool.randomElement(using: &generator)!
+            let id = ObjectIdentifier(object)
+            if Bool.random(using: &generator) {
+                XCTAssertEqual(set.insert(object), !model.contains(id))
+                if !model.contains(id) { model.append(id) }
+            } else {
+                XCTAssertEqual(set.remove(object), model.contains(id))
+                model.removeAll { $0 == id }
+            }
+        }
+        XCTAssertEqual(set.count, model.count)
+        XCTAssertEqual(Array(set).map(ObjectIdentifier.init), model)
+        for object in pool { XCTAssertEqual(set.contains(object), model.contains(ObjectIdentifier(object))) }
+    }
+
+    func testUnionAndFilterKeepTheOrder() {
+        let all = objects(6)
+        let first = ManagedObjectSet(all[0..<4]), second = ManagedObjectSet([all[5], all[1], all[4]])
+        XCTAssertEqual(Array(first.union(second)).map(ObjectIdentifier.init), [0, 1, 2, 3, 5, 4].map { ObjectIdentifier(all[$0]) })
+        XCTAssertEqual(Array(first.filter { $0 !== all[2] }).map(ObjectIdentifier.init), [0, 1, 3].map { ObjectIdentifier(all[$0]) })
+    }
+
+    /// New objects get primary keys in the order they were made (the order a save walks them).
+    func testSavedObjectsGetPrimaryKeysInTheOrderTheyWereMade() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let departments = (0..<100).map { stack.department("D\($0)") }
+            try stack.context.save()
+            let keys = departments.map { Int($0.objectID.uriRepresentation().lastPathComponent.dropFirst())! }
+            XCTAssertEqual(keys, keys.sorted())
+            XCTAssertEqual(Set(keys).count, 100)
+        }
+    }
+}
