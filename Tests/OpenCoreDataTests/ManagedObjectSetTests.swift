@@ -45,10 +45,16 @@ final class ManagedObjectSetTests: XCTestCase {
         for _ in 0..<5_000 {
             let object = pool.randomElement(using: &generator)!
             let id = ObjectIdentifier(object)
-            if Bool.random(using: &generator) {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
                 XCTAssertEqual(set.insert(object), !model.contains(id))
                 if !model.contains(id) { model.append(id) }
-            } else {
+            case 1:
+                // What the context does when an object's flag says it is not a member.
+                guard !model.contains(id) else { continue }
+                set.insertNew(object)
+                model.append(id)
+            default:
                 XCTAssertEqual(set.remove(object), model.contains(id))
                 model.removeAll { $0 == id }
             }
@@ -56,6 +62,24 @@ final class ManagedObjectSetTests: XCTestCase {
         XCTAssertEqual(set.count, model.count)
         XCTAssertEqual(Array(set).map(ObjectIdentifier.init), model)
         for object in pool { XCTAssertEqual(set.contains(object), model.contains(ObjectIdentifier(object))) }
+    }
+
+    /// Members added unchecked are found once a lookup builds the index, and members added
+    /// after that are found through it.
+    func testUncheckedInsertsAreFoundBeforeAndAfterTheIndexIsBuilt() {
+        let all = objects(4)
+        var set = ManagedObjectSet()
+        set.insertNew(all[0])
+        set.insertNew(all[1])
+        XCTAssertEqual(set.count, 2)
+        XCTAssertTrue(set.contains(all[1]), "the first lookup builds the index from the members")
+        XCTAssertFalse(set.contains(all[2]))
+        set.insertNew(all[2])
+        XCTAssertTrue(set.contains(all[2]), "an unchecked insert keeps a built index current")
+        XCTAssertFalse(set.insert(all[0]))
+        XCTAssertTrue(set.remove(all[1]))
+        set.insertNew(all[3])
+        XCTAssertEqual(Array(set).map(ObjectIdentifier.init), [0, 2, 3].map { ObjectIdentifier(all[$0]) })
     }
 
     func testUnionAndFilterKeepTheOrder() {

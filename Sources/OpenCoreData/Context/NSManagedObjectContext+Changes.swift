@@ -34,8 +34,10 @@ extension NSManagedObjectContext {
         object.flags.insert(.inserted)
         object.flags.remove(.awaitingRemoval)
         registry.register(object)
-        inserted.insert(object)
-        eventInserted.insert(object)
+        // Not inserted here yet (checked above), so in neither set: eventInserted ⊆ inserted,
+        // and inserted holds exactly the objects with the `.inserted` flag.
+        inserted.insertNew(object)
+        eventInserted.insertNew(object)
         undoManager?.registerUndo(withTarget: self) { context in context.undoInsertion(of: object) }
         if isNew && awake { object.awakeFromInsert() }
     }
@@ -108,7 +110,7 @@ extension NSManagedObjectContext {
             if !object.isDeleted {
                 if !object.flags.contains(.updated) {
                     object.flags.insert(.updated)
-                    updated.insert(object)
+                    updated.insertNew(object)  // the flag says it is not a member
                 }
                 eventUpdated.insert(object)
             }
