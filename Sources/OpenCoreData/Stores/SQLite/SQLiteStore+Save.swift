@@ -93,10 +93,17 @@ extension SQLiteStore {
         }
         for row in changes.locked { try bumpVersion(row, in: db) }
         for row in changes.inserted { try write(row, insert: true, external: external, in: db) }
-        try writeToManyRelationships(of: changes.inserted + changes.updated, in: db)
+        try writeToManyRelationships(of: [changes.inserted, changes.updated], in: db)
+        // The highest new key per entity hierarchy. New rows come entity by entity, so the root
+        // is looked up when the entity changes, not per row.
         var highest: [Int64: Int64] = [:]
+        var entity: NSEntityDescription?
+        var root: Int64 = 0
         for row in changes.inserted {
-            let root = Int64(schema.number(of: row.objectID.entity.rootEntity))
+            if row.objectID.entity !== entity {
+                entity = row.objectID.entity
+                root = Int64(schema.number(of: row.objectID.entity.rootEntity))
+            }
             highest[root] = max(highest[root] ?? 0, row.objectID.primaryKey)
         }
         for (root, key) in highest {
@@ -234,11 +241,11 @@ extension SQLiteStore {
     /// Records to-many memberships: join-table pairs of many-to-many relationships, and the
     /// `Z_FOK_` positions of ordered one-to-many members. (The foreign keys of one-to-many
     /// relationships were written with the to-one side's row.)
-    private func writeToManyRelationships(of rows: [StoreRow], in db: SQLiteConnection) throws {
+    private func writeToManyRelationships(of rowLists: [[StoreRow]], in db: SQLiteConnection) throws {
         // Unordered sides first: when both sides of a pair are saved, the ordered side's pass
         // runs last and leaves its order column filled.
         for orderedPass in [false, true] {
-            for row in rows {
+            for row in rowLists.joined() {
                 let plan = try entityPlan(row)
                 for (slot, relationship) in plan.toManySlots where relationship.isOrdered == orderedPass {
                     guard case .objectIDs(let members) = row.values[slot], let source = schema.toManySource(for: relationship) else { continue }

@@ -53,7 +53,13 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// Updates and deletes carry `WHERE Z_OPT = ?`; a mismatch fails the save with 133020.
     var checksVersionsOnWrite: Bool { true }
 
-    func plan(for entity: NSEntityDescription) -> SQLiteEntityPlan? { plans[ObjectIdentifier(entity)] }
+    func plan(for entity: NSEntityDescription) -> SQLiteEntityPlan? {
+        // The model's number for an entity is usually its Z_ENT here (both count in Apple's
+        // order): an array index and an identity check instead of hashing the entity, which
+        // saving did a few times per row.
+        if let plan = plan(number: entity.entityNumber), plan.entity === entity { return plan }
+        return plans[ObjectIdentifier(entity)]
+    }
 
     /// Where this store keeps the files of external binary values: `.<StoreName>_SUPPORT/_EXTERNAL_DATA`
     /// beside the file, unless a migration points the copy it writes at the original's.
