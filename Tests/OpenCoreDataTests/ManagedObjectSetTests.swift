@@ -87,6 +87,17 @@ final class ManagedObjectSetTests: XCTestCase {
         let first = ManagedObjectSet(all[0..<4]), second = ManagedObjectSet([all[5], all[1], all[4]])
         XCTAssertEqual(Array(first.union(second)).map(ObjectIdentifier.init), [0, 1, 2, 3, 5, 4].map { ObjectIdentifier(all[$0]) })
         XCTAssertEqual(Array(first.filter { $0 !== all[2] }).map(ObjectIdentifier.init), [0, 1, 3].map { ObjectIdentifier(all[$0]) })
+        XCTAssertEqual(Array(first.filter { $0 !== all[0] }).map(ObjectIdentifier.init), [1, 2, 3].map { ObjectIdentifier(all[$0]) })
+        XCTAssertEqual(Array(first.filter { $0 !== all[3] }).map(ObjectIdentifier.init), [0, 1, 2].map { ObjectIdentifier(all[$0]) })
+        XCTAssertEqual(Array(first.filter { _ in true }).map(ObjectIdentifier.init), [0, 1, 2, 3].map { ObjectIdentifier(all[$0]) })
+        XCTAssertTrue(first.filter { _ in false }.isEmpty)
+        var filtered = first.filter { $0 !== all[1] }
+        XCTAssertTrue(filtered.contains(all[3]))
+        XCTAssertFalse(filtered.contains(all[1]), "a filtered set indexes its own members")
+        var gapped = first
+        gapped.remove(all[1])
+        XCTAssertEqual(Array(gapped.filter { $0 !== all[3] }).map(ObjectIdentifier.init), [0, 2].map { ObjectIdentifier(all[$0]) },
+                       "members removed before the filter stay out")
     }
 
     /// New objects get primary keys in the order they were made (the order a save walks them).

@@ -129,10 +129,24 @@ struct ManagedObjectSet: Sequence, ExpressibleByArrayLiteral {
         return result
     }
 
+    /// The members `isIncluded` accepts, in order. When it accepts all of them (as it usually
+    /// does for a context's events) the result shares this set's storage instead of copying it.
     func filter(_ isIncluded: (NSManagedObject) throws -> Bool) rethrows -> ManagedObjectSet {
-        var result = ManagedObjectSet()
-        for object in self where try isIncluded(object) { result.insertNew(object) }  // distinct already
-        return result
+        var result: ManagedObjectSet?  // made at the first member left out
+        for (position, slot) in members.enumerated() {
+            guard let object = slot else { continue }
+            let keep = try isIncluded(object)
+            if var copy = result {
+                result = nil  // held uniquely while it grows
+                if keep { copy.insertNew(object) }
+                result = copy
+            } else if !keep {
+                var copy = ManagedObjectSet()
+                for case let earlier? in members[..<position] { copy.insertNew(earlier) }  // distinct already
+                result = copy
+            }
+        }
+        return result ?? self
     }
 
     func makeIterator() -> Iterator { Iterator(members: members.makeIterator()) }

@@ -47,11 +47,16 @@ extension NSManagedObjectContext {
             let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
             let lockedNow = lockedObjects.filter { !$0.hasChanges && !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
             // Permanent IDs first (references between new objects must be stored by permanent
-            // ID), undone if the store then refuses the save.
-            let temporaryIDs = insertedNow.map(\.objectID)
-            let permanentIDs = try coordinator.permanentIDs(for: insertedNow.filter { $0.objectID.isTemporaryID })
-            var permanentIterator = permanentIDs.makeIterator()
-            for object in insertedNow where object.objectID.isTemporaryID { reassign(object, to: permanentIterator.next()!) }
+            // ID), undone if the store then refuses the save. Usually every new object still
+            // has its temporary ID, and the list is not copied.
+            let needingIDs = insertedNow.allSatisfy(\.objectID.isTemporaryID) ? insertedNow : insertedNow.filter(\.objectID.isTemporaryID)
+            var permanentIterator = try coordinator.permanentIDs(for: needingIDs).makeIterator()
+            var temporaryIDs: [NSManagedObjectID] = []
+            temporaryIDs.reserveCapacity(insertedNow.count)
+            for object in insertedNow {
+                temporaryIDs.append(object.objectID)
+                if object.objectID.isTemporaryID { reassign(object, to: permanentIterator.next()!) }
+            }
             let withSources = coordinator.savesNeedSourceObjects
             func source(_ object: NSManagedObject) -> SourceObjectReference? { withSources ? .init(object) : nil }
             let changes = StoreChanges(
