@@ -98,42 +98,36 @@ final class ValidationTests: XCTestCase {
     }
 
     func testCustomPerKeyAndInterPropertyValidation() throws {
-        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.Booking"))
-        try stack.context.performAndWait {
-            let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
+        try withNewBooking(of: "Booking") { context, b in
             var code: Any? = "lowercase"
             XCTAssertThrowsError(try b.validateValue(&code, forKey: "code")) { XCTAssertEqual(($0 as NSError).code, 42_001) }
             b.setValue("ABC", forKey: "code")
             b.setValue(10, forKey: "start")
             b.setValue(5, forKey: "end")
-            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(($0 as NSError).code, 42_002) }
+            XCTAssertThrowsError(try context.save()) { XCTAssertEqual(($0 as NSError).code, 42_002) }
             b.setValue(20, forKey: "end")
-            XCTAssertNoThrow(try stack.context.save())
+            XCTAssertNoThrow(try context.save())
         }
     }
 
     /// The per-key validator runs at save too, for every property, and sees numbers as
     /// `NSNumber` (so `as? Int` works, as on Apple platforms) even beyond the shared small ones.
     func testPerKeyValidatorRunsAtSaveAndSeesNumbersAsNSNumber() throws {
-        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.Booking"))
-        try stack.context.performAndWait {
-            let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
+        try withNewBooking(of: "Booking") { context, b in
             b.setValue("lowercase", forKey: "code")
-            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(($0 as NSError).code, 42_001) }
+            XCTAssertThrowsError(try context.save()) { XCTAssertEqual(($0 as NSError).code, 42_001) }
             b.setValue("ABC", forKey: "code")
             b.setValue(1 << 40, forKey: "start")
             b.setValue(1 << 41, forKey: "end")
-            XCTAssertThrowsError(try stack.context.save()) { XCTAssertEqual(($0 as NSError).code, 42_003, "start as? Int") }
+            XCTAssertThrowsError(try context.save()) { XCTAssertEqual(($0 as NSError).code, 42_003, "start as? Int") }
             b.setValue(7, forKey: "start")
-            XCTAssertNoThrow(try stack.context.save())
+            XCTAssertNoThrow(try context.save())
         }
     }
 
     /// A subclass overrides the validator and calls `super`: both classes' checks run.
     func testSubclassValidatorAddsToItsSuperclassChecks() throws {
-        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.GroupBooking"))
-        try stack.context.performAndWait {
-            let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
+        try withNewBooking(of: "GroupBooking") { context, b in
             XCTAssertTrue(b is GroupBooking)
             var code: Any? = "abc"
             XCTAssertThrowsError(try b.validateValue(&code, forKey: "code")) { XCTAssertEqual(($0 as NSError).code, 42_001) }
@@ -141,18 +135,24 @@ final class ValidationTests: XCTestCase {
             XCTAssertThrowsError(try b.validateValue(&end, forKey: "end")) { XCTAssertEqual(($0 as NSError).code, 42_004) }
             b.setValue("ABC", forKey: "code")
             b.setValue(2, forKey: "end")
-            XCTAssertNoThrow(try stack.context.save())
+            XCTAssertNoThrow(try context.save())
         }
     }
 
     /// A class that doesn't conform has no per-key validator, even with a method of that name.
     func testClassWithoutConformanceHasNoPerKeyValidator() throws {
-        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.UncheckedBooking"))
-        try stack.context.performAndWait {
-            let b = NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context)
+        try withNewBooking(of: "UncheckedBooking") { context, b in
             XCTAssertTrue(b is UncheckedBooking)
             b.setValue("lowercase", forKey: "code")
-            XCTAssertNoThrow(try stack.context.save())
+            XCTAssertNoThrow(try context.save())
+        }
+    }
+
+    /// Runs `body` with a new `Booking` object of the test class `className`, in its context.
+    private func withNewBooking(of className: String, _ body: (NSManagedObjectContext, NSManagedObject) throws -> Void) throws {
+        let stack = TestStack(model: Self.bookingModel(className: "OpenCoreDataTests.\(className)"))
+        try stack.context.performAndWait {
+            try body(stack.context, NSEntityDescription.insertNewObject(forEntityName: "Booking", into: stack.context))
         }
     }
 
