@@ -317,11 +317,11 @@ extension NSManagedObjectContext {
 
     /// Runs `body` with ``releaseSnapshot(of:)`` collecting keys, then gives them back to the
     /// coordinator in one locked call (a batch of objects turned into faults at once).
-    func batchingSnapshotReleases(_ body: () -> Void) {
-        guard deferredReleases == nil else { body(); return }
+    func batchingSnapshotReleases<T>(_ body: () throws -> T) rethrows -> T {
+        guard deferredReleases == nil else { return try body() }
         deferredReleases = []
-        body()
-        flushDeferredReleases()
+        defer { flushDeferredReleases() }
+        return try body()
     }
 
     /// Ends a batch of releases: gives the collected keys back in one locked call.

@@ -28,7 +28,13 @@ extension NSManagedObjectContext {
             try saveToParent(parent)
             return
         }
+        // Saved objects nobody else holds are freed as the save returns; their row-cache
+        // references go back in one locked call rather than one each.
+        try batchingSnapshotReleases { try saveToStores(with: coordinator) }
+    }
 
+    /// The part of ``save()`` after validation, for a context whose parent is a coordinator.
+    private func saveToStores(with coordinator: NSPersistentStoreCoordinator) throws {
         // Conflict checks, resolution and write happen under the coordinator's lock, so no other
         // context of this coordinator can save in between. Constraint conflicts first: the
         // record a policy merges duplicates into is then version-checked like any change.
