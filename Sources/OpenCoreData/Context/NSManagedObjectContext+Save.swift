@@ -190,8 +190,8 @@ extension NSManagedObjectContext {
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
 
         // Filled from templates ([AnyHashable: Any], the type `post` takes): no key is hashed.
-        let insertedIDs = Set(distinct: insertedNow.map(\.objectID)), updatedIDs = Set(distinct: updatedNow.map(\.objectID))
-        let deletedIDs = Set(distinct: deletedNow.map(\.objectID))
+        let insertedIDs = Set(distinct: insertedNow.lazy.map(\.objectID)), updatedIDs = Set(distinct: updatedNow.lazy.map(\.objectID))
+        let deletedIDs = Set(distinct: deletedNow.lazy.map(\.objectID))
         let info = UserInfoTemplate.didSave.userInfo(insertedIDs, updatedIDs, deletedIDs,
                                                      Set(distinct: insertedNow), Set(distinct: updatedNow), Set(distinct: deletedNow))
         let ids = UserInfoTemplate.didSaveObjectIDs.userInfo(insertedIDs, updatedIDs, deletedIDs)
