@@ -66,7 +66,7 @@ public enum KVCValueKinds {
         guard let value else { return nil }
         let t = type(of: value)
         if t == String.self { return value as? String }
-        if t == Int.self || t == Int64.self || t == Double.self || t == Bool.self || t == Date.self { return nil }
+        if isCommonScalar(value) { return nil }  // the other common scalars: no string
         if isObject(value) { return (value as? NSString).map { $0 as String } }
         if let substring = value as? Substring { return String(substring) }
         if let character = value as? Character { return String(character) }
