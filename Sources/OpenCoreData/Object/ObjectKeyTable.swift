@@ -267,12 +267,28 @@ struct ObjectKeyTable<Value> {
         (count + max(emptyRunsKept, 7 * count)) * runLength
     }
 
+    /// Moves the live runs, in their order, to a new table. Values move, not copy: a copy of a
+    /// row cache entry is two reference counts to take and two to give back, and the rebuild
+    /// after a large fetch is released moves thousands of them.
     private mutating func rebuildCompact() {
         var compact = Self()
         guard count > 0 else { self = compact; return }
-        let live = keysAndValues
-        compact.reserveCapacity(forKeys: live.lazy.map(\.key))
-        for (key, value) in live { compact.updateValue(value, forKey: key) }
+        compact.runNumbers.reserveCapacity(liveRuns)
+        compact.runs.reserveCapacity(liveRuns)
+        compact.slots.reserveCapacity(liveRuns * Self.runLength)
+        for number in runs.indices where runs[number].occupied != 0 {
+            let run = runs[number]
+            compact.runNumbers[run.key] = Int32(compact.runs.count)
+            compact.runs.append(run)
+            let first = number << Int(Self.runShift)
+            for slot in first ..< first + Self.runLength {
+                var value: Value? = nil
+                swap(&value, &slots[slot])
+                compact.slots.append(value)
+            }
+        }
+        compact.liveRuns = liveRuns
+        compact.count = count
         self = compact
     }
 
