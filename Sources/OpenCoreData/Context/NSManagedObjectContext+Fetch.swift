@@ -306,12 +306,14 @@ extension NSManagedObjectContext {
     func releaseSnapshot(of object: NSManagedObject) {
         guard object.flags.contains(.holdsSnapshot) else { return }
         object.flags.remove(.holdsSnapshot)
+        // An object that holds a snapshot was filled from a row, so it has its store ID.
+        let key = object.assignedObjectKey
         if deferredReleases != nil {
-            deferredReleases!.append(object.objectID.key)
+            deferredReleases!.append(key)
         } else {
             // Only a root context holds snapshots: its own coordinator, without the overridable
             // getter's dispatch (every object a root context frees comes here).
-            rootCoordinator?.releaseSnapshot(object.objectID.key)
+            withRootCoordinator { $0.releaseSnapshot(key) }
         }
     }
 

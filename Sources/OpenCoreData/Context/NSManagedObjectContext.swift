@@ -34,9 +34,21 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         get { _coordinator ?? parent?.persistentStoreCoordinator }
         set { _coordinator = newValue }
     }
-    @exclusivity(unchecked) private var _coordinator: NSPersistentStoreCoordinator?
+    @exclusivity(unchecked) private var _coordinator: NSPersistentStoreCoordinator? {
+        didSet { unretainedCoordinator = _coordinator.map(Unmanaged.passUnretained) }
+    }
+    /// `_coordinator`, for calls that borrow it instead of retaining it: its stores keep weak
+    /// references to it, and retaining an object that has weak references takes the runtime's
+    /// slow path (about 75 instructions, paid for every object a root context frees).
+    @exclusivity(unchecked) private var unretainedCoordinator: Unmanaged<NSPersistentStoreCoordinator>?
     /// The coordinator set on this context itself (nil for a child context).
     final var rootCoordinator: NSPersistentStoreCoordinator? { _coordinator }
+
+    /// Calls `body` with ``rootCoordinator`` borrowed, not retained. `body` must not change
+    /// this context's coordinator.
+    @inline(__always) final func withRootCoordinator(_ body: (NSPersistentStoreCoordinator) -> Void) {
+        unretainedCoordinator?._withUnsafeGuaranteedRef(body)
+    }
 
     /// A parent context receives this context's saves instead of a store (see the persistence issue).
     @exclusivity(unchecked) open var parent: NSManagedObjectContext?

@@ -35,6 +35,9 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Nil until the object is inserted or registered: a fetched object gets its store ID right
     /// after init, so making it a temporary ID first (an allocation and a global lock) is waste.
     @exclusivity(unchecked) private var assignedID: NSManagedObjectID?
+    /// `objectID.key`, read without taking a reference to the ID where it exists (the deinit of
+    /// every fetched object asks).
+    var assignedObjectKey: ObjectKey { assignedID?.key ?? objectID.key }
     /// The context this object lives in; nil once it was deleted and saved, or never inserted,
     /// and once the context is gone.
     public internal(set) var managedObjectContext: NSManagedObjectContext? {
@@ -152,7 +155,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     }
 
     deinit {
-        if let context = managedObjectContext {
+        // The context outlives this call (see `contextReference`): borrowed, not retained.
+        contextReference?._withUnsafeGuaranteedRef { context in
             context.registry.forget(self)
             if flags.contains(.holdsSnapshot) { context.releaseSnapshot(of: self) }
         }
