@@ -250,7 +250,15 @@ extension NSManagedObjectContext {
     func materialize(_ rows: [StoreRow], asFaults: Bool) -> [NSManagedObject] {
         registry.reserveCapacity(forKeys: rows.indices.lazy.map { rows[$0].objectID.key })
         return batchingSnapshots(of: rows) {
-            rows.indices.map { materialize(rows[$0], asFault: asFaults, position: $0) }
+            // Rows borrowed from the buffer: `rows[i]` would copy each row (three references).
+            rows.withUnsafeBufferPointer { buffer in
+                [NSManagedObject](unsafeUninitializedCapacity: buffer.count) { objects, initialized in
+                    for i in buffer.indices {
+                        (objects.baseAddress! + i).initialize(to: materialize(buffer[i], asFault: asFaults, position: i))
+                        initialized = i + 1
+                    }
+                }
+            }
         }
     }
 
