@@ -83,7 +83,10 @@ extension NSManagedObjectContext {
             }
             // Saved new objects now have store rows; they hold them like fetched objects.
             batchingSnapshots(of: changes.inserted) {
-                for (position, object) in insertedNow.enumerated() where position < changes.inserted.count { holdSnapshot(of: object, changes.inserted[position], position: position) }
+                // Rows borrowed from the buffer: subscripting the array would copy each one.
+                changes.inserted.withUnsafeBufferPointer { rows in
+                    for (position, object) in zip(rows.indices, insertedNow) { holdSnapshot(of: object, rows[position], position: position) }
+                }
             }
             for object in lockedNow { object.version += 1 }
             lockedObjects.removeAll()

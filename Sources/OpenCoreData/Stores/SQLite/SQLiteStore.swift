@@ -42,6 +42,9 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// dictionary.
     @exclusivity(unchecked) private var plansByNumber: [SQLiteEntityPlan?] = []
     @exclusivity(unchecked) private var plansByLargeNumber: [Int: SQLiteEntityPlan] = [:]
+    /// Whether any entity of the schema has a to-many relationship, so that a save has join
+    /// tables or ordered memberships to write at all.
+    @exclusivity(unchecked) private(set) var hasToManyRelationships = false
 
     /// How many fetch plans were translated to SQL (for tests that a fetch translates its
     /// predicate once). Changed under the coordinator's lock, like every fetch.
@@ -156,9 +159,11 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     private func buildPlans() {
         plansByNumber = []
         plansByLargeNumber = [:]
+        hasToManyRelationships = false
         for e in schema.entities {
             let plan = SQLiteEntityPlan(entity: e, schema: schema)
             plans[ObjectIdentifier(e)] = plan
+            if !plan.toManySlots.isEmpty { hasToManyRelationships = true }
             let number = plan.entityNumber
             if (0..<Self.largestIndexedEntityNumber).contains(number) {
                 if plansByNumber.count <= number { plansByNumber += Array(repeating: nil, count: number + 1 - plansByNumber.count) }
