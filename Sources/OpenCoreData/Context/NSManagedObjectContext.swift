@@ -41,11 +41,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// references to it, and retaining an object that has weak references takes the runtime's
     /// slow path (about 75 instructions, paid for every object a root context frees).
     @exclusivity(unchecked) private var unretainedCoordinator: Unmanaged<NSPersistentStoreCoordinator>?
-    /// The coordinator set on this context itself (nil for a child context).
-    final var rootCoordinator: NSPersistentStoreCoordinator? { _coordinator }
-
-    /// Calls `body` with ``rootCoordinator`` borrowed, not retained. `body` must not change
-    /// this context's coordinator.
+    /// Calls `body` with the coordinator set on this context itself (none for a child context),
+    /// borrowed, not retained. `body` must not change this context's coordinator.
     @inline(__always) final func withRootCoordinator(_ body: (NSPersistentStoreCoordinator) -> Void) {
         unretainedCoordinator?._withUnsafeGuaranteedRef(body)
     }
