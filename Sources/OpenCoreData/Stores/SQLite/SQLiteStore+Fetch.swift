@@ -151,7 +151,9 @@ extension SQLiteStore {
                 } catch let error as SQLiteError {
                     throw fetchError(error)
                 }
-                result += try completeToMany(decoded, in: db, byOwner: true)
+                let chunkRows = try completeToMany(decoded, in: db, byOwner: true)
+                // Appending to an empty array copies every row; a batch's one chunk is taken whole.
+                if result.isEmpty { result = chunkRows } else { result += chunkRows }
             }
         }
         return result
