@@ -362,9 +362,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             var result: [StoreRow] = []
             for (_, store, ids) in byStore {
                 storeRoundTrips += 1
-                let rows = try backend(of: store).rows(for: ids)
-                // Appending to an empty array copies every row; the first store's is taken whole.
-                if result.isEmpty { result = rows } else { result += rows }
+                result.append(adopting: try backend(of: store).rows(for: ids))
             }
             rowCache.update(result)
             return result

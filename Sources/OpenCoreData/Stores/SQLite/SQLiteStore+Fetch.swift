@@ -151,9 +151,7 @@ extension SQLiteStore {
                 } catch let error as SQLiteError {
                     throw fetchError(error)
                 }
-                let chunkRows = try completeToMany(decoded, in: db, byOwner: true)
-                // Appending to an empty array copies every row; a batch's one chunk is taken whole.
-                if result.isEmpty { result = chunkRows } else { result += chunkRows }
+                result.append(adopting: try completeToMany(decoded, in: db, byOwner: true))
             }
         }
         return result

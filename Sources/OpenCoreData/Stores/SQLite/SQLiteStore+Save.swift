@@ -250,7 +250,6 @@ extension SQLiteStore {
         for orderedPass in [false, true] {
             for row in rowLists.joined() {
                 let plan = try entityPlan(row)
-                guard !plan.toManySlots.isEmpty else { continue }
                 for (slot, relationship) in plan.toManySlots where relationship.isOrdered == orderedPass {
                     guard case .objectIDs(let members) = row.values[slot], let source = schema.toManySource(for: relationship) else { continue }
                     let owner = row.objectID.primaryKey
