@@ -55,9 +55,9 @@ extension NSManagedObject {
     /// The value of an Integer 64 property, as the generic subscript reads it.
     public subscript(managed key: ManagedPropertyKey<Int64>) -> Int64 {
         get {
-            let slot = slot(of: key)
-            if readsFetchedRowDirectly, case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return i }
-            return self[genericManaged: key, slot]
+            if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
+               case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return i }
+            return readOutOfLine(key)
         }
         set { Int64.write(newValue, to: self, slot: slot(of: key)) }
     }
@@ -65,9 +65,9 @@ extension NSManagedObject {
     /// The value of an integer property read as `Int`.
     public subscript(managed key: ManagedPropertyKey<Int>) -> Int {
         get {
-            let slot = slot(of: key)
-            if readsFetchedRowDirectly, case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int(truncatingIfNeeded: i) }
-            return self[genericManaged: key, slot]
+            if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
+               case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int(truncatingIfNeeded: i) }
+            return readOutOfLine(key)
         }
         set { Int.write(newValue, to: self, slot: slot(of: key)) }
     }
@@ -75,9 +75,9 @@ extension NSManagedObject {
     /// The value of an Integer 32 property.
     public subscript(managed key: ManagedPropertyKey<Int32>) -> Int32 {
         get {
-            let slot = slot(of: key)
-            if readsFetchedRowDirectly, case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int32(truncatingIfNeeded: i) }
-            return self[genericManaged: key, slot]
+            if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
+               case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int32(truncatingIfNeeded: i) }
+            return readOutOfLine(key)
         }
         set { Int32.write(newValue, to: self, slot: slot(of: key)) }
     }
@@ -85,9 +85,9 @@ extension NSManagedObject {
     /// The value of an Integer 16 property.
     public subscript(managed key: ManagedPropertyKey<Int16>) -> Int16 {
         get {
-            let slot = slot(of: key)
-            if readsFetchedRowDirectly, case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int16(truncatingIfNeeded: i) }
-            return self[genericManaged: key, slot]
+            if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
+               case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int16(truncatingIfNeeded: i) }
+            return readOutOfLine(key)
         }
         set { Int16.write(newValue, to: self, slot: slot(of: key)) }
     }
@@ -95,9 +95,9 @@ extension NSManagedObject {
     /// The value of a Double property.
     public subscript(managed key: ManagedPropertyKey<Double>) -> Double {
         get {
-            let slot = slot(of: key)
-            if readsFetchedRowDirectly, case .double(let d) = committedStorage.unsafelyUnwrapped[slot] { return d }
-            return self[genericManaged: key, slot]
+            if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
+               case .double(let d) = committedStorage.unsafelyUnwrapped[slot] { return d }
+            return readOutOfLine(key)
         }
         set { Double.write(newValue, to: self, slot: slot(of: key)) }
     }
@@ -105,11 +105,18 @@ extension NSManagedObject {
     /// The value of a Boolean property.
     public subscript(managed key: ManagedPropertyKey<Bool>) -> Bool {
         get {
-            let slot = slot(of: key)
-            if readsFetchedRowDirectly, case .bool(let b) = committedStorage.unsafelyUnwrapped[slot] { return b }
-            return self[genericManaged: key, slot]
+            if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
+               case .bool(let b) = committedStorage.unsafelyUnwrapped[slot] { return b }
+            return readOutOfLine(key)
         }
         set { Bool.write(newValue, to: self, slot: slot(of: key)) }
+    }
+
+    /// Every read the fast paths above don't answer. Out of line, so that a fast path needs
+    /// none of the registers or stack this one does: the fast read stays a handful of
+    /// instructions (a fetch that reads every attribute does it once per attribute and row).
+    @inline(never) private func readOutOfLine<Value>(_ key: ManagedPropertyKey<Value>) -> Value {
+        self[genericManaged: key, slot(of: key)]
     }
 
     /// The generic read, for a slot already found.
@@ -151,14 +158,20 @@ final class EntitySlotCache: @unchecked Sendable {
     private var byEntity: [ObjectIdentifier: (entity: NSEntityDescription, slot: Int)] = [:]
 
     @inline(__always) func slot(for entity: NSEntityDescription) -> Int? {
+        if let slot = cachedSlot(for: entity) { return slot }
+        lock.lock(); defer { lock.unlock() }
+        return byEntity[ObjectIdentifier(entity)]?.slot
+    }
+
+    /// The slot if one of the four entries has it; nil sends the caller to ``slot(for:)``.
+    @inline(__always) func cachedSlot(for entity: NSEntityDescription) -> Int? {
         let address = AddressSlotWords.address(of: entity)
         for i in 0..<Self.capacity {
             let word = entries.load(i)
             if AddressSlotWords.names(word, address: address) { return AddressSlotWords.slot(in: word) }
             if word == 0 { return nil }
         }
-        lock.lock(); defer { lock.unlock() }
-        return byEntity[ObjectIdentifier(entity)]?.slot
+        return nil
     }
 
     func remember(_ slot: Int, for entity: NSEntityDescription) {
