@@ -111,7 +111,7 @@ extension NSManagedObjectContext {
     func batchedObjects(_ plan: FetchPlan, batchSize: Int) throws -> [NSManagedObject]? {
         guard let coordinator = persistentStoreCoordinator, let ids = try coordinator.fetchObjectIDs(plan) else { return nil }
         let objects = ids.map { object(with: $0) }
-        let keys = objects.compactMap { $0.isFault ? $0.objectID.key : nil }
+        let keys = objects.compactMap { $0.isFault ? $0.assignedObjectKey : nil }
         if !keys.isEmpty {
             batchLoaders.append(FetchBatchLoader(keys: keys, batchSize: batchSize))
             if batchLoaders.count > FetchBatchLoader.maximumLoaders { batchLoaders.removeFirst() }
@@ -123,7 +123,7 @@ extension NSManagedObjectContext {
     /// it; false when no loader knows it (the caller loads it alone).
     func fulfillFaultFromBatch(_ fault: NSManagedObject) -> Bool {
         guard parent == nil, !batchLoaders.isEmpty, let coordinator = persistentStoreCoordinator else { return false }
-        let key = fault.objectID.key
+        let key = fault.assignedObjectKey
         for (index, loader) in batchLoaders.enumerated().reversed() {
             guard let batch = loader.batch(containing: key) else { continue }
             // Keep memory bounded while a long result is iterated: the result array holds

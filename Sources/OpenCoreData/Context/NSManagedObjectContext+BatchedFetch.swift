@@ -60,7 +60,7 @@ extension NSManagedObjectContext {
         if !unread.isEmpty, let coordinator = persistentStoreCoordinator, let read = try? coordinator.rows(for: unread) {
             made = batchingSnapshots {
                 read.map { row in
-                    if asFaults, let registered = registry.object(for: row.objectID.key) {
+                    if asFaults, let registered = registry.object(for: row.key) {
                         if registered.isFault { holdSnapshot(of: registered, row) }
                         return registered
                     }

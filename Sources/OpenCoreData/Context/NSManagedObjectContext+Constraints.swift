@@ -110,13 +110,13 @@ extension NSManagedObjectContext {
                 // The store may only narrow the rows (a plan it can't evaluate exactly): each row's
                 // values are compared here.
                 for row in try coordinator.fetchRows(plan) {
-                    guard let slots = rule.slots(in: row.objectID.entity), slots.allSatisfy({ $0 < row.values.count }),
+                    guard let slots = rule.slots(in: row.entity), slots.allSatisfy({ $0 < row.values.count }),
                           let key = ConstraintGroupKey(rule: rule, values: slots.map { row.values[$0] }),
                           groups[key] != nil, groups[key]!.databaseRow == nil else { continue }
                     // This context's version of the record decides: deleted, or changed to other
                     // values, it no longer holds these (the store writes deletes and updates
                     // before inserts); one of the conflicting objects itself is no conflict.
-                    if let registered = registry.object(for: row.objectID.key) {
+                    if let registered = registry.object(for: row.key) {
                         if registered.isDeleted || groups[key]!.objects.contains(where: { $0 === registered }) { continue }
                         if !registered.isFault, ConstraintGroupKey(rule: rule, values: slots.map { registered.readStored($0) }) != key { continue }
                     }

@@ -116,7 +116,7 @@ extension NSManagedObjectContext {
         let asFaults = request.resultType == .managedObjectIDResultType || (request.returnsObjectsAsFaults && !evaluatesInMemory && !prefetching)
         var objects = request.includesPropertyValues || parent != nil
             ? materialize(rows, asFaults: asFaults)
-            : rows.map { object(with: $0.objectID) }
+            : rows.map { object(identifiedBy: $0.identity) }
         if prefetching { try prefetchRelationships(request.relationshipKeyPathsForPrefetching ?? [], of: objects) }
         if storeEvaluates && !pendingMayMatter { return (entity, objects) }
 
@@ -136,7 +136,7 @@ extension NSManagedObjectContext {
             // which varies from call to call: a stable sort keeps it for ties, and two fetches of
             // the same request must agree (one the store narrowed, one it did not).
             let pending = inserted.union(updated).sorted { a, b in
-                let x = a.objectID.key, y = b.objectID.key
+                let x = a.assignedObjectKey, y = b.assignedObjectKey
                 return (x.storeToken == 0 ? 1 : 0, x.storeToken, x.rootEntity, x.primaryKey) < (y.storeToken == 0 ? 1 : 0, y.storeToken, y.rootEntity, y.primaryKey)
             }
             for object in pending where !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
@@ -230,12 +230,12 @@ extension NSManagedObjectContext {
     /// (``batchingSnapshots(of:_:)``), if it comes from there.
     func materialize(_ row: StoreRow, asFault: Bool = false, position: Int? = nil) -> NSManagedObject {
         // A row without values (an incremental store's fetch): a fault, loaded on first use.
-        if row.isFault { return object(with: row.objectID) }
-        if let existing = registry.object(for: row.objectID.key) {
+        if row.isFault { return object(identifiedBy: row.identity) }
+        if let existing = registry.object(for: row.key) {
             if existing.isFault && !asFault { fill(existing, from: row, position: position) }
             return existing
         }
-        let object = makeObject(for: row.objectID)
+        let object = makeObject(for: row.identity)
         if asFault {
             object.slots = []
             object.flags.insert(.fault)
@@ -248,7 +248,7 @@ extension NSManagedObjectContext {
 
     /// The objects for a fetch's rows, their snapshot references taken in one batch.
     func materialize(_ rows: [StoreRow], asFaults: Bool) -> [NSManagedObject] {
-        registry.reserveCapacity(forKeys: rows.indices.lazy.map { rows[$0].objectID.key })
+        registry.reserveCapacity(forKeys: rows.indices.lazy.map { rows[$0].key })
         return batchingSnapshots(of: rows) {
             // Rows borrowed from the buffer: `rows[i]` would copy each row (three references).
             rows.withUnsafeBufferPointer { buffer in
@@ -341,9 +341,10 @@ extension NSManagedObjectContext {
         if !keys.isEmpty { persistentStoreCoordinator?.releaseSnapshots(keys) }
     }
 
-    private func makeObject(for id: NSManagedObjectID) -> NSManagedObject {
-        let object = id.entity.resolvedClass.init(entity: id.entity, insertInto: nil)
-        object.objectID = id
+    private func makeObject(for identity: ObjectIdentity) -> NSManagedObject {
+        let entity = identity.entity
+        let object = entity.resolvedClass.init(entity: entity, insertInto: nil)
+        object.assignIdentity(identity)
         object.managedObjectContext = self
         registry.register(object)
         return object
@@ -360,8 +361,13 @@ extension NSManagedObjectContext {
     /// not touch the store.
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         assertOnQueue()
-        if let registered = registry.object(for: objectID.key) { return registered }
-        let object = makeObject(for: objectID)
+        return object(identifiedBy: .id(objectID))
+    }
+
+    /// ``object(with:)`` for an identity, which makes no ID object.
+    func object(identifiedBy identity: ObjectIdentity) -> NSManagedObject {
+        if let registered = registry.object(for: identity.key) { return registered }
+        let object = makeObject(for: identity)
         object.slots = []
         object.flags.insert(.fault)
         return object

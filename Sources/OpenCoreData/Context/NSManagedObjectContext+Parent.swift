@@ -49,8 +49,8 @@ extension NSManagedObjectContext {
     /// Pushes a child's saved changes into this context: new objects are inserted (keeping their
     /// temporary IDs), changed values are set as ordinary tracked changes, deletions are deleted.
     func applyChildChanges(_ changes: StoreChanges) {
-        for row in changes.inserted where registry.object(for: row.objectID.key) == nil {
-            let object = row.objectID.entity.resolvedClass.init(entity: row.objectID.entity, insertInto: nil)
+        for row in changes.inserted where registry.object(for: row.key) == nil {
+            let object = row.entity.resolvedClass.init(entity: row.entity, insertInto: nil)
             object.objectID = row.objectID
             insert(object, awake: false)
         }

@@ -27,10 +27,11 @@ final class ObjectRegistry {
 
     func register(_ object: NSManagedObject) {
         let entry = Unmanaged.passUnretained(object)
-        if let previous = objects.updateValue(entry, forKey: object.objectID.key), previous.toOpaque() != entry.toOpaque() {
+        let key = object.assignedObjectKey
+        if let previous = objects.updateValue(entry, forKey: key), previous.toOpaque() != entry.toOpaque() {
             displaced.append(previous)
         }
-        if object.objectID.key.storeToken < 0 { observe(object.objectID) }
+        if key.storeToken < 0 { observe(object.objectID) }
     }
 
     func object(for key: ObjectKey) -> NSManagedObject? {
@@ -38,7 +39,7 @@ final class ObjectRegistry {
     }
 
     /// Removes `object`'s entry (only if the entry is that object).
-    func forget(_ object: NSManagedObject) { removeEntry(object.objectID.key, ifItIs: object) }
+    func forget(_ object: NSManagedObject) { removeEntry(object.assignedObjectKey, ifItIs: object) }
 
     /// Moves an object to a new key (its temporary ID became permanent, or back after a failed save).
     func rekey(_ object: NSManagedObject, from old: ObjectKey) {

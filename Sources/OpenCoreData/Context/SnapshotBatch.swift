@@ -26,7 +26,7 @@ struct SnapshotBatch {
 
     /// Records a reference to `row`, by position when it is `source[position]`.
     mutating func hold(_ row: StoreRow, position: Int?) {
-        if let position, position < source.count, source[position].objectID === row.objectID {
+        if let position, position < source.count, source[position].identity.names(row.identity) {
             positions.append(position)
         } else {
             others.append(row)

@@ -186,8 +186,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 // New keys in the new store; relationships are rewritten through the key map.
                 var newIDs: [ObjectKey: NSManagedObjectID] = [:]
                 for row in rows {
-                    let key = try destination.newPrimaryKeys(for: row.objectID.entity, count: 1)[0]
-                    newIDs[row.objectID.key] = NSManagedObjectID(entity: row.objectID.entity, store: target, primaryKey: key)
+                    let key = try destination.newPrimaryKeys(for: row.entity, count: 1)[0]
+                    newIDs[row.key] = NSManagedObjectID(entity: row.entity, store: target, primaryKey: key)
                 }
                 func remap(_ value: StoredValue) -> StoredValue {
                     switch value {
@@ -196,7 +196,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                     default: return value
                     }
                 }
-                let copied = rows.map { StoreRow(objectID: newIDs[$0.objectID.key]!, values: $0.values.map(remap), version: 1) }
+                let copied = rows.map { StoreRow(objectID: newIDs[$0.key]!, values: $0.values.map(remap), version: 1) }
                 try destination.save(StoreChanges(inserted: copied, updated: [], deleted: []))
                 target.metadata = store.metadata.merging([NSStoreUUIDKey: target.metadata[NSStoreUUIDKey] as Any, NSStoreTypeKey: target.type]) { _, new in new }
                 try remove(store)
@@ -452,7 +452,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// foreign keys to its own records.
     private func checkRelationshipsStayInTheirStores(_ changes: StoreChanges) throws {
         for row in changes.inserted + changes.updated {
-            let layout = row.objectID.entity.layout!
+            let layout = row.entity.layout!
             for i in layout.relationshipIndexes where i < row.values.count {
                 let targets: [NSManagedObjectID]
                 switch row.values[i] {
@@ -462,7 +462,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 }
                 for target in targets where target.persistentStore !== row.objectID.persistentStore {
                     throw CoreDataError.make(NSManagedObjectExternalRelationshipError,
-                        "'\(row.objectID.entity.name ?? "?").\(layout.properties[i].name)' relates an object in one store to an object in another. Cross-store relationships are not supported; use fetched properties (or store object URIs) instead.",
+                        "'\(row.entity.name ?? "?").\(layout.properties[i].name)' relates an object in one store to an object in another. Cross-store relationships are not supported; use fetched properties (or store object URIs) instead.",
                         [NSAffectedObjectsErrorKey: [row.objectID, target]])
                 }
             }
@@ -486,7 +486,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             for p in prepared { try p.commit() }
             rowCache.update(changes.updated)
             rowCache.update(changes.locked)
-            for row in changes.deleted { rowCache.remove(row.objectID.key) }
+            for row in changes.deleted { rowCache.remove(row.key) }
         }
     }
 
@@ -524,7 +524,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             throw CoreDataError.make(NSPersistentStoreSaveError, "An object's store was removed before the save.")
         }
         if store.isReadOnly {
-            throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save '\(row.objectID.entity.name ?? "?")': its store is read-only (NSReadOnlyPersistentStoreOption).")
+            throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save '\(row.entity.name ?? "?")': its store is read-only (NSReadOnlyPersistentStoreOption).")
         }
         return store
     }

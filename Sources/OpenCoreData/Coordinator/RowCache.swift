@@ -44,9 +44,9 @@ final class RowCache {
     /// Caches a fetch's rows, one reference each. One clock read for the batch, and one lookup
     /// per row: an entry is updated in place, or made with its first reference.
     func retain<Rows: Collection>(_ rows: Rows, at now: TimeInterval) where Rows.Element == StoreRow {
-        entries.reserveCapacity(forKeys: rows.lazy.map { $0.objectID.key })
+        entries.reserveCapacity(forKeys: rows.lazy.map { $0.key })
         for row in rows where !row.isFault {  // a row without values is no snapshot
-            let key = row.objectID.key
+            let key = row.key
             let (index, inserted) = entries.index(forKey: key) { Entry(row: row, references: 1, loadedAt: now) }
             if !inserted { entries[index].retain(row, at: now) }
         }
@@ -56,9 +56,9 @@ final class RowCache {
     /// The loop above, indexing instead of iterating: each row is copied once, straight into its
     /// entry, where a generic collection of rows (a lazy map over the positions) copied it twice.
     func retain(_ rows: [StoreRow], at positions: [Int], at now: TimeInterval) {
-        entries.reserveCapacity(forKeys: positions.lazy.map { rows[$0].objectID.key })
+        entries.reserveCapacity(forKeys: positions.lazy.map { rows[$0].key })
         for i in positions where !rows[i].isFault {
-            let key = rows[i].objectID.key
+            let key = rows[i].key
             let (index, inserted) = entries.index(forKey: key) { Entry(row: rows[i], references: 1, loadedAt: now) }
             if !inserted { entries[index].retain(rows[i], at: now) }
         }
@@ -78,7 +78,7 @@ final class RowCache {
     }
 
     @inline(__always) private func update(_ row: StoreRow, at now: TimeInterval) {
-        guard !row.isFault, let index = entries.index(forKey: row.objectID.key) else { return }
+        guard !row.isFault, let index = entries.index(forKey: row.key) else { return }
         entries[index].row = row
         entries[index].loadedAt = now
     }

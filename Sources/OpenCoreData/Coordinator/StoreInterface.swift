@@ -5,7 +5,8 @@ import Foundation
 
 /// One record as a store returns it: ID, values in slot order (relationships as IDs), version.
 struct StoreRow: Sendable {
-    let objectID: NSManagedObjectID
+    /// The record: an ID, or (rows a store decodes) what one is made from (``ObjectIdentity``).
+    let identity: ObjectIdentity
     /// Values in slot order. `var` only so a store can fill to-many slots after decoding.
     var values: [StoredValue]
     /// Optimistic-locking version: 1 after insert, +1 per saved change.
@@ -18,6 +19,25 @@ struct StoreRow: Sendable {
     /// cache-node callbacks hand stores managed objects, not rows; held weakly, so a store that
     /// keeps rows (the in-memory store) never keeps objects alive.
     var source: SourceObjectReference? = nil
+
+    init(objectID: NSManagedObjectID, values: [StoredValue], version: Int64, isFault: Bool = false, source: SourceObjectReference? = nil) {
+        self.init(identity: .id(objectID), values: values, version: version, isFault: isFault, source: source)
+    }
+
+    init(identity: ObjectIdentity, values: [StoredValue], version: Int64, isFault: Bool = false, source: SourceObjectReference? = nil) {
+        self.identity = identity
+        self.values = values
+        self.version = version
+        self.isFault = isFault
+        self.source = source
+    }
+
+    /// The record's ID. A decoded row makes a new one on each call: where the key or the entity
+    /// will do, use ``key`` or ``entity``.
+    var objectID: NSManagedObjectID { identity.objectID }
+    /// The identity-map and row-cache key.
+    var key: ObjectKey { identity.key }
+    var entity: NSEntityDescription { identity.entity }
 }
 
 /// A weak reference to the managed object a save row describes. Read only during the save, on

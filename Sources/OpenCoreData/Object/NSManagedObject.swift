@@ -25,19 +25,31 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// The ID of this object's record: temporary until saved.
     public internal(set) var objectID: NSManagedObjectID {
         get {
-            if let assignedID { return assignedID }
-            let temporary = NSManagedObjectID.temporary(for: entity)
-            assignedID = temporary
-            return temporary
+            switch assignedIdentity {
+            case .id(let id)?:
+                return id
+            case .stored?:
+                // A fetched object's ID is made the first time someone asks (``ObjectIdentity``).
+                let id = assignedIdentity.unsafelyUnwrapped.objectID
+                assignedIdentity = .id(id)
+                return id
+            case nil:
+                let temporary = NSManagedObjectID.temporary(for: entity)
+                assignedIdentity = .id(temporary)
+                return temporary
+            }
         }
-        set { assignedID = newValue }
+        set { assignedIdentity = .id(newValue) }
     }
-    /// Nil until the object is inserted or registered: a fetched object gets its store ID right
-    /// after init, so making it a temporary ID first (an allocation and a global lock) is waste.
-    @exclusivity(unchecked) private var assignedID: NSManagedObjectID?
-    /// `objectID.key`, read without taking a reference to the ID where it exists (the deinit of
-    /// every fetched object asks).
-    var assignedObjectKey: ObjectKey { assignedID?.key ?? objectID.key }
+    /// Nil until the object is inserted or registered: a fetched object gets its store identity
+    /// right after init, so making it a temporary ID first (an allocation and a global lock) is
+    /// waste. A fetched object holds the identity its row came with, usually not an ID object yet.
+    @exclusivity(unchecked) private var assignedIdentity: ObjectIdentity?
+    /// `objectID.key`, read without making or retaining an ID where the object has an identity
+    /// (the deinit of every fetched object asks).
+    var assignedObjectKey: ObjectKey { assignedIdentity?.key ?? objectID.key }
+    /// Gives a fetched object the identity of its row.
+    func assignIdentity(_ identity: ObjectIdentity) { assignedIdentity = identity }
     /// The context this object lives in; nil once it was deleted and saved, or never inserted,
     /// and once the context is gone.
     public internal(set) var managedObjectContext: NSManagedObjectContext? {

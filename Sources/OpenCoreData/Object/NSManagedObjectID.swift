@@ -32,6 +32,13 @@ public final class NSManagedObjectID: NSObject, @unchecked Sendable {
         self.key = ObjectKey(storeToken: store?.token ?? 0, rootEntity: entity.rootEntityNumber, primaryKey: primaryKey)
     }
 
+    /// An ID with its key given (``ObjectIDOrigin`` knows it already).
+    init(entity: NSEntityDescription, store: NSPersistentStore?, key: ObjectKey) {
+        self.entity = entity
+        self.persistentStore = store
+        self.key = key
+    }
+
     /// A new temporary ID, unique in this process.
     static func temporary(for entity: NSEntityDescription) -> NSManagedObjectID {
         NSManagedObjectID(entity: entity, store: nil, primaryKey: TemporaryIDCounter.next())

@@ -90,9 +90,9 @@ extension NSAtomicStore: StoreBackend {
     func save(_ changes: StoreChanges) throws {
         try dataLock.withLock {
             for row in changes.updated + changes.deleted {
-                if let current = versions[row.objectID.key], nodes[row.objectID.key] != nil,
+                if let current = versions[row.key], nodes[row.key] != nil,
                    current != (changes.deleted.contains { $0.objectID == row.objectID } ? row.version : row.version - 1) {
-                    throw CoreDataError.make(NSManagedObjectMergeError, "Optimistic locking failure: '\(row.objectID.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) was changed by another context since it was fetched (version \(current)). Refresh it and save again, or set a merge policy.")
+                    throw CoreDataError.make(NSManagedObjectMergeError, "Optimistic locking failure: '\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) was changed by another context since it was fetched (version \(current)). Refresh it and save again, or set a merge policy.")
                 }
             }
             func object(_ row: StoreRow) throws -> NSManagedObject {
@@ -113,12 +113,12 @@ extension NSAtomicStore: StoreBackend {
                     versions[node.objectID.key] = 1
                 }
                 for (row, object) in zip(changes.updated, updated) {
-                    guard let node = nodes[row.objectID.key] else { continue }
+                    guard let node = nodes[row.key] else { continue }
                     savedCaches.append((node, node.propertyCache?.mutableCopy() as? NSMutableDictionary))
                     updateCacheNode(node, from: object)
-                    versions[row.objectID.key] = row.version
+                    versions[row.key] = row.version
                 }
-                let removed = Set(changes.deleted.compactMap { nodes[$0.objectID.key] })
+                let removed = Set(changes.deleted.compactMap { nodes[$0.key] })
                 if !removed.isEmpty {
                     willRemoveCacheNodes(removed)
                     for node in removed { nodes[node.objectID.key] = nil; versions[node.objectID.key] = nil }

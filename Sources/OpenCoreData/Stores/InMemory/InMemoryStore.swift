@@ -46,16 +46,16 @@ final class InMemoryStore: NSPersistentStore, StoreBackend, @unchecked Sendable 
     /// Checks everything before anything changes, so a refused save leaves no trace.
     private func checkVersions(_ changes: StoreChanges) throws {
         for row in changes.updated + changes.locked + changes.deleted {
-            if let current = rows[row.objectID.key], current.version != (changes.deleted.contains { $0.objectID == row.objectID } ? row.version : row.version - 1) {
-                throw CoreDataError.make(NSManagedObjectMergeError, "Optimistic locking failure: '\(row.objectID.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) was changed by another context since it was fetched (version \(current.version)). Refresh it and save again, or set a merge policy.")
+            if let current = rows[row.key], current.version != (changes.deleted.contains { $0.objectID == row.objectID } ? row.version : row.version - 1) {
+                throw CoreDataError.make(NSManagedObjectMergeError, "Optimistic locking failure: '\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) was changed by another context since it was fetched (version \(current.version)). Refresh it and save again, or set a merge policy.")
             }
         }
     }
 
     private func apply(_ changes: StoreChanges) {
         dataLock.lock(); defer { dataLock.unlock() }
-        for row in changes.inserted { rows[row.objectID.key] = row }
-        for row in changes.updated + changes.locked where rows[row.objectID.key] != nil { rows[row.objectID.key] = row }
-        for row in changes.deleted { rows[row.objectID.key] = nil }
+        for row in changes.inserted { rows[row.key] = row }
+        for row in changes.updated + changes.locked where rows[row.key] != nil { rows[row.key] = row }
+        for row in changes.deleted { rows[row.key] = nil }
     }
 }

@@ -61,7 +61,7 @@ final class SQLiteBulkInsert {
         try translatingErrors {
             for row in rows {
                 try store.write(row, insert: true, external: external, in: db)
-                let root = Int64(store.schema.number(of: row.objectID.entity.rootEntity))
+                let root = Int64(store.schema.number(of: row.entity.rootEntity))
                 highest[root] = max(highest[root] ?? 0, row.objectID.primaryKey)
             }
             for row in rows { try writeJoinTablePairs(of: row) }
@@ -74,7 +74,7 @@ final class SQLiteBulkInsert {
         store.lock.lock(); defer { store.lock.unlock() }
         try translatingErrors {
             for row in rows {
-                guard let plan = store.plan(for: row.objectID.entity) else { continue }
+                guard let plan = store.plan(for: row.entity) else { continue }
                 for (slot, relationship) in plan.toManySlots {
                     guard let target = Self.orderedForeignKey(of: relationship, in: store),
                           case .objectIDs(let members) = row.values[slot] else { continue }
@@ -112,7 +112,7 @@ final class SQLiteBulkInsert {
     /// when its rows come; the table's primary key (owner, target) makes the second write a
     /// no-op, or, for an ordered side, only fills in its order column.
     private func writeJoinTablePairs(of row: StoreRow) throws {
-        guard let plan = store.plan(for: row.objectID.entity) else { return }
+        guard let plan = store.plan(for: row.entity) else { return }
         for (slot, relationship) in plan.toManySlots {
             guard case .objectIDs(let members) = row.values[slot], !members.isEmpty,
                   case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _)? = store.schema.toManySource(for: relationship) else { continue }

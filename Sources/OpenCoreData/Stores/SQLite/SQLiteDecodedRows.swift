@@ -16,8 +16,9 @@ struct DecodedRows {
     mutating func append(_ statement: SQLiteStatement, from store: SQLiteStore, reusing id: NSManagedObjectID? = nil) throws {
         let (plan, pk, version, values) = try store.decode(statement)
         if !plan.toManySlots.isEmpty { toManyOwners.append((rows.count, plan)) }
-        let objectID = id.flatMap { $0.entity === plan.entity && $0.primaryKey == pk ? $0 : nil }
-            ?? NSManagedObjectID(entity: plan.entity, store: store, primaryKey: pk)
-        rows.append(StoreRow(objectID: objectID, values: values, version: version))
+        // A new row names its record without an ID object (made only if something asks).
+        let identity: ObjectIdentity = id.flatMap { $0.entity === plan.entity && $0.primaryKey == pk ? .id($0) : nil }
+            ?? .stored(plan.origin, primaryKey: pk)
+        rows.append(StoreRow(identity: identity, values: values, version: version))
     }
 }

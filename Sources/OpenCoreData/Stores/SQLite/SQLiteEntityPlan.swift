@@ -5,7 +5,7 @@ import Foundation
 /// of the entity's INSERT and UPDATE.
 ///
 /// ```swift
-/// let plan = SQLiteEntityPlan(entity: manager, schema: schema)
+/// let plan = SQLiteEntityPlan(entity: manager, schema: schema, store: store)
 /// plan.insertSQL   // INSERT INTO ZEMPLOYEE (Z_PK, Z_ENT, Z_OPT, ZSALARY, ..., ZBONUS) VALUES (?, ...)
 /// plan.slots[3]    // .attribute(column: 6, salary)
 /// ```
@@ -39,6 +39,8 @@ final class SQLiteEntityPlan {
     }
 
     let entity: NSEntityDescription
+    /// What the IDs of this entity's records in the store share; decoded rows carry it.
+    let origin: ObjectIDOrigin
     let table: SQLiteEntityTable
     let entityNumber: Int
     let slots: [Slot]
@@ -81,8 +83,9 @@ final class SQLiteEntityPlan {
         (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
     }
 
-    init(entity: NSEntityDescription, schema: SQLiteSchema) {
+    init(entity: NSEntityDescription, schema: SQLiteSchema, store: NSPersistentStore) {
         self.entity = entity
+        origin = ObjectIDOrigin(entity: entity, store: store)
         let table = schema.table(for: entity)
         self.table = table
         entityNumber = schema.number(of: entity)

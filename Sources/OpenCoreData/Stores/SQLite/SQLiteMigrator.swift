@@ -460,10 +460,10 @@ private struct RowConverter {
     }
 
     func convert(_ row: StoreRow) throws -> StoreRow? {
-        guard let newID = id(for: row.objectID), let layout = newID.entity.layout, let sourceLayout = row.objectID.entity.layout else { return nil }
+        guard let newID = id(for: row.objectID), let layout = newID.entity.layout, let sourceLayout = row.entity.layout else { return nil }
         let entityName = newID.entity.name ?? "?"
         let names = sourceNames[entityName] ?? [:]
-        let record = "\(row.objectID.entity.name ?? "?") \(row.objectID.primaryKey)"
+        let record = "\(row.entity.name ?? "?") \(row.objectID.primaryKey)"
         var values: [StoredValue] = []
         values.reserveCapacity(layout.properties.count)
         for property in layout.properties {

@@ -100,9 +100,9 @@ extension SQLiteStore {
         var entity: NSEntityDescription?
         var root: Int64 = 0
         for row in changes.inserted {
-            if row.objectID.entity !== entity {
-                entity = row.objectID.entity
-                root = Int64(schema.number(of: row.objectID.entity.rootEntity))
+            if row.entity !== entity {
+                entity = row.entity
+                root = Int64(schema.number(of: row.entity.rootEntity))
             }
             highest[root] = max(highest[root] ?? 0, row.objectID.primaryKey)
         }
@@ -122,15 +122,15 @@ extension SQLiteStore {
     }
 
     private func entityPlan(_ row: StoreRow) throws -> SQLiteEntityPlan {
-        guard let plan = plan(for: row.objectID.entity) else {
-            throw CoreDataError.make(NSPersistentStoreSaveError, "The SQLite store at \(url?.path ?? "?") does not hold entity '\(row.objectID.entity.name ?? "?")'.")
+        guard let plan = plan(for: row.entity) else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "The SQLite store at \(url?.path ?? "?") does not hold entity '\(row.entity.name ?? "?")'.")
         }
         return plan
     }
 
     private func conflict(_ row: StoreRow, _ what: String) -> NSError {
         CoreDataError.make(NSManagedObjectMergeError,
-                           "Optimistic locking failure: '\(row.objectID.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) \(what) since it was fetched. Nothing was saved. Refresh the object and save again, or set a merge policy.",
+                           "Optimistic locking failure: '\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) \(what) since it was fetched. Nothing was saved. Refresh the object and save again, or set a merge policy.",
                            ["conflictList": [row.objectID]])
     }
 
@@ -233,7 +233,7 @@ extension SQLiteStore {
     private func relatedID(_ value: StoredValue, _ row: StoreRow) throws -> NSManagedObjectID? {
         guard case .objectID(let id) = value else { return nil }
         guard !id.isTemporaryID, id.persistentStore === self else {
-            throw CoreDataError.make(NSPersistentStoreSaveError, "'\(row.objectID.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) refers to an object that is unsaved or in another store (\(id.uriRepresentation().absoluteString)). Relationships between stores are not supported.")
+            throw CoreDataError.make(NSPersistentStoreSaveError, "'\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) refers to an object that is unsaved or in another store (\(id.uriRepresentation().absoluteString)). Relationships between stores are not supported.")
         }
         return id
     }

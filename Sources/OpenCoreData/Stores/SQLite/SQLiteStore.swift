@@ -161,7 +161,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         plansByLargeNumber = [:]
         hasToManyRelationships = false
         for e in schema.entities {
-            let plan = SQLiteEntityPlan(entity: e, schema: schema)
+            let plan = SQLiteEntityPlan(entity: e, schema: schema, store: self)
             plans[ObjectIdentifier(e)] = plan
             if !plan.toManySlots.isEmpty { hasToManyRelationships = true }
             let number = plan.entityNumber
