@@ -109,8 +109,8 @@ extension NSManagedObjectContext {
     /// them, values loaded batch by batch through a ``FetchBatchLoader``. nil when the store
     /// can't list IDs (then the fetch reads rows as usual).
     func batchedObjects(_ plan: FetchPlan, batchSize: Int) throws -> [NSManagedObject]? {
-        guard let coordinator = persistentStoreCoordinator, let ids = try coordinator.fetchObjectIDs(plan) else { return nil }
-        let objects = ids.map { object(with: $0) }
+        guard let coordinator = persistentStoreCoordinator, let ids = try coordinator.fetchObjectIdentities(plan) else { return nil }
+        let objects = ids.map { object(identifiedBy: $0) }
         let keys = objects.compactMap { $0.isFault ? $0.assignedObjectKey : nil }
         if !keys.isEmpty {
             batchLoaders.append(FetchBatchLoader(keys: keys, batchSize: batchSize))
@@ -135,9 +135,9 @@ extension NSManagedObjectContext {
                     refresh(object, mergeChanges: false)
                 }
             }
-            let ids = loader.take(batch).compactMap { key -> NSManagedObjectID? in
+            let ids = loader.take(batch).compactMap { key -> ObjectIdentity? in
                 guard let object = registry.object(for: key), object.isFault else { return nil }
-                return object.objectID
+                return object.identity
             }
             if loader.isFinished { batchLoaders.remove(at: index) }
             guard let rows = try? coordinator.rows(for: ids) else { return false }

@@ -272,6 +272,15 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// ``fetchObjectIDs(_:)`` as identities: no ID object per record.
+    func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]? {
+        try locked {
+            let targets = stores(for: plan.entity, among: plan.affectedStores)
+            guard targets.count == 1 else { return nil }
+            return try backend(of: targets[0]).fetchObjectIdentities(plan)
+        }
+    }
+
     /// The dictionaries of a dictionary fetch, when the plan's single store answers it itself
     /// (the SQLite store, in SQL); nil when the context must compute them.
     func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? {
@@ -347,12 +356,18 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Rows for several records in one store round trip per store (relationship prefetching).
     func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
+        try rows(for: objectIDs.map { .id($0) })
+    }
+
+    /// ``rows(for:)-([NSManagedObjectID])`` for identities (the faults of a batched fetch).
+    func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] {
         try locked {
-            // Grouped by the ID's store token: a coordinator has a handful of stores, so a short
-            // list beats hashing, and the token spares a weak load per ID.
-            var byStore: [(token: Int32, store: NSPersistentStore, ids: [NSManagedObjectID])] = []
-            for id in objectIDs where !id.isTemporaryID {
+            // Grouped by the store token: a coordinator has a handful of stores, so a short
+            // list beats hashing, and the token spares a weak load per record.
+            var byStore: [(token: Int32, store: NSPersistentStore, ids: [ObjectIdentity])] = []
+            for id in identities {
                 let token = id.key.storeToken
+                if token == 0 { continue }  // a temporary ID: nothing stored yet
                 if let group = byStore.firstIndex(where: { $0.token == token }) {
                     byStore[group].ids.append(id)
                 } else if let store = id.persistentStore {

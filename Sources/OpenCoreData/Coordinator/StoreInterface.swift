@@ -144,6 +144,9 @@ protocol StoreBackend: AnyObject {
     /// fetches (`fetchBatchSize`), whose values load a batch at a time through
     /// `rows(for:)`. nil when the store can't list IDs more cheaply than rows. Default: nil.
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]?
+    /// ``fetchObjectIDs(_:)`` as identities (a batched fetch's faults need no ID objects).
+    /// Default: the IDs of `fetchObjectIDs`.
+    func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]?
     /// The same records as ``fetchObjectIDs(_:)``, as compact keys (no ID object per row): a
     /// lazily batched fetch (`NSBatchFaultingArray`) keeps only these. Default: the IDs of
     /// `fetchObjectIDs`, compacted.
@@ -160,7 +163,7 @@ protocol StoreBackend: AnyObject {
     /// Applies a save atomically: all of it, or nothing and a thrown error.
     func save(_ changes: StoreChanges) throws
     /// The rows of several records in one round trip (missing records are left out).
-    func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow]
+    func rows(for identities: [ObjectIdentity]) throws -> [StoreRow]
     /// First phase of a save that spans several stores: check and stage `changes` so that
     /// `commit` can no longer fail for a reason the store could have known now.
     func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave
@@ -193,12 +196,15 @@ extension StoreBackend {
     func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
     func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }
+    func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]? {
+        try fetchObjectIDs(plan)?.map { .id($0) }
+    }
     /// Only the SQLite store lists keys; every other store leaves lazy batching to `fetch(_:)`.
     func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? { nil }
     func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? { nil }
 
-    func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
-        try objectIDs.compactMap { try row(for: $0) }
+    func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] {
+        try identities.compactMap { try row(for: $0.objectID) }
     }
 
     /// Stores that cannot stage a save do all of it at commit.

@@ -48,6 +48,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// `objectID.key`, read without making or retaining an ID where the object has an identity
     /// (the deinit of every fetched object asks).
     var assignedObjectKey: ObjectKey { assignedIdentity?.key ?? objectID.key }
+    /// The object's identity, without making an ID object where it has none yet.
+    var identity: ObjectIdentity { assignedIdentity ?? .id(objectID) }
     /// Gives a fetched object the identity of its row.
     func assignIdentity(_ identity: ObjectIdentity) { assignedIdentity = identity }
     /// The context this object lives in; nil once it was deleted and saved, or never inserted,

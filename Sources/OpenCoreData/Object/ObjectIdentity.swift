@@ -45,6 +45,17 @@ enum ObjectIdentity: @unchecked Sendable {
         }
     }
 
+    /// The record's primary key in its store (a temporary ID's number for a new object).
+    var primaryKey: Int64 { key.primaryKey }
+
+    /// The store of the record: nil for a temporary ID, or once the store is gone.
+    var persistentStore: NSPersistentStore? {
+        switch self {
+        case .id(let id): return id.persistentStore
+        case .stored(let origin, _): return origin.store
+        }
+    }
+
     /// Whether both name the same record (by key: an ID and an origin's record can).
     func names(_ other: ObjectIdentity) -> Bool { key == other.key }
 }

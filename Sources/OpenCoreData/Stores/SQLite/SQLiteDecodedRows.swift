@@ -13,11 +13,11 @@ struct DecodedRows {
 
     /// Decodes the statement's current row. `reusing` is the ID the caller asked for, kept when
     /// the row is of its entity (no second ID object for one record).
-    mutating func append(_ statement: SQLiteStatement, from store: SQLiteStore, reusing id: NSManagedObjectID? = nil) throws {
+    mutating func append(_ statement: SQLiteStatement, from store: SQLiteStore, reusing id: ObjectIdentity? = nil) throws {
         let (plan, pk, version, values) = try store.decode(statement)
         if !plan.toManySlots.isEmpty { toManyOwners.append((rows.count, plan)) }
         // A new row names its record without an ID object (made only if something asks).
-        let identity: ObjectIdentity = id.flatMap { $0.entity === plan.entity && $0.primaryKey == pk ? .id($0) : nil }
+        let identity: ObjectIdentity = id.flatMap { $0.entity === plan.entity && $0.primaryKey == pk ? $0 : nil }
             ?? .stored(plan.origin, primaryKey: pk)
         rows.append(StoreRow(identity: identity, values: values, version: version))
     }

@@ -65,6 +65,18 @@ extension SQLiteStore {
         try fetchObjectKeys(plan)?.objectIDs
     }
 
+    /// ``fetchObjectIDs(_:)`` as identities (each entity's ``ObjectIDOrigin`` and the key).
+    func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]? {
+        guard let keys = try fetchObjectKeys(plan) else { return nil }
+        var lastEntity: NSEntityDescription?, origin: ObjectIDOrigin?
+        return (0..<keys.count).map { row in
+            let entity = keys.entity(at: row)
+            if entity !== lastEntity { lastEntity = entity; origin = self.plan(for: entity)?.origin }
+            guard let origin else { return .id(keys.objectID(at: row)) }
+            return .stored(origin, primaryKey: keys.key(at: row).primaryKey)
+        }
+    }
+
     /// ``fetchObjectIDs(_:)`` as compact keys (8 bytes a row, no ID objects): what a lazily
     /// batched fetch keeps of 1,000,000 rows.
     func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? {
@@ -94,18 +106,19 @@ extension SQLiteStore {
 
     /// The rows of several records, one `WHERE Z_PK IN (...)` query per table and
     /// ``rowBatchLimit`` keys (a batch of a batched fetch), to-many members by owner key.
-    func rows(for objectIDs: [NSManagedObjectID]) throws -> [StoreRow] {
+    func rows(for objectIDs: [ObjectIdentity]) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
         // Keys grouped by table, in first-seen order. The entity is looked up only when it changes
         // from one ID to the next (a batch is usually one entity), and a model has few tables.
-        var byTable: [(table: SQLiteEntityTable, ids: [NSManagedObjectID])] = []
+        var byTable: [(table: SQLiteEntityTable, ids: [ObjectIdentity])] = []
         var lastEntity: NSEntityDescription?
         var group = -1
         for id in objectIDs {
-            if id.entity !== lastEntity {
-                lastEntity = id.entity
-                guard let table = plan(for: id.entity)?.table else { group = -1; continue }
+            let entity = id.entity
+            if entity !== lastEntity {
+                lastEntity = entity
+                guard let table = plan(for: entity)?.table else { group = -1; continue }
                 if let existing = byTable.firstIndex(where: { $0.table === table }) {
                     group = existing
                 } else {
@@ -205,7 +218,7 @@ extension SQLiteStore {
             statement.bind(objectID.primaryKey, at: 1)
             guard try statement.step() else { return nil }
             var decoded = DecodedRows()
-            try decoded.append(statement, from: self, reusing: objectID)
+            try decoded.append(statement, from: self, reusing: .id(objectID))
             while try statement.step() {}
             return try completeToMany(decoded, in: db, byOwner: true).first
         } catch let error as SQLiteError {
