@@ -25,19 +25,16 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// The ID of this object's record: temporary until saved.
     public internal(set) var objectID: NSManagedObjectID {
         get {
-            switch assignedIdentity {
-            case .id(let id)?:
-                return id
-            case .stored?:
+            if let identity = assignedIdentity {
+                if let id = identity.existingObjectID { return id }
                 // A fetched object's ID is made the first time someone asks (``ObjectIdentity``).
-                let id = assignedIdentity.unsafelyUnwrapped.objectID
+                let id = identity.objectID
                 assignedIdentity = .id(id)
                 return id
-            case nil:
-                let temporary = NSManagedObjectID.temporary(for: entity)
-                assignedIdentity = .id(temporary)
-                return temporary
             }
+            let temporary = NSManagedObjectID.temporary(for: entity)
+            assignedIdentity = .id(temporary)
+            return temporary
         }
         set { assignedIdentity = .id(newValue) }
     }

@@ -15,46 +15,53 @@ import Foundation
 /// ``ObjectKey`` — so a decoded row carries its entity's ``ObjectIDOrigin`` and its primary key,
 /// and the ID is made only if the app (or a path that hands IDs out) asks. Two IDs made for one
 /// record are equal (`isEqual`, `hash`), as IDs from two contexts always were.
-enum ObjectIdentity: @unchecked Sendable {
-    // @unchecked Sendable: both payloads are Sendable classes (immutable after init).
-    case id(NSManagedObjectID)
-    /// A record of a store, by the origin its entity's rows share.
-    case stored(ObjectIDOrigin, primaryKey: Int64)
+struct ObjectIdentity: @unchecked Sendable {
+    // @unchecked Sendable: the reference is an NSManagedObjectID or an ObjectIDOrigin, both
+    // immutable after init.
+    //
+    // A struct of one reference rather than an enum with an ID case and an origin case: a fetch
+    // copies each row's identity about a dozen times (into the row, the object, the row cache,
+    // batches), and an enum's copy is an outlined switch before its retain. This one is a retain.
+
+    /// The ID when `holdsObjectID`, else the origin of the record with `storedPrimaryKey`.
+    private let reference: NSObject
+    private let storedPrimaryKey: Int64
+    private let holdsObjectID: Bool
+
+    /// The identity of an existing ID.
+    static func id(_ id: NSManagedObjectID) -> ObjectIdentity {
+        ObjectIdentity(reference: id, storedPrimaryKey: 0, holdsObjectID: true)
+    }
+
+    /// A record of a store, by the origin its entity's rows share: no ID object yet.
+    static func stored(_ origin: ObjectIDOrigin, primaryKey: Int64) -> ObjectIdentity {
+        ObjectIdentity(reference: origin, storedPrimaryKey: primaryKey, holdsObjectID: false)
+    }
+
+    /// The ID object this identity holds; nil when it holds an origin and a key.
+    @inline(__always) var existingObjectID: NSManagedObjectID? {
+        holdsObjectID ? unsafeDowncast(reference, to: NSManagedObjectID.self) : nil
+    }
+
+    @inline(__always) private var origin: ObjectIDOrigin { unsafeDowncast(reference, to: ObjectIDOrigin.self) }
 
     /// The identity-map key, without making an ID.
     @inline(__always) var key: ObjectKey {
-        switch self {
-        case .id(let id): return id.key
-        case .stored(let origin, let primaryKey): return origin.key(primaryKey)
-        }
+        if let id = existingObjectID { return id.key }
+        return origin.key(storedPrimaryKey)
     }
 
     /// The record's entity.
-    var entity: NSEntityDescription {
-        switch self {
-        case .id(let id): return id.entity
-        case .stored(let origin, _): return origin.entity
-        }
-    }
+    var entity: NSEntityDescription { existingObjectID?.entity ?? origin.entity }
 
     /// The ID object: the one held, or a new one (equal to any other made for the record).
-    var objectID: NSManagedObjectID {
-        switch self {
-        case .id(let id): return id
-        case .stored(let origin, let primaryKey): return origin.objectID(primaryKey)
-        }
-    }
+    var objectID: NSManagedObjectID { existingObjectID ?? origin.objectID(storedPrimaryKey) }
 
     /// The record's primary key in its store (a temporary ID's number for a new object).
     var primaryKey: Int64 { key.primaryKey }
 
     /// The store of the record: nil for a temporary ID, or once the store is gone.
-    var persistentStore: NSPersistentStore? {
-        switch self {
-        case .id(let id): return id.persistentStore
-        case .stored(let origin, _): return origin.store
-        }
-    }
+    var persistentStore: NSPersistentStore? { existingObjectID?.persistentStore ?? origin.store }
 
     /// Whether both name the same record (by key: an ID and an origin's record can).
     func names(_ other: ObjectIdentity) -> Bool { key == other.key }
@@ -63,7 +70,7 @@ enum ObjectIdentity: @unchecked Sendable {
 /// What every ID of one entity in one store shares: the entity, the store and the key's scope.
 /// A store makes one per entity when it opens and puts it in the rows it decodes
 /// (``ObjectIdentity/stored(_:primaryKey:)``).
-final class ObjectIDOrigin: @unchecked Sendable {
+final class ObjectIDOrigin: NSObject, @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable after init (the store reference
     // is weak and only read).
     let entity: NSEntityDescription
@@ -76,6 +83,7 @@ final class ObjectIDOrigin: @unchecked Sendable {
         self.store = store
         storeToken = store.token
         rootEntity = entity.rootEntityNumber
+        super.init()
     }
 
     @inline(__always) func key(_ primaryKey: Int64) -> ObjectKey {
