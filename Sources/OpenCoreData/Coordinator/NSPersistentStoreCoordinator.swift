@@ -362,6 +362,15 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// ``rows(for:)-([NSManagedObjectID])`` for identities (the faults of a batched fetch).
     func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] {
         try locked {
+            // One store (a batch of a batched fetch, usually): the list as it is.
+            if let first = identities.first, case let token = first.key.storeToken, token != 0,
+               identities.allSatisfy({ $0.key.storeToken == token }) {
+                guard let store = first.persistentStore else { return [] }
+                storeRoundTrips += 1
+                let result = try backend(of: store).rows(for: identities)
+                rowCache.update(result)
+                return result
+            }
             // Grouped by the store token: a coordinator has a handful of stores, so a short
             // list beats hashing, and the token spares a weak load per record.
             var byStore: [(token: Int32, store: NSPersistentStore, ids: [ObjectIdentity])] = []

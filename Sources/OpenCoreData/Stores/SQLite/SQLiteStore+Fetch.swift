@@ -109,25 +109,7 @@ extension SQLiteStore {
     func rows(for objectIDs: [ObjectIdentity]) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
-        // Keys grouped by table, in first-seen order. The entity is looked up only when it changes
-        // from one ID to the next (a batch is usually one entity), and a model has few tables.
-        var byTable: [(table: SQLiteEntityTable, ids: [ObjectIdentity])] = []
-        var lastEntity: NSEntityDescription?
-        var group = -1
-        for id in objectIDs {
-            let entity = id.entity
-            if entity !== lastEntity {
-                lastEntity = entity
-                guard let table = plan(for: entity)?.table else { group = -1; continue }
-                if let existing = byTable.firstIndex(where: { $0.table === table }) {
-                    group = existing
-                } else {
-                    byTable.append((table, []))
-                    group = byTable.count - 1
-                }
-            }
-            if group >= 0 { byTable[group].ids.append(id) }
-        }
+        let byTable = groupedByTable(objectIDs)
         var result: [StoreRow] = []
         for (table, ids) in byTable {
             var start = 0
@@ -135,7 +117,11 @@ extension SQLiteStore {
                 // The chunk's IDs in key order: rows come back in key order (a range scan, or
                 // SQLite's sorted IN list), so one cursor pairs each row with the ID asked for,
                 // and the row reuses it instead of making a second ID object for the record.
-                let requested = ids[start..<min(ids.count, start + Self.rowBatchLimit)].sorted { $0.primaryKey < $1.primaryKey }
+                // (Already in key order, a batch of an unsorted fetch is taken as it is.)
+                var requested = ids[start..<min(ids.count, start + Self.rowBatchLimit)]
+                if !requested.indices.dropFirst().allSatisfy({ requested[$0 - 1].primaryKey < requested[$0].primaryKey }) {
+                    requested = ArraySlice(requested.sorted { $0.primaryKey < $1.primaryKey })
+                }
                 let chunk = requested.map(\.primaryKey)
                 start += chunk.count
                 var decoded = DecodedRows()
@@ -155,11 +141,11 @@ extension SQLiteStore {
                         statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
                         for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
                     }
-                    var cursor = 0
+                    var cursor = requested.startIndex
                     while try statement.step() {
                         let pk = statement.int64(at: 0)
-                        while cursor < requested.count, requested[cursor].primaryKey < pk { cursor += 1 }
-                        try decoded.append(statement, from: self, reusing: cursor < requested.count ? requested[cursor] : nil)
+                        while cursor < requested.endIndex, requested[cursor].primaryKey < pk { cursor += 1 }
+                        try decoded.append(statement, from: self, reusing: cursor < requested.endIndex ? requested[cursor] : nil)
                     }
                 } catch let error as SQLiteError {
                     throw fetchError(error)
@@ -168,6 +154,34 @@ extension SQLiteStore {
             }
         }
         return result
+    }
+
+    /// `identities` grouped by table, in first-seen order. The entity is looked up only when it
+    /// changes from one ID to the next, and a model has few tables.
+    private func groupedByTable(_ identities: [ObjectIdentity]) -> [(table: SQLiteEntityTable, ids: [ObjectIdentity])] {
+        // One entity (a batch of a batched fetch, usually): the list as it is, not copied one
+        // identity at a time.
+        if let first = identities.first, identities.allSatisfy({ $0.entity === first.entity }) {
+            return plan(for: first.entity).map { [($0.table, identities)] } ?? []
+        }
+        var byTable: [(table: SQLiteEntityTable, ids: [ObjectIdentity])] = []
+        var lastEntity: NSEntityDescription?
+        var group = -1
+        for id in identities {
+            let entity = id.entity
+            if entity !== lastEntity {
+                lastEntity = entity
+                guard let table = plan(for: entity)?.table else { group = -1; continue }
+                if let existing = byTable.firstIndex(where: { $0.table === table }) {
+                    group = existing
+                } else {
+                    byTable.append((table, []))
+                    group = byTable.count - 1
+                }
+            }
+            if group >= 0 { byTable[group].ids.append(id) }
+        }
+        return byTable
     }
 
     /// Whether `keys` are consecutive integers in ascending order (`k, k+1, ..., k+n-1`), so
