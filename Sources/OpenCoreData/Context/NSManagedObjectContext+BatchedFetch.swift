@@ -45,13 +45,13 @@ extension NSManagedObjectContext {
     /// holding their cached rows, as `fetch(_:)` returns them.
     func batchObjects(_ rows: Range<Int>, of keys: FetchedObjectKeys, asFaults: Bool) -> [NSManagedObject] {
         assertOnQueue()
-        var unread: [NSManagedObjectID] = []
+        var unread: [ObjectIdentity] = []
         for row in rows {
             if let registered = registry.object(for: keys.key(at: row)) {
                 // A registered fault without a cached row would read its row alone later.
-                if registered.isFault && !registered.flags.contains(.holdsSnapshot) { unread.append(registered.objectID) }
+                if registered.isFault && !registered.flags.contains(.holdsSnapshot) { unread.append(registered.identity) }
             } else {
-                unread.append(keys.objectID(at: row))
+                unread.append(keys.identity(at: row))
             }
         }
         var made: [NSManagedObject] = []
@@ -69,7 +69,7 @@ extension NSManagedObjectContext {
             }
         }
         // `made` keeps the new objects alive (the identity map does not) until the result does.
-        let objects = rows.map { row in registry.object(for: keys.key(at: row)) ?? object(with: keys.objectID(at: row)) }
+        let objects = rows.map { row in registry.object(for: keys.key(at: row)) ?? object(identifiedBy: keys.identity(at: row)) }
         withExtendedLifetime(made) {}
         return objects
     }

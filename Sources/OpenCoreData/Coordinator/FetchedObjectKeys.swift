@@ -19,16 +19,14 @@ struct FetchedObjectKeys {
     /// keys are useless without it, and an `NSManagedObjectID` made after the store went would
     /// be temporary.
     let store: NSPersistentStore
-    /// The distinct entities of the rows, in order of first appearance.
-    private(set) var entities: [NSEntityDescription] = []
+    /// The ID origins of the rows' distinct entities, in order of first appearance.
+    private var origins: [ObjectIDOrigin] = []
     private(set) var primaryKeys: [Int64] = []
-    /// Per row, the index of its entity in ``entities``; empty while every row is of
-    /// `entities[0]` (the usual case, which then costs nothing per row).
+    /// Per row, the index of its entity in ``origins``; empty while every row is of
+    /// `origins[0]`'s entity (the usual case, which then costs nothing per row).
     private var entityIndices: [UInt16] = []
-    /// Per entity in ``entities``, its root entity's number (the identity map's key part).
-    private var rootNumbers: [Int32] = []
-    /// The entity of the row appended last, and its index: rows of one entity come in runs.
-    private var lastEntity: NSEntityDescription?
+    /// The origin of the row appended last, and its index: rows of one entity come in runs.
+    private var lastOrigin: ObjectIDOrigin?
     private var lastIndex = 0
 
     init(store: NSPersistentStore) {
@@ -39,41 +37,43 @@ struct FetchedObjectKeys {
 
     /// Adds a row. False when the rows span more entities than an index can name (65,536), in
     /// which case the caller falls back to listing object IDs.
-    mutating func append(primaryKey: Int64, entity: NSEntityDescription) -> Bool {
-        if entity !== lastEntity {
-            if let index = entities.firstIndex(where: { $0 === entity }) {
+    mutating func append(primaryKey: Int64, origin: ObjectIDOrigin) -> Bool {
+        if origin !== lastOrigin {
+            if let index = origins.firstIndex(where: { $0 === origin }) {
                 lastIndex = index
             } else {
-                guard entities.count <= Int(UInt16.max) else { return false }
-                entities.append(entity)
-                rootNumbers.append(entity.rootEntityNumber)
-                lastIndex = entities.count - 1
-                if entities.count == 2 {
+                guard origins.count <= Int(UInt16.max) else { return false }
+                origins.append(origin)
+                lastIndex = origins.count - 1
+                if origins.count == 2 {
                     // The first row of a second entity: from now on each row names its entity.
                     entityIndices = Array(repeating: 0, count: primaryKeys.count)
                 }
             }
-            lastEntity = entity
+            lastOrigin = origin
         }
         primaryKeys.append(primaryKey)
-        if entities.count > 1 { entityIndices.append(UInt16(lastIndex)) }
+        if origins.count > 1 { entityIndices.append(UInt16(lastIndex)) }
         return true
     }
 
-    func entity(at row: Int) -> NSEntityDescription {
-        entities[entityIndices.isEmpty ? 0 : Int(entityIndices[row])]
+    /// The distinct entities of the rows, in order of first appearance.
+    var entities: [NSEntityDescription] { origins.map(\.entity) }
+
+    private func origin(at row: Int) -> ObjectIDOrigin {
+        origins[entityIndices.isEmpty ? 0 : Int(entityIndices[row])]
     }
+
+    func entity(at row: Int) -> NSEntityDescription { origin(at: row).entity }
 
     /// The identity-map key of row `row`, without making an ID.
-    func key(at row: Int) -> ObjectKey {
-        ObjectKey(storeToken: store.token, rootEntity: rootNumbers[entityIndices.isEmpty ? 0 : Int(entityIndices[row])],
-                  primaryKey: primaryKeys[row])
-    }
+    func key(at row: Int) -> ObjectKey { origin(at: row).key(primaryKeys[row]) }
+
+    /// Row `row`'s record, without making an ID.
+    func identity(at row: Int) -> ObjectIdentity { .stored(origin(at: row), primaryKey: primaryKeys[row]) }
 
     /// A new object ID for row `row`.
-    func objectID(at row: Int) -> NSManagedObjectID {
-        NSManagedObjectID(entity: entity(at: row), store: store, primaryKey: primaryKeys[row])
-    }
+    func objectID(at row: Int) -> NSManagedObjectID { origin(at: row).objectID(primaryKeys[row]) }
 
     /// Every row's object ID (for stores that list IDs: the eager batched `fetch(_:)`).
     var objectIDs: [NSManagedObjectID] { (0..<count).map(objectID(at:)) }

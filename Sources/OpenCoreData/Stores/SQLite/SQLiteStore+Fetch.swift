@@ -68,13 +68,7 @@ extension SQLiteStore {
     /// ``fetchObjectIDs(_:)`` as identities (each entity's ``ObjectIDOrigin`` and the key).
     func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]? {
         guard let keys = try fetchObjectKeys(plan) else { return nil }
-        var lastEntity: NSEntityDescription?, origin: ObjectIDOrigin?
-        return (0..<keys.count).map { row in
-            let entity = keys.entity(at: row)
-            if entity !== lastEntity { lastEntity = entity; origin = self.plan(for: entity)?.origin }
-            guard let origin else { return .id(keys.objectID(at: row)) }
-            return .stored(origin, primaryKey: keys.key(at: row).primaryKey)
-        }
+        return (0..<keys.count).map(keys.identity(at:))
     }
 
     /// ``fetchObjectIDs(_:)`` as compact keys (8 bytes a row, no ID objects): what a lazily
@@ -90,10 +84,10 @@ extension SQLiteStore {
             for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
             while try statement.step() {
                 let pk = statement.int64(at: 0), number = Int(statement.int64(at: 1))
-                guard let entity = self.plan(number: number)?.entity else {
+                guard let origin = self.plan(number: number)?.origin else {
                     throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(pk) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
                 }
-                guard keys.append(primaryKey: pk, entity: entity) else { return nil }
+                guard keys.append(primaryKey: pk, origin: origin) else { return nil }
             }
         } catch let error as SQLiteError {
             throw fetchError(error)
