@@ -17,7 +17,7 @@ final class InMemoryStore: NSPersistentStore, StoreBackend, @unchecked Sendable 
 
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         dataLock.lock(); defer { dataLock.unlock() }
-        return rows.values.filter { plan.includes($0.objectID.entity) }.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
+        return rows.values.filter { plan.includes($0.entity) }.sorted { $0.key.primaryKey < $1.key.primaryKey }
     }
 
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? {

@@ -62,7 +62,7 @@ final class SQLiteBulkInsert {
             for row in rows {
                 try store.write(row, insert: true, external: external, in: db)
                 let root = Int64(store.schema.number(of: row.entity.rootEntity))
-                highest[root] = max(highest[root] ?? 0, row.objectID.primaryKey)
+                highest[root] = max(highest[root] ?? 0, row.key.primaryKey)
             }
             for row in rows { try writeJoinTablePairs(of: row) }
         }
@@ -124,7 +124,7 @@ final class SQLiteBulkInsert {
                 sql = "INSERT OR IGNORE INTO \(join.name) (\(ownerColumn), \(targetColumn)) VALUES (?, ?)"
             }
             for (position, member) in members.enumerated() {
-                var values: [SQLiteValue] = [.integer(row.objectID.primaryKey), .integer(member.primaryKey)]
+                var values: [SQLiteValue] = [.integer(row.key.primaryKey), .integer(member.primaryKey)]
                 if orderColumn != nil { values.append(.integer(SQLiteStore.orderKey(position))) }
                 try db.run(sql, values)
             }

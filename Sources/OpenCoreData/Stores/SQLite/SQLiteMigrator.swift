@@ -267,7 +267,7 @@ enum SQLiteMigrator {
                 while true {
                     let batch = try reader.rows(of: root, afterKey: last, limit: batchSize, skippingToMany: skipping)
                     guard let end = batch.last else { break }
-                    last = end.objectID.primaryKey
+                    last = end.key.primaryKey
                     try body(try batch.compactMap { try converter.convert($0) })
                     if batch.count < batchSize { break }
                 }
@@ -463,7 +463,7 @@ private struct RowConverter {
         guard let newID = id(for: row.objectID), let layout = newID.entity.layout, let sourceLayout = row.entity.layout else { return nil }
         let entityName = newID.entity.name ?? "?"
         let names = sourceNames[entityName] ?? [:]
-        let record = "\(row.entity.name ?? "?") \(row.objectID.primaryKey)"
+        let record = "\(row.entity.name ?? "?") \(row.key.primaryKey)"
         var values: [StoredValue] = []
         values.reserveCapacity(layout.properties.count)
         for property in layout.properties {

@@ -197,7 +197,7 @@ extension SQLiteStore {
         // their keys when the fetch returned few rows, else over the whole relationship.
         var members: [ObjectIdentifier: [Int64: [NSManagedObjectID]]] = [:]
         let owners: [Int64]? = byOwner || decoded.toManyOwners.count <= Self.ownerListLimit
-            ? decoded.toManyOwners.map { rows[$0.index].objectID.primaryKey } : nil
+            ? decoded.toManyOwners.map { rows[$0.index].key.primaryKey } : nil
         do {
             for (i, plan) in decoded.toManyOwners {
                 let pk = rows[i].objectID.primaryKey

@@ -11,7 +11,7 @@ extension SQLiteStore {
     /// while true {
     ///     let batch = try store.rows(of: root, afterKey: last, limit: 512)
     ///     guard let end = batch.last else { break }
-    ///     last = end.objectID.primaryKey
+    ///     last = end.key.primaryKey
     ///     // convert and write the batch; nothing else of the table is in memory
     /// }
     /// ```

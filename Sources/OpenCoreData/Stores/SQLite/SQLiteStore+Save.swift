@@ -104,7 +104,7 @@ extension SQLiteStore {
                 entity = row.entity
                 root = Int64(schema.number(of: row.entity.rootEntity))
             }
-            highest[root] = max(highest[root] ?? 0, row.objectID.primaryKey)
+            highest[root] = max(highest[root] ?? 0, row.key.primaryKey)
         }
         for (root, key) in highest {
             try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?", [.integer(key), .integer(root)])
@@ -116,7 +116,7 @@ extension SQLiteStore {
     private func bumpVersion(_ row: StoreRow, in db: SQLiteConnection) throws {
         let table = try entityPlan(row).table.name
         if try db.run("UPDATE \(table) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-                      [.integer(row.version), .integer(row.objectID.primaryKey), .integer(row.version - 1)]) == 0 {
+                      [.integer(row.version), .integer(row.key.primaryKey), .integer(row.version - 1)]) == 0 {
             throw conflict(row, "was changed or deleted by another context or process")
         }
     }
@@ -138,9 +138,9 @@ extension SQLiteStore {
         let plan = try entityPlan(row)
         let table = plan.table.name
         let oldColumns = try externalColumns(of: row, plan, in: db)
-        if try db.run("DELETE FROM \(table) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(row.objectID.primaryKey), .integer(row.version)]) == 0 {
+        if try db.run("DELETE FROM \(table) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(row.key.primaryKey), .integer(row.version)]) == 0 {
             // Gone already (deleted elsewhere): nothing to do. Still there: someone changed it.
-            if try !db.query("SELECT 1 FROM \(table) WHERE Z_PK = ?", [.integer(row.objectID.primaryKey)], { _ in true }).isEmpty {
+            if try !db.query("SELECT 1 FROM \(table) WHERE Z_PK = ?", [.integer(row.key.primaryKey)], { _ in true }).isEmpty {
                 throw conflict(row, "was changed by another context or process")
             }
         } else {
@@ -148,10 +148,10 @@ extension SQLiteStore {
         }
         for join in schema.joinTables {
             if plan.entity.isKindOf(entity: join.primary.entity) {
-                try db.run("DELETE FROM \(join.name) WHERE \(join.primaryOwnerColumn) = ?", [.integer(row.objectID.primaryKey)])
+                try db.run("DELETE FROM \(join.name) WHERE \(join.primaryOwnerColumn) = ?", [.integer(row.key.primaryKey)])
             }
             if plan.entity.isKindOf(entity: join.secondary.entity) {
-                try db.run("DELETE FROM \(join.name) WHERE \(join.secondaryOwnerColumn) = ?", [.integer(row.objectID.primaryKey)])
+                try db.run("DELETE FROM \(join.name) WHERE \(join.secondaryOwnerColumn) = ?", [.integer(row.key.primaryKey)])
             }
         }
     }
@@ -161,7 +161,7 @@ extension SQLiteStore {
     private func externalColumns(of row: StoreRow, _ plan: SQLiteEntityPlan, in db: SQLiteConnection) throws -> [Int: Data] {
         guard !plan.externalDataSlots.isEmpty else { return [:] }
         let sql = "SELECT \(plan.externalDataSlots.map(\.column).joined(separator: ", ")) FROM \(plan.table.name) WHERE Z_PK = ?"
-        let rows = try db.query(sql, [.integer(row.objectID.primaryKey)]) { statement in
+        let rows = try db.query(sql, [.integer(row.key.primaryKey)]) { statement in
             plan.externalDataSlots.indices.map { statement.blob(at: Int32($0)) }
         }
         var columns: [Int: Data] = [:]
@@ -188,7 +188,7 @@ extension SQLiteStore {
         let statement = try db.statement(sql)
         var index: Int32 = 1
         if insert {
-            statement.bind(row.objectID.primaryKey, at: 1)
+            statement.bind(row.key.primaryKey, at: 1)
             statement.bind(Int64(plan.entityNumber), at: 2)
             index = 3
         }
@@ -220,12 +220,12 @@ extension SQLiteStore {
             index += 1
         }
         if !insert {
-            statement.bind(row.objectID.primaryKey, at: index)
+            statement.bind(row.key.primaryKey, at: index)
             statement.bind(row.version - 1, at: index + 1)
         }
         while try statement.step() {}
         if !insert && db.changes == 0 {
-            let exists = try !db.query("SELECT 1 FROM \(plan.table.name) WHERE Z_PK = ?", [.integer(row.objectID.primaryKey)], { _ in true }).isEmpty
+            let exists = try !db.query("SELECT 1 FROM \(plan.table.name) WHERE Z_PK = ?", [.integer(row.key.primaryKey)], { _ in true }).isEmpty
             throw conflict(row, exists ? "was changed by another context or process" : "was deleted by another context or process")
         }
     }
@@ -252,7 +252,7 @@ extension SQLiteStore {
                 let plan = try entityPlan(row)
                 for (slot, relationship) in plan.toManySlots where relationship.isOrdered == orderedPass {
                     guard case .objectIDs(let members) = row.values[slot], let source = schema.toManySource(for: relationship) else { continue }
-                    let owner = row.objectID.primaryKey
+                    let owner = row.key.primaryKey
                     switch source {
                     case let .foreignKey(table, _, orderColumn):
                         guard let orderColumn else { continue }
