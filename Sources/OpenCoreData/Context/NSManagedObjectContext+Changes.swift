@@ -102,11 +102,7 @@ extension NSManagedObjectContext {
         // A new object has no earlier values to report in changedValuesForCurrentEvent(); not
         // recording them saves a dictionary per inserted object.
         if !object.isInserted {
-            if object.eventOriginals == nil {
-                object.eventOriginals = [:]
-                eventChangedObjects.append(object)
-            }
-            if object.eventOriginals![i] == nil { object.eventOriginals![i] = old.storedValue }
+            if object.recordEventOriginal(old.storedValue, slot: i) { eventChangedObjects.append(object) }
             if !object.isDeleted {
                 if !object.flags.contains(.updated) {
                     object.flags.insert(.updated)
@@ -150,7 +146,7 @@ extension NSManagedObjectContext {
             if !deletedNow.isEmpty { info[ContextNotificationKeys.deleted] = deletedNow.set }
             NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: info)
         }
-        for o in eventChangedObjects { o.eventOriginals = nil }
+        for o in eventChangedObjects { o.clearEventOriginals() }
         eventChangedObjects.removeAll()
         // Objects deleted while new are gone now; the undo manager may still hold them for undo.
         for object in deletedNow where !object.isInserted && !deleted.contains(object) {

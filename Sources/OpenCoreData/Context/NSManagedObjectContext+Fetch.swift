@@ -438,7 +438,7 @@ extension NSManagedObjectContext {
             releaseSnapshot(of: object)
             object.slots = []
             object.committed = nil
-            object.fetchedPropertyCache = nil
+            object.dropFetchedPropertyCache()
             object.flags.insert(.fault)
             if object.flags.contains(.updated) { object.flags.remove(.updated); updated.remove(object) }
             object.didTurnIntoFault()
@@ -451,7 +451,7 @@ extension NSManagedObjectContext {
             if layout.properties[i].isTransient { transients[i] = object.slots[i] }
             else if let committed = object.committed, !object.slots[i].storedValue.isSame(as: committed[i]) { localChanges[i] = object.slots[i] }
         }
-        object.fetchedPropertyCache = nil
+        object.dropFetchedPropertyCache()
         fill(object, from: row!)
         for (i, slot) in localChanges { object.slots[i] = slot }
         for (i, slot) in transients { object.slots[i] = slot }
@@ -501,13 +501,12 @@ extension NSManagedObject {
     /// A fetched property's value: the fetch request run with `$FETCH_SOURCE` = this object and
     /// `$FETCHED_PROPERTY` = the description, cached until the object is refreshed.
     func fetchedPropertyValue(_ property: NSFetchedPropertyDescription, slot i: Int) -> [NSManagedObject] {
-        if let cached = fetchedPropertyCache?[i] { return cached }
+        if let cached = cachedFetchedProperty(slot: i) { return cached }
         guard let context = managedObjectContext, let template = property.fetchRequest else { return [] }
         let request = template.copyRequest()
         request.predicate = template.predicate?.withSubstitutionVariables(["FETCH_SOURCE": self, "FETCHED_PROPERTY": property])
         let result = (try? context.fetch(request)) ?? []
-        if fetchedPropertyCache == nil { fetchedPropertyCache = [:] }
-        fetchedPropertyCache![i] = result
+        cacheFetchedProperty(result, slot: i)
         return result
     }
 }

@@ -224,7 +224,7 @@ extension NSManagedObjectContext {
         for object in updated.union(deleted) {
             object.flags.remove([.updated, .deleted])
             if let committed = object.committed { object.slots = committed.map { .value($0) } }
-            object.fetchedPropertyCache = nil
+            object.dropFetchedPropertyCache()
             object.awake(fromSnapshotEvents: .rollback)
         }
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
@@ -250,7 +250,7 @@ extension NSManagedObjectContext {
         lockedObjects.removeAll()
         eventInserted.removeAll(); eventUpdated.removeAll(); eventDeleted.removeAll()
         deletesToPropagate.removeAll()
-        for o in eventChangedObjects { o.eventOriginals = nil }
+        for o in eventChangedObjects { o.clearEventOriginals() }
         eventChangedObjects.removeAll()
         undoManager?.removeAllActions()
     }

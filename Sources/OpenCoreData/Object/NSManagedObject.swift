@@ -42,6 +42,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// right after init, so making it a temporary ID first (an allocation and a global lock) is
     /// waste. A fetched object holds the identity its row came with, usually not an ID object yet.
     @exclusivity(unchecked) private var assignedIdentity: ObjectIdentity?
+    @exclusivity(unchecked) var flags = ObjectFlags()
     /// `objectID.key`, read without making or retaining an ID where the object has an identity
     /// (the deinit of every fetched object asks).
     var assignedObjectKey: ObjectKey { assignedIdentity?.key ?? objectID.key }
@@ -105,12 +106,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         }
     }
     @exclusivity(unchecked) var committedStorage: [StoredValue]?
-    /// Values at the start of the current event, for `changedValuesForCurrentEvent()`; allocated
-    /// only for objects changed in the current event.
-    @exclusivity(unchecked) var eventOriginals: [Int: StoredValue]?
-    /// Cached results of fetched properties, dropped on refresh.
-    @exclusivity(unchecked) var fetchedPropertyCache: [Int: [NSManagedObject]]?
-    @exclusivity(unchecked) var flags = ObjectFlags()
+    /// What few objects hold: values from before the current event's changes, cached fetched
+    /// properties (``RareObjectState``). One optional word for both keeps an object in the
+    /// smaller `malloc` size.
+    @exclusivity(unchecked) var rareState: RareObjectState?
 
     /// Creates an object of `entity`, inserted into `context` when one is given.
     ///
@@ -323,4 +322,46 @@ enum ModelRegistry {
         lock.lock(); defer { lock.unlock() }
         return entitiesByClass[ObjectIdentifier(type)]
     }
+}
+
+/// State that few managed objects have, kept out of the object itself: an object pays one
+/// optional reference for all of it, and only objects that use it allocate the box.
+final class RareObjectState {
+    /// Values at the start of the current event, for `changedValuesForCurrentEvent()`: only
+    /// for objects changed in the current event.
+    var eventOriginals: [Int: StoredValue]?
+    /// Cached results of fetched properties, dropped on refresh.
+    var fetchedPropertyCache: [Int: [NSManagedObject]]?
+}
+
+extension NSManagedObject {
+    /// Values at the start of the current event (nil: not changed in this event).
+    var eventOriginals: [Int: StoredValue]? { rareState?.eventOriginals }
+
+    /// Records `value` as slot `i`'s value before the current event's first change of it. True
+    /// when this is the object's first change in the event.
+    func recordEventOriginal(_ value: StoredValue, slot i: Int) -> Bool {
+        let state = rareState ?? { let made = RareObjectState(); rareState = made; return made }()
+        guard state.eventOriginals != nil else {
+            state.eventOriginals = [i: value]
+            return true
+        }
+        if state.eventOriginals![i] == nil { state.eventOriginals![i] = value }
+        return false
+    }
+
+    /// Ends the current event for this object.
+    func clearEventOriginals() { rareState?.eventOriginals = nil }
+
+    /// A fetched property's cached result.
+    func cachedFetchedProperty(slot i: Int) -> [NSManagedObject]? { rareState?.fetchedPropertyCache?[i] }
+
+    func cacheFetchedProperty(_ result: [NSManagedObject], slot i: Int) {
+        let state = rareState ?? { let made = RareObjectState(); rareState = made; return made }()
+        if state.fetchedPropertyCache == nil { state.fetchedPropertyCache = [:] }
+        state.fetchedPropertyCache![i] = result
+    }
+
+    /// Drops cached fetched properties (a refresh or rollback).
+    func dropFetchedPropertyCache() { rareState?.fetchedPropertyCache = nil }
 }

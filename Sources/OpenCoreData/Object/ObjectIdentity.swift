@@ -19,28 +19,37 @@ struct ObjectIdentity: @unchecked Sendable {
     // @unchecked Sendable: the reference is an NSManagedObjectID or an ObjectIDOrigin, both
     // immutable after init.
     //
-    // A struct of one reference rather than an enum with an ID case and an origin case: a fetch
-    // copies each row's identity about a dozen times (into the row, the object, the row cache,
-    // batches), and an enum's copy is an outlined switch before its retain. This one is a retain.
+    // A struct of one reference and a key rather than an enum with an ID case and an origin
+    // case: a fetch copies each row's identity about a dozen times (into the row, the object,
+    // the row cache, batches), and an enum's copy is an outlined switch before its retain. This
+    // one is a retain.
 
-    /// The ID when `holdsObjectID`, else the origin of the record with `storedPrimaryKey`.
+    /// The ID when `storedPrimaryKey` is ``holdsObjectID``, else the origin of the record with
+    /// primary key `storedPrimaryKey`.
     private let reference: NSObject
     private let storedPrimaryKey: Int64
-    private let holdsObjectID: Bool
+
+    /// The `storedPrimaryKey` that says `reference` is an ID. A marker value rather than a flag
+    /// keeps an identity at two words, and an object or row that holds one a word smaller (an
+    /// object crossed into the next `malloc` size, and W1 slowed by a tenth). A record whose
+    /// primary key is this value gets an ID object at once instead (``stored(_:primaryKey:)``),
+    /// so the marker never names a record.
+    private static var holdsObjectID: Int64 { .min }
 
     /// The identity of an existing ID.
     static func id(_ id: NSManagedObjectID) -> ObjectIdentity {
-        ObjectIdentity(reference: id, storedPrimaryKey: 0, holdsObjectID: true)
+        ObjectIdentity(reference: id, storedPrimaryKey: holdsObjectID)
     }
 
     /// A record of a store, by the origin its entity's rows share: no ID object yet.
     static func stored(_ origin: ObjectIDOrigin, primaryKey: Int64) -> ObjectIdentity {
-        ObjectIdentity(reference: origin, storedPrimaryKey: primaryKey, holdsObjectID: false)
+        if primaryKey == holdsObjectID { return .id(origin.objectID(primaryKey)) }
+        return ObjectIdentity(reference: origin, storedPrimaryKey: primaryKey)
     }
 
     /// The ID object this identity holds; nil when it holds an origin and a key.
     @inline(__always) var existingObjectID: NSManagedObjectID? {
-        holdsObjectID ? unsafeDowncast(reference, to: NSManagedObjectID.self) : nil
+        storedPrimaryKey == Self.holdsObjectID ? unsafeDowncast(reference, to: NSManagedObjectID.self) : nil
     }
 
     @inline(__always) private var origin: ObjectIDOrigin { unsafeDowncast(reference, to: ObjectIDOrigin.self) }
