@@ -87,6 +87,12 @@ final class PredicateParsingTests: XCTestCase {
         XCTAssertNil(comparison("a == nil")?.rightExpression.constantValue)
         XCTAssertEqual(comparison("a == nil")?.rightExpression.expressionType, .constantValue)
         XCTAssertEqual(comparison("a == NULL")?.rightExpression.expressionType, .constantValue)
+        // `<null>`, as predicateFormat writes NSNull, in either case; not a comparison with `null`.
+        for format in ["a == <null>", "a == <NULL>", "a == <Null>"] {
+            XCTAssertEqual(comparison(format)?.rightExpression.expressionType, .constantValue, format)
+            XCTAssertTrue(comparison(format)?.rightExpression.constantValue is NSNull, format)
+        }
+        XCTAssertThrowsError(try NSPredicate(validatingFormat: "a == <nul>", argumentArray: []))
         XCTAssertEqual(comparison("a == YES")?.rightExpression.constantValue as? Bool, true)
         XCTAssertEqual(comparison("a == no")?.rightExpression.constantValue as? Bool, false)
         XCTAssertEqual(comparison("SELF == 1")?.leftExpression.expressionType, .evaluatedObject)

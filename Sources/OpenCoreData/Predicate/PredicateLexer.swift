@@ -68,10 +68,18 @@ enum PredicateLexer {
             while i < s.count, isIdentifierPart(s[i]) { word.append(s[i]); i += 1 }
             return String(word)
         }
+        /// Whether the format has `text` (upper-case ASCII: a symbol, `<NULL>`, a UTI suffix)
+        /// at `position`, ASCII letters in any case. Compared scalar by scalar: a `String` per
+        /// character, upper-cased, made tokenizing `a0 < %lld` cost 20,000 instructions.
         func matches(_ text: String, at position: Int) -> Bool {
-            let t = Array(text.unicodeScalars)
-            guard position + t.count <= s.count else { return false }
-            for k in 0..<t.count where String(s[position + k]).uppercased() != String(t[k]) { return false }
+            var k = position
+            for expected in text.unicodeScalars {
+                guard k < s.count else { return false }
+                var value = s[k].value
+                if (0x61...0x7A).contains(value) { value -= 0x20 }  // a-z → A-Z
+                if value != expected.value { return false }
+                k += 1
+            }
             return true
         }
 
