@@ -81,4 +81,23 @@ final class ConcurrencyTests: XCTestCase {
             }
         }
     }
+
+    /// A fetched object's `objectID` is made from its row's identity on each read and never
+    /// written back, so several threads may read it at once, as apps do with Apple's (Thread
+    /// Sanitizer reported the write-back this replaced).
+    func testFetchedObjectsIDsMayBeReadFromSeveralThreads() throws {
+        let stack = try TestStack(sqliteAt: makeTemporaryDirectory("ocd-ids-threads").appendingPathComponent("Company.sqlite"))
+        let employees: [Employee] = try stack.context.performAndWait {
+            for i in 0..<50 { _ = stack.employee("E\(i)") }
+            try stack.context.save()
+            stack.context.reset()
+            return try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Employee"))
+        }
+        nonisolated(unsafe) let shared = employees
+        let expected = Set(employees.map(\.objectID))
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            XCTAssertEqual(Set(shared.map(\.objectID)), expected)
+        }
+        withExtendedLifetime(stack) {}
+    }
 }

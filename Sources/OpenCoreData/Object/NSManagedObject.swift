@@ -25,13 +25,11 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// The ID of this object's record: temporary until saved.
     public internal(set) var objectID: NSManagedObjectID {
         get {
-            if let identity = assignedIdentity {
-                if let id = identity.existingObjectID { return id }
-                // A fetched object's ID is made the first time someone asks (``ObjectIdentity``).
-                let id = identity.objectID
-                assignedIdentity = .id(id)
-                return id
-            }
+            // A fetched object names its record by its entity's origin and the primary key
+            // (``ObjectIdentity``), and each read makes an ID, equal to every other made for the
+            // record. It is not kept: apps read `objectID` from other queues (Apple's may be read
+            // from any), and keeping it would write to an object another thread is reading.
+            if let identity = assignedIdentity { return identity.objectID }
             let temporary = NSManagedObjectID.temporary(for: entity)
             assignedIdentity = .id(temporary)
             return temporary
@@ -40,7 +38,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     }
     /// Nil until the object is inserted or registered: a fetched object gets its store identity
     /// right after init, so making it a temporary ID first (an allocation and a global lock) is
-    /// waste. A fetched object holds the identity its row came with, usually not an ID object yet.
+    /// waste. A fetched object holds the identity its row came with, usually not an ID object.
     @exclusivity(unchecked) private var assignedIdentity: ObjectIdentity?
     @exclusivity(unchecked) var flags = ObjectFlags()
     /// `objectID.key`, read without making or retaining an ID where the object has an identity
