@@ -16,8 +16,8 @@ import Foundation
 /// registered object is found without allocating.
 struct FetchedObjectKeys {
     /// The store every row comes from (a batched fetch has a single store). Held strongly: the
-    /// keys are useless without it, and an `NSManagedObjectID` made after the store went would
-    /// be temporary.
+    /// keys are useless without it, and the origins hold it weakly, so an `NSManagedObjectID`
+    /// made after it went would name no store.
     let store: NSPersistentStore
     /// The ID origins of the rows' distinct entities, in order of first appearance.
     private var origins: [ObjectIDOrigin] = []
@@ -63,8 +63,6 @@ struct FetchedObjectKeys {
     private func origin(at row: Int) -> ObjectIDOrigin {
         origins[entityIndices.isEmpty ? 0 : Int(entityIndices[row])]
     }
-
-    func entity(at row: Int) -> NSEntityDescription { origin(at: row).entity }
 
     /// The identity-map key of row `row`, without making an ID.
     func key(at row: Int) -> ObjectKey { origin(at: row).key(primaryKeys[row]) }

@@ -339,7 +339,7 @@ extension NSManagedObject {
     /// Records `value` as slot `i`'s value before the current event's first change of it. True
     /// when this is the object's first change in the event.
     func recordEventOriginal(_ value: StoredValue, slot i: Int) -> Bool {
-        let state = rareState ?? { let made = RareObjectState(); rareState = made; return made }()
+        let state = madeRareState()
         guard state.eventOriginals != nil else {
             state.eventOriginals = [i: value]
             return true
@@ -355,9 +355,17 @@ extension NSManagedObject {
     func cachedFetchedProperty(slot i: Int) -> [NSManagedObject]? { rareState?.fetchedPropertyCache?[i] }
 
     func cacheFetchedProperty(_ result: [NSManagedObject], slot i: Int) {
-        let state = rareState ?? { let made = RareObjectState(); rareState = made; return made }()
+        let state = madeRareState()
         if state.fetchedPropertyCache == nil { state.fetchedPropertyCache = [:] }
         state.fetchedPropertyCache![i] = result
+    }
+
+    /// The object's ``RareObjectState``, made on first use.
+    private func madeRareState() -> RareObjectState {
+        if let rareState { return rareState }
+        let made = RareObjectState()
+        rareState = made
+        return made
     }
 
     /// Drops cached fetched properties (a refresh or rollback).
