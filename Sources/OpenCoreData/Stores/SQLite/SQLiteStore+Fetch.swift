@@ -100,10 +100,10 @@ extension SQLiteStore {
 
     /// The rows of several records, one `WHERE Z_PK IN (...)` query per table and
     /// ``rowBatchLimit`` keys (a batch of a batched fetch), to-many members by owner key.
-    func rows(for objectIDs: [ObjectIdentity]) throws -> [StoreRow] {
+    func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
-        let byTable = groupedByTable(objectIDs)
+        let byTable = groupedByTable(identities)
         var result: [StoreRow] = []
         for (table, ids) in byTable {
             var start = 0
