@@ -262,6 +262,41 @@ final class SQLiteStoreTests: XCTestCase {
 
     // MARK: Layout
 
+    /// Apple's fetch from a table of one entity neither tests nor reads `Z_ENT`
+    /// (`SELECT 0, t0.Z_PK, t0.Z_OPT, ... FROM ZDEPARTMENT t0`); a table holding an entity and
+    /// its subentities is filtered and decoded by it. A row whose `Z_ENT` names no entity shows
+    /// which: it is a Department (Project, Milestone) all the same, and no Employee.
+    func testOnlyTablesOfSeveralEntitiesAreReadByZ_ENT() throws {
+        try saveCompany(open(CompanyModel.make()).1)
+        for table in ["ZDEPARTMENT", "ZPROJECT", "ZMILESTONE"] {
+            try SQLiteInspector.execute(at: storeURL.path, "UPDATE \(table) SET Z_ENT = 99")
+        }
+        try SQLiteInspector.execute(at: storeURL.path, "UPDATE ZEMPLOYEE SET Z_ENT = 99 WHERE ZFIRSTNAME = 'Boss'")
+
+        let (_, context) = try open(CompanyModel.make())
+        try context.performAndWait {
+            let departments = NSFetchRequest<NSManagedObject>(entityName: "Department")
+            XCTAssertEqual(try context.fetch(departments).map { $0.value(forKey: "name") as? String }, ["Sales"])
+            XCTAssertEqual(try context.count(for: departments), 1)
+            departments.fetchBatchSize = 1
+            XCTAssertEqual(try context.fetch(departments).map { $0.value(forKey: "name") as? String }, ["Sales"])
+            let names = NSFetchRequest<NSDictionary>(entityName: "Department")
+            names.resultType = .dictionaryResultType
+            names.propertiesToFetch = ["name"]
+            XCTAssertEqual(try context.fetch(names).map { $0["name"] as? String }, ["Sales"])
+
+            let employees = NSFetchRequest<Employee>(entityName: "Employee")
+            XCTAssertEqual(try context.fetch(employees).map(\.firstName), ["Ann"], "Boss's row names no entity")
+            XCTAssertEqual(try context.count(for: employees), 1)
+            let ann = try employee("Ann", in: context)
+            XCTAssertEqual(ann.department?.name, "Sales", "the to-one target's row is read without its Z_ENT")
+            XCTAssertEqual(Set(ann.projects.compactMap(\.title)), ["Apollo", "Gemini"], "many-to-many members")
+            let apollo = try XCTUnwrap(ann.projects.first { $0.title == "Apollo" })
+            XCTAssertEqual(apollo.milestones.map(\.title), ["three", "one", "two"], "one-to-many members")
+            XCTAssertEqual(Set(ann.department?.employees.compactMap(\.firstName) ?? []), ["Ann"], "Boss's row names no entity")
+        }
+    }
+
     func testTheFileHasApplesTablesColumnsAndIndexes() throws {
         let (coordinator, context) = try open(CompanyModel.make())
         try saveCompany(context)

@@ -189,7 +189,7 @@ struct SQLiteDictionaryQuery {
         }
         inner.append("MIN(\(table.name).Z_PK) AS C_FIRST")
 
-        var sql = "SELECT \(outer.joined(separator: ", ")) FROM (SELECT \(inner.joined(separator: ", ")) FROM \(table.name) WHERE \(base.condition)"
+        var sql = "SELECT \(outer.joined(separator: ", ")) FROM (SELECT \(inner.joined(separator: ", ")) FROM \(table.name)\(base.whereClause)"
         if !groupExpressions.isEmpty { sql += " GROUP BY " + groupExpressions.joined(separator: ", ") }
         // Named like the synthetic table the HAVING clause is translated against: the filter
         // qualifies its columns with the table name.

@@ -79,8 +79,10 @@ final class SQLiteEntityPlan {
     }
 
     /// The SELECT list shared by every entity of a table: `Z_PK, Z_ENT, Z_OPT`, then all columns.
+    /// A table of one entity selects `0` for `Z_ENT`, as Apple's fetches do: every row is of
+    /// that entity, and ``DecodedRows`` does not read the column.
     static func selectList(of table: SQLiteEntityTable) -> String {
-        (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
+        (["Z_PK", table.holdsOneEntity ? "0" : "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
     }
 
     init(entity: NSEntityDescription, schema: SQLiteSchema, store: NSPersistentStore) {

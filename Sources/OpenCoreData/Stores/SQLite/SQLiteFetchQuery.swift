@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let query = SQLiteFetchQuery(plan, table: table, entityNumbers: [3], schema: schema)
 /// query.isExact        // true: predicate and sort descriptors translate exactly
-/// query.select("Z_PK, Z_ENT")
+/// query.select("Z_PK, Z_ENT")   // Item has subentities (a table of one entity has no Z_ENT test)
 /// // SELECT Z_PK, Z_ENT FROM ZITEM WHERE Z_ENT IN (?) AND (ZITEM.ZN IS NOT NULL AND ZITEM.ZN > ?)
 /// //   ORDER BY ZNAME COLLATE OCD_COMPARE ASC, Z_PK LIMIT ? OFFSET ?
 /// query.count          // SELECT COUNT(*) FROM (SELECT Z_PK FROM ZITEM WHERE ... LIMIT ? OFFSET ?)
@@ -31,7 +31,7 @@ import Foundation
 /// Values — entity numbers, predicate constants, limit and offset — are always bound.
 struct SQLiteFetchQuery {
     let table: SQLiteEntityTable
-    /// `WHERE ...` (without the word), its bindings.
+    /// `WHERE ...` (without the word; empty for every row of the table), its bindings.
     let condition: String
     let conditionBindings: [SQLiteValue]
     /// `ORDER BY` terms, ending in `Z_PK`; nil for an exact fetch without sort descriptors and
@@ -48,14 +48,20 @@ struct SQLiteFetchQuery {
     /// does only when no unsaved change is evaluated on top of the store's answer.
     init(_ plan: FetchPlan, table: SQLiteEntityTable, entityNumbers: [Int], schema: SQLiteSchema? = nil, storeToken: Int32? = nil) {
         self.table = table
-        var condition = "Z_ENT IN (\(entityNumbers.map { _ in "?" }.joined(separator: ", ")))"
-        var bindings = entityNumbers.map { SQLiteValue.integer(Int64($0)) }
+        // A table of one entity has no Z_ENT test (nor has Apple's SQL): SQLite would read the
+        // column from every row to compare it with the only number there is.
+        var conjuncts: [String] = []
+        var bindings: [SQLiteValue] = []
+        if !table.holdsOneEntity {
+            conjuncts.append("Z_ENT IN (\(entityNumbers.map { _ in "?" }.joined(separator: ", ")))")
+            bindings = entityNumbers.map { SQLiteValue.integer(Int64($0)) }
+        }
         var exact = true
         if let predicate = plan.predicate {
             if let filter = SQLitePredicateFilter(predicate, entity: plan.entity, table: table, schema: schema,
                                                   followsRelationships: !plan.evaluatesPendingChanges,
                                                   storeToken: storeToken, context: plan.context) {
-                condition += " AND " + filter.sql
+                conjuncts.append(filter.sql)
                 bindings += filter.bindings
                 exact = filter.isExact
             } else {
@@ -67,7 +73,7 @@ struct SQLiteFetchQuery {
             guard let term = Self.orderTerm(descriptor, entity: plan.entity, table: table) else { exact = false; break }
             terms.append(term)
         }
-        self.condition = condition
+        condition = conjuncts.joined(separator: " AND ")
         conditionBindings = bindings
         isExact = exact
         let limited = plan.fetchLimit > 0 || plan.fetchOffset > 0
@@ -86,14 +92,17 @@ struct SQLiteFetchQuery {
 
     /// `SELECT <columns> FROM <table> WHERE ... ORDER BY ... [LIMIT ? OFFSET ?]`.
     func select(_ columns: String) -> String {
-        "SELECT \(columns) FROM \(table.name) WHERE \(condition)\(order.map { " ORDER BY " + $0 } ?? "")\(limit)"
+        "SELECT \(columns) FROM \(table.name)\(whereClause)\(order.map { " ORDER BY " + $0 } ?? "")\(limit)"
     }
+
+    /// ` WHERE <condition>`, or nothing when every row is read.
+    var whereClause: String { condition.isEmpty ? "" : " WHERE \(condition)" }
 
     var bindings: [SQLiteValue] { conditionBindings + limitBindings }
 
     /// The number of rows `select` returns. Only meaningful when `isExact`.
     var count: String {
-        limit.isEmpty ? "SELECT COUNT(*) FROM \(table.name) WHERE \(condition)"
+        limit.isEmpty ? "SELECT COUNT(*) FROM \(table.name)\(whereClause)"
                       : "SELECT COUNT(*) FROM (\(select("Z_PK")))"
     }
 

@@ -251,6 +251,9 @@ final class SQLiteEntityTable {
     let rootEntity: NSEntityDescription
     /// The entities whose rows live here, in entity-number order.
     let entities: [NSEntityDescription]
+    /// Whether every row is of one entity (no inheritance): its fetches need not test or read
+    /// `Z_ENT`.
+    var holdsOneEntity: Bool { entities.count == 1 }
     /// The columns after `Z_PK, Z_ENT, Z_OPT`, in Apple's order.
     private(set) var columns: [SQLiteColumn] = []
     private var columnByProperty: [ObjectIdentifier: Int] = [:]

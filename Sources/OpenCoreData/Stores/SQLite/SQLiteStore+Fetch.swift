@@ -48,7 +48,7 @@ extension SQLiteStore {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
         guard let query = query(for: plan) else { return [] }
-        var rows = DecodedRows()
+        var rows = DecodedRows(of: query.table, in: self)
         do {
             let statement = try db.statement(query.select(SQLiteEntityPlan.selectList(of: query.table)))
             for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
@@ -59,7 +59,8 @@ extension SQLiteStore {
         return try completeToMany(rows, in: db)
     }
 
-    /// The IDs of an exact plan's rows, in order (`SELECT Z_PK, Z_ENT`): a batched fetch's
+    /// The IDs of an exact plan's rows, in order (`SELECT Z_PK, Z_ENT`, or `SELECT Z_PK` from a
+    /// table of one entity): a batched fetch's
     /// first query. nil when SQL does not decide the plan (the context evaluates it on rows).
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? {
         try fetchObjectKeys(plan)?.objectIDs
@@ -79,11 +80,18 @@ extension SQLiteStore {
         var keys = FetchedObjectKeys(store: self)
         guard let query = query(for: plan) else { return keys }
         guard query.isExact else { return nil }
+        // A table of one entity: every row is of it, and Z_ENT is not read (as in DecodedRows).
+        let soleOrigin = query.table.holdsOneEntity ? self.plan(for: query.table.entities[0])?.origin : nil
         do {
-            let statement = try db.statement(query.select("Z_PK, Z_ENT"))
+            let statement = try db.statement(query.select(soleOrigin == nil ? "Z_PK, Z_ENT" : "Z_PK"))
             for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
             while try statement.step() {
-                let pk = statement.int64(at: 0), number = Int(statement.int64(at: 1))
+                let pk = statement.int64(at: 0)
+                if let soleOrigin {
+                    guard keys.append(primaryKey: pk, origin: soleOrigin) else { return nil }
+                    continue
+                }
+                let number = Int(statement.int64(at: 1))
                 guard let origin = self.plan(number: number)?.origin else {
                     throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(pk) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
                 }
@@ -118,7 +126,7 @@ extension SQLiteStore {
                 }
                 let chunk = requested.map(\.primaryKey)
                 start += chunk.count
-                var decoded = DecodedRows()
+                var decoded = DecodedRows(of: table, in: self)
                 do {
                     let statement: SQLiteStatement
                     if Self.isAscendingRun(chunk) {
@@ -225,7 +233,7 @@ extension SQLiteStore {
             let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK = ?")
             statement.bind(objectID.primaryKey, at: 1)
             guard try statement.step() else { return nil }
-            var decoded = DecodedRows()
+            var decoded = DecodedRows(of: table, in: self)
             try decoded.append(statement, from: self, reusing: .id(objectID))
             while try statement.step() {}
             return try completeToMany(decoded, in: db, byOwner: true).first
@@ -235,12 +243,19 @@ extension SQLiteStore {
     }
 
     /// The entity plan, key, version and slot values of the statement's current row. To-many
-    /// slots are left empty for the caller to fill.
-    func decode(_ statement: SQLiteStatement) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue]) {
+    /// slots are left empty for the caller to fill. `soleEntityPlan` is the plan of a table
+    /// of one entity, whose `Z_ENT` is not read.
+    func decode(_ statement: SQLiteStatement, soleEntityPlan: SQLiteEntityPlan?) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue]) {
         let pk = statement.int64(at: 0)
-        let number = Int(statement.int64(at: 1))
-        guard let plan = plan(number: number) else {
-            throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(pk) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
+        let plan: SQLiteEntityPlan
+        if let soleEntityPlan {
+            plan = soleEntityPlan
+        } else {
+            let number = Int(statement.int64(at: 1))
+            guard let numbered = self.plan(number: number) else {
+                throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(pk) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
+            }
+            plan = numbered
         }
         var values: [StoredValue] = []
         values.reserveCapacity(plan.slots.count)
@@ -295,14 +310,18 @@ extension SQLiteStore {
         }
         let placeholders = keys.map { _ in "?" }.joined(separator: ", ")
         let sql: String
+        // Members in a table of one entity are of it: their Z_ENT is not read (as in DecodedRows).
+        var soleEntity: NSEntityDescription?
         switch source {
         case let .foreignKey(table, column, orderColumn):
             let fk = table.columns[column].name
             let order = orderColumn.map { table.columns[$0].name } ?? "Z_PK"
-            sql = "SELECT \(fk), Z_PK, Z_ENT FROM \(table.name) WHERE \(owners == nil ? "\(fk) IS NOT NULL" : "\(fk) IN (\(placeholders))") ORDER BY \(fk), \(order), Z_PK"
+            soleEntity = table.holdsOneEntity ? plan(for: table.entities[0])?.entity : nil
+            sql = "SELECT \(fk), Z_PK, \(soleEntity == nil ? "Z_ENT" : "0") FROM \(table.name) WHERE \(owners == nil ? "\(fk) IS NOT NULL" : "\(fk) IN (\(placeholders))") ORDER BY \(fk), \(order), Z_PK"
         case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
             let order = orderColumn.map { "j.\($0), " } ?? ""
-            sql = "SELECT j.\(ownerColumn), j.\(targetColumn), t.Z_ENT FROM \(join.name) j JOIN \(targetTable.name) t ON t.Z_PK = j.\(targetColumn)"
+            soleEntity = targetTable.holdsOneEntity ? plan(for: targetTable.entities[0])?.entity : nil
+            sql = "SELECT j.\(ownerColumn), j.\(targetColumn), \(soleEntity == nil ? "t.Z_ENT" : "0") FROM \(join.name) j JOIN \(targetTable.name) t ON t.Z_PK = j.\(targetColumn)"
                 + (owners == nil ? "" : " WHERE j.\(ownerColumn) IN (\(placeholders))") + " ORDER BY j.\(ownerColumn), \(order)j.\(targetColumn)"
         }
         var result: [Int64: [NSManagedObjectID]] = [:]
@@ -311,8 +330,7 @@ extension SQLiteStore {
         for (i, key) in keys.enumerated() { statement.bind(key, at: Int32(i + 1)) }
         while try statement.step() {
             let ownerKey = statement.int64(at: 0)
-            let number = Int(statement.int64(at: 2))
-            guard let entity = plan(number: number)?.entity else { continue }
+            guard let entity = soleEntity ?? plan(number: Int(statement.int64(at: 2)))?.entity else { continue }
             result[ownerKey, default: []].append(NSManagedObjectID(entity: entity, store: self, primaryKey: statement.int64(at: 1)))
         }
         return result

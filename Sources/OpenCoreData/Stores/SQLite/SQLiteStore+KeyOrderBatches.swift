@@ -31,12 +31,15 @@ extension SQLiteStore {
         // (none in a sound store) are skipped, as such a fetch skips them.
         let numbers = schema.entities.filter { $0.isKindOf(entity: root) && !$0.isAbstract }.map { schema.number(of: $0) }
         guard limit > 0, !numbers.isEmpty, let table = plan(for: root)?.table else { return [] }
-        var decoded = DecodedRows()
+        var decoded = DecodedRows(of: table, in: self)
         decoded.rows.reserveCapacity(limit)
         do {
-            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_ENT IN (\(numbers.map { _ in "?" }.joined(separator: ", "))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?")
+            // A table of one entity needs no Z_ENT test (see SQLiteFetchQuery).
+            let tested = table.holdsOneEntity ? [] : numbers
+            let entityTest = tested.isEmpty ? "" : "Z_ENT IN (\(tested.map { _ in "?" }.joined(separator: ", "))) AND "
+            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE \(entityTest)Z_PK > ? ORDER BY Z_PK LIMIT ?")
             var index: Int32 = 1
-            for number in numbers { statement.bind(Int64(number), at: index); index += 1 }
+            for number in tested { statement.bind(Int64(number), at: index); index += 1 }
             statement.bind(key, at: index)
             statement.bind(Int64(limit), at: index + 1)
             while try statement.step() { try decoded.append(statement, from: self) }
