@@ -475,8 +475,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Refuses relationships between objects in different stores: a store can only hold
     /// foreign keys to its own records.
     private func checkRelationshipsStayInTheirStores(_ changes: StoreChanges) throws {
-        for row in changes.inserted + changes.updated {
-            let layout = row.entity.layout!
+        // Rows are read in place, not gathered into one array: that copied every saved row
+        // (W1: about 600 instructions an object, for an entity without relationships).
+        try checkRelationshipsStayInTheirStores(changes.inserted)
+        try checkRelationshipsStayInTheirStores(changes.updated)
+    }
+
+    private func checkRelationshipsStayInTheirStores(_ rows: [StoreRow]) throws {
+        for index in rows.indices {
+            let layout = rows[index].entity.layout!
+            if layout.relationshipIndexes.isEmpty { continue }
+            let row = rows[index]
             for i in layout.relationshipIndexes where i < row.values.count {
                 let targets: [NSManagedObjectID]
                 switch row.values[i] {

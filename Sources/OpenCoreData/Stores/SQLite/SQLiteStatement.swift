@@ -29,9 +29,9 @@ final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// Makes the statement ready to run again with new bindings.
-    func reset() {
+    func reset(clearingBindings: Bool = true) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if clearingBindings { sqlite3_clear_bindings(handle) }
     }
 
     // MARK: Binding (parameters are 1-based, as in SQLite)

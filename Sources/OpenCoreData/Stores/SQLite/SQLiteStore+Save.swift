@@ -185,7 +185,9 @@ extension SQLiteStore {
             if let partial = plan.updateSQL(writing: mask) { sql = partial } else { written = nil }
         }
         let oldColumns = insert ? [:] : try externalColumns(of: row, plan, in: db)
-        let statement = try db.statement(sql)
+        // Every parameter is bound below: Z_PK and Z_ENT of an insert, Z_OPT, each written
+        // column (an update's SQL has only those), and an update's Z_PK and old Z_OPT.
+        let statement = try db.statement(sql, bindingEveryParameter: true)
         var index: Int32 = 1
         if insert {
             statement.bind(row.key.primaryKey, at: 1)
@@ -205,7 +207,7 @@ extension SQLiteStore {
                 default:
                     // A value of another type (validation rejects these; a store save without
                     // validation reports it as the general path does).
-                    guard case let .attribute(_, attribute) = plan.slots[slot] else { break }
+                    guard case let .attribute(_, attribute) = plan.slots[slot] else { statement.bind(.null, at: index); break }
                     statement.bind(try SQLiteValueCoding.columnValue(row.values[slot], for: attribute), at: index)
                 }
             case let .attribute(slot, attribute) where attribute.storesExternally:
