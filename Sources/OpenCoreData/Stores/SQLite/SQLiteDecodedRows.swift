@@ -16,7 +16,7 @@ struct DecodedRows {
 
     /// Rows of a `SELECT` of ``SQLiteEntityPlan/selectList(of:)`` from `table`.
     init(of table: SQLiteEntityTable, in store: SQLiteStore) {
-        soleEntityPlan = table.holdsOneEntity ? store.plan(for: table.entities[0]) : nil
+        soleEntityPlan = store.soleEntityPlan(of: table)
     }
 
     /// Decodes the statement's current row. `reusing` is the ID the caller asked for, kept when

@@ -60,8 +60,8 @@ extension SQLiteStore {
     }
 
     /// The IDs of an exact plan's rows, in order (`SELECT Z_PK, Z_ENT`, or `SELECT Z_PK` from a
-    /// table of one entity): a batched fetch's
-    /// first query. nil when SQL does not decide the plan (the context evaluates it on rows).
+    /// table of one entity): a batched fetch's first query. nil when SQL does not decide the
+    /// plan (the context evaluates it on rows).
     func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? {
         try fetchObjectKeys(plan)?.objectIDs
     }
@@ -80,8 +80,7 @@ extension SQLiteStore {
         var keys = FetchedObjectKeys(store: self)
         guard let query = query(for: plan) else { return keys }
         guard query.isExact else { return nil }
-        // A table of one entity: every row is of it, and Z_ENT is not read (as in DecodedRows).
-        let soleOrigin = query.table.holdsOneEntity ? self.plan(for: query.table.entities[0])?.origin : nil
+        let soleOrigin = soleEntityPlan(of: query.table)?.origin
         do {
             let statement = try db.statement(query.select(soleOrigin == nil ? "Z_PK, Z_ENT" : "Z_PK"))
             for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
@@ -242,6 +241,13 @@ extension SQLiteStore {
         }
     }
 
+    /// The plan of every row of `table` when the table holds one entity: such rows are read
+    /// without their `Z_ENT` (``SQLiteEntityPlan/selectList(of:)`` selects `0` for it, and no
+    /// fetch tests it), as Apple's fetches read them.
+    func soleEntityPlan(of table: SQLiteEntityTable) -> SQLiteEntityPlan? {
+        table.holdsOneEntity ? plan(for: table.entities[0]) : nil
+    }
+
     /// The entity plan, key, version and slot values of the statement's current row. To-many
     /// slots are left empty for the caller to fill. `soleEntityPlan` is the plan of a table
     /// of one entity, whose `Z_ENT` is not read.
@@ -316,11 +322,11 @@ extension SQLiteStore {
         case let .foreignKey(table, column, orderColumn):
             let fk = table.columns[column].name
             let order = orderColumn.map { table.columns[$0].name } ?? "Z_PK"
-            soleEntity = table.holdsOneEntity ? plan(for: table.entities[0])?.entity : nil
+            soleEntity = soleEntityPlan(of: table)?.entity
             sql = "SELECT \(fk), Z_PK, \(soleEntity == nil ? "Z_ENT" : "0") FROM \(table.name) WHERE \(owners == nil ? "\(fk) IS NOT NULL" : "\(fk) IN (\(placeholders))") ORDER BY \(fk), \(order), Z_PK"
         case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
             let order = orderColumn.map { "j.\($0), " } ?? ""
-            soleEntity = targetTable.holdsOneEntity ? plan(for: targetTable.entities[0])?.entity : nil
+            soleEntity = soleEntityPlan(of: targetTable)?.entity
             sql = "SELECT j.\(ownerColumn), j.\(targetColumn), \(soleEntity == nil ? "t.Z_ENT" : "0") FROM \(join.name) j JOIN \(targetTable.name) t ON t.Z_PK = j.\(targetColumn)"
                 + (owners == nil ? "" : " WHERE j.\(ownerColumn) IN (\(placeholders))") + " ORDER BY j.\(ownerColumn), \(order)j.\(targetColumn)"
         }
