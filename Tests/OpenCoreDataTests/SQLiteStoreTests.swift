@@ -564,6 +564,25 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sql("SELECT ZSALARY FROM ZEMPLOYEE WHERE ZFIRSTNAME = 'Ann'"), [["1000"]])
     }
 
+    /// New objects of one entity, and of several, need a writable store for their permanent IDs.
+    func testNewObjectsForAReadOnlyStoreFailTheSaveAndWriteNothing() throws {
+        try saveCompany(open(CompanyModel.make()).1)
+        let (_, context) = try open(CompanyModel.make(), options: [NSReadOnlyPersistentStoreOption: true])
+        for entities in [["Department"], ["Department", "Project"]] {
+            let error: NSError? = context.performAndWait {
+                for name in entities {
+                    NSEntityDescription.insertNewObject(forEntityName: name, into: context).setValue("New", forKey: name == "Project" ? "title" : "name")
+                }
+                defer { context.rollback() }
+                return openError { try context.save() }
+            }
+            XCTAssertEqual(error?.code, NSPersistentStoreSaveError, "\(entities)")
+            XCTAssertTrue(error?.localizedDescription.contains("read-only") ?? false, error?.localizedDescription ?? "")
+        }
+        XCTAssertEqual(try sql("SELECT count(*) FROM ZDEPARTMENT"), [["1"]])
+        XCTAssertEqual(try sql("SELECT count(*) FROM ZPROJECT"), [["2"]])
+    }
+
     func testAReadOnlyStoreThatDoesNotExistFailsWith134080() {
         let error = openError { _ = try open(CompanyModel.make(), options: [NSReadOnlyPersistentStoreOption: true]) }
         XCTAssertEqual(error?.code, NSPersistentStoreOpenError)
