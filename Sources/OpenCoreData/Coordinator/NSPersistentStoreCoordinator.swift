@@ -419,56 +419,52 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// each reservation is a write.
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
         try locked {
-            // The usual save inserts objects of one entity: one store, one reservation, and no
-            // grouping (which cost W1 about 500 instructions an object).
-            if let entity = objects.first?.entity, objects.allSatisfy({ $0.entity === entity }) {
+            // New objects come in runs of one entity (usually a single run): the store is looked
+            // up once a run, and stores and entity hierarchies are grouped by run, not by object
+            // (appending each object's index to its group cost W1 about 500 instructions an
+            // object). A coordinator has few stores, so a short list beats hashing.
+            typealias Run = (entity: NSEntityDescription, range: Range<Int>)
+            var perStore: [(store: NSPersistentStore, runs: [Run])] = []
+            var start = 0
+            while start < objects.count {
+                let entity = objects[start].entity
+                var end = start + 1
+                while end < objects.count, objects[end].entity === entity { end += 1 }
                 let store = try storeForNewObjects(of: entity)
-                let backend = try backend(of: store)
-                if let ids = try backend.permanentIDs(for: objects) { return ids }
-                return try backend.newPrimaryKeys(for: entity, count: objects.count).map {
-                    NSManagedObjectID(entity: entity, store: store, primaryKey: $0)
+                if let existing = perStore.firstIndex(where: { $0.store === store }) {
+                    perStore[existing].runs.append((entity, start..<end))
+                } else {
+                    perStore.append((store, [(entity, start..<end)]))
                 }
+                start = end
             }
             var result = [NSManagedObjectID?](repeating: nil, count: objects.count)
-            // Objects grouped by store, in first-seen order. The store is looked up when the
-            // entity changes from one object to the next (new objects come in runs of one
-            // entity), and a coordinator has few stores, so a short list beats hashing.
-            var perStore: [(store: NSPersistentStore, indexes: [Int])] = []
-            var lastEntity: NSEntityDescription?
-            var group = 0
-            for (index, object) in objects.enumerated() {
-                if object.entity !== lastEntity {
-                    let store = try storeForNewObjects(of: object.entity)
-                    lastEntity = object.entity
-                    if let existing = perStore.firstIndex(where: { $0.store === store }) {
-                        group = existing
-                    } else {
-                        perStore.append((store, []))
-                        group = perStore.count - 1
-                    }
-                }
-                perStore[group].indexes.append(index)
-            }
-            for (store, indexes) in perStore {
+            for (store, runs) in perStore {
                 let backend = try backend(of: store)
-                if let ids = try backend.permanentIDs(for: indexes.map { objects[$0] }) {
-                    for (index, objectID) in zip(indexes, ids) { result[index] = objectID }
+                // Every object in one run (the usual save): the array as it is, not a copy.
+                let storeObjects = runs.count == 1 && runs[0].range.count == objects.count ? objects : runs.flatMap { objects[$0.range] }
+                if let ids = try backend.permanentIDs(for: storeObjects) {
+                    var next = ids.makeIterator()
+                    for run in runs { for index in run.range { result[index] = next.next() } }
                     continue
                 }
                 // One key reservation per entity hierarchy of this store.
-                var byRoot: [(root: NSEntityDescription, indexes: [Int])] = []
-                for index in indexes {
-                    let root = objects[index].entity.rootEntity
+                var byRoot: [(root: NSEntityDescription, runs: [Run], count: Int)] = []
+                for run in runs {
+                    let root = run.entity.rootEntity
                     if let existing = byRoot.lastIndex(where: { $0.root === root }) {
-                        byRoot[existing].indexes.append(index)
+                        byRoot[existing].runs.append(run)
+                        byRoot[existing].count += run.range.count
                     } else {
-                        byRoot.append((root, [index]))
+                        byRoot.append((root, [run], run.range.count))
                     }
                 }
-                for (_, group) in byRoot {
-                    let keys = try backend.newPrimaryKeys(for: objects[group[0]].entity, count: group.count)
-                    for (index, key) in zip(group, keys) {
-                        result[index] = NSManagedObjectID(entity: objects[index].entity, store: store, primaryKey: key)
+                for group in byRoot {
+                    var keys = try backend.newPrimaryKeys(for: group.runs[0].entity, count: group.count).makeIterator()
+                    for run in group.runs {
+                        for index in run.range {
+                            result[index] = NSManagedObjectID(entity: run.entity, store: store, primaryKey: keys.next()!)
+                        }
                     }
                 }
             }
