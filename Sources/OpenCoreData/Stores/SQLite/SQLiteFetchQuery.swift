@@ -48,12 +48,10 @@ struct SQLiteFetchQuery {
     /// does only when no unsaved change is evaluated on top of the store's answer.
     init(_ plan: FetchPlan, table: SQLiteEntityTable, entityNumbers: [Int], schema: SQLiteSchema? = nil, storeToken: Int32? = nil) {
         self.table = table
-        // A table of one entity has no Z_ENT test (nor has Apple's SQL): SQLite would read the
-        // column from every row to compare it with the only number there is.
         var conjuncts: [String] = []
         var bindings: [SQLiteValue] = []
-        if !table.holdsOneEntity {
-            conjuncts.append("Z_ENT IN (\(entityNumbers.map { _ in "?" }.joined(separator: ", ")))")
+        if let entityTest = table.entityTest(entityNumbers) {
+            conjuncts.append(entityTest)
             bindings = entityNumbers.map { SQLiteValue.integer(Int64($0)) }
         }
         var exact = true

@@ -254,6 +254,13 @@ final class SQLiteEntityTable {
     /// Whether every row is of one entity (no inheritance): its fetches need not test or read
     /// `Z_ENT`.
     var holdsOneEntity: Bool { entities.count == 1 }
+
+    /// `Z_ENT IN (?, ...)`, to bind with `numbers`, for rows of those entities; nil for a table
+    /// of one entity, whose rows are all of it (Apple's SQL has no test there either: SQLite
+    /// would read the column from every row to compare it with the only number there is).
+    func entityTest(_ numbers: [Int]) -> String? {
+        holdsOneEntity ? nil : "Z_ENT IN (\(numbers.map { _ in "?" }.joined(separator: ", ")))"
+    }
     /// The columns after `Z_PK, Z_ENT, Z_OPT`, in Apple's order.
     private(set) var columns: [SQLiteColumn] = []
     private var columnByProperty: [ObjectIdentifier: Int] = [:]

@@ -34,12 +34,12 @@ extension SQLiteStore {
         var decoded = DecodedRows(of: table, in: self)
         decoded.rows.reserveCapacity(limit)
         do {
-            // A table of one entity needs no Z_ENT test (see SQLiteFetchQuery).
-            let tested = table.holdsOneEntity ? [] : numbers
-            let entityTest = tested.isEmpty ? "" : "Z_ENT IN (\(tested.map { _ in "?" }.joined(separator: ", "))) AND "
-            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE \(entityTest)Z_PK > ? ORDER BY Z_PK LIMIT ?")
+            let entityTest = table.entityTest(numbers)
+            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE \(entityTest.map { $0 + " AND " } ?? "")Z_PK > ? ORDER BY Z_PK LIMIT ?")
             var index: Int32 = 1
-            for number in tested { statement.bind(Int64(number), at: index); index += 1 }
+            if entityTest != nil {
+                for number in numbers { statement.bind(Int64(number), at: index); index += 1 }
+            }
             statement.bind(key, at: index)
             statement.bind(Int64(limit), at: index + 1)
             while try statement.step() { try decoded.append(statement, from: self) }
