@@ -161,4 +161,44 @@ final class ObjectKeyTableTests: XCTestCase {
         for (k, v) in reference { XCTAssertEqual(table[k], v) }
         XCTAssertEqual(table.keysAndValues.count, reference.count)
     }
+
+    // MARK: The run directory (ObjectKeyRunDirectory)
+
+    func testDenseKeysAreNumberedWithoutHashing() {
+        var table = ObjectKeyTable<Int>()
+        for pk in Int64(1)...20_000 { table.updateValue(Int(pk), forKey: key(pk)) }
+        for pk in Int64(1)...20_000 { table.updateValue(Int(pk), forKey: key(pk, entity: 2)) }
+        XCTAssertEqual(table.scatteredRuns, 0, "a store's primary keys count up: each entity's runs are one section")
+        for pk in Int64(1)...20_000 { XCTAssertEqual(table[key(pk, entity: 2)], Int(pk)) }
+    }
+
+    func testKeysBelowASectionStartAnotherOne() {
+        // A table emptied from its low keys up keeps a few empty high runs; the same fetch run
+        // again brings the low keys back below them.
+        var table = ObjectKeyTable<Int>()
+        for pk in Int64(8_000)..<8_400 { table.updateValue(1, forKey: key(pk)) }
+        for pk in Int64(0)..<8_800 { table.updateValue(Int(pk), forKey: key(pk)) }
+        XCTAssertEqual(table.scatteredRuns, 0)
+        XCTAssertEqual(table.count, 8_800)
+        for pk in Int64(0)..<8_800 { XCTAssertEqual(table[key(pk)], Int(pk), "\(pk)") }
+        XCTAssertEqual(table.capacity, 8_800, "the runs of 8,000 to 8,399 were found again, not made twice")
+    }
+
+    func testScatteredKeysAndManyEntitiesFallBackToHashingAndStayCorrect() {
+        var table = ObjectKeyTable<Int>()
+        var reference: [ObjectKey: Int] = [:]
+        let limit = Int32(ObjectKeyRunDirectory.sectionLimit)
+        for entity in 0..<(limit + 4) {
+            for i in Int64(0)..<200 {
+                let k = key(i * i * 64 - 5_000, entity: entity)  // far apart, and negative ones
+                table.updateValue(Int(i), forKey: k)
+                reference[k] = Int(i)
+            }
+        }
+        XCTAssertGreaterThan(table.scatteredRuns, 0, "keys no section may hold are hashed")
+        XCTAssertEqual(table.count, reference.count)
+        for (k, v) in reference { XCTAssertEqual(table[k], v) }
+        for (k, v) in reference where v % 2 == 0 { XCTAssertEqual(table.removeValue(forKey: k), v) }
+        for (k, v) in reference { XCTAssertEqual(table[k], v % 2 == 0 ? nil : v) }
+    }
 }

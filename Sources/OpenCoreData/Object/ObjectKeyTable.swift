@@ -11,9 +11,10 @@
 /// }
 /// ```
 ///
-/// Keys are grouped in runs of eight: one store, one root entity, primary keys 8k to 8k + 7. A
-/// `Dictionary` finds a run's number; the run's eight values sit together in one array, at
-/// eight times that number.
+/// Keys are grouped in runs of eight: one store, one root entity, primary keys 8k to 8k + 7. The
+/// run directory (``ObjectKeyRunDirectory``: a flat array per store and entity for dense keys, a
+/// `Dictionary` for the rest) finds a run's number; the run's eight values sit together in one
+/// array, at eight times that number.
 ///
 /// Why not a `Dictionary` of keys: both tables hold hundreds of thousands of keys after a large
 /// fetch, far more than the CPU caches do, and with each key in a random bucket every lookup
@@ -23,12 +24,12 @@
 /// neighbouring memory. Freeing 200,000 fetched objects had spent a quarter of W2's time in those
 /// misses. Hashing runs of keys to neighbouring buckets of one `Dictionary` kept the locality but
 /// cost about 1,500 instructions more per object: removing a key makes `Dictionary` rehash the
-/// rest of its probe chain, and runs make long chains. Here a run leaves the `Dictionary` only
-/// when its last key goes, and the runs' hashes are spread as widely as single keys' were.
+/// rest of its probe chain, and runs make long chains. Here a run leaves the directory only
+/// when the table is rebuilt.
 ///
 /// A run that empties keeps its number, so the same records coming back (the same fetch run
-/// again) find their run without a new hash entry, and removing a key never touches the
-/// `Dictionary`. Empty runs are dropped in a rebuild once they outnumber the runs in use seven
+/// again) find their run without a new directory entry, and removing a key never touches the
+/// directory. Empty runs are dropped in a rebuild once they outnumber the runs in use seven
 /// to one (and number more than ``emptyRunsKept``), so the table gives memory back after a
 /// large fetch and stays small while objects come and go. Scattered primary keys cost up to
 /// eight slots each.
@@ -60,14 +61,14 @@ struct ObjectKeyTable<Value> {
     }
 
     /// The number of every run, empty ones included; run n's values are `slots[8n ..< 8n + 8]`.
-    private var runNumbers: [ObjectKey: Int32] = [:]
+    private var runNumbers = ObjectKeyRunDirectory()
     /// Indexed by run number.
     private var runs: [Run] = []
     private var slots: [Value?] = []
     /// Runs with at least one value.
     private var liveRuns = 0
     /// The run directory's latest answer. Lookups of consecutive keys ask for the same run seven
-    /// times in eight, so most skip the `Dictionary`. Always right: a run keeps its number until
+    /// times in eight, so most skip the directory. Always right: a run keeps its number until
     /// a rebuild, which starts a new table.
     private var recentRun: ObjectKey? = nil
     private var recentNumber: Int32 = 0
@@ -85,8 +86,11 @@ struct ObjectKeyTable<Value> {
     /// The slots allocated, used or not (for tests of how the table grows).
     var reservedSlots: Int { slots.capacity }
 
+    /// Runs numbered by hash rather than in a dense section (for tests; see ``ObjectKeyRunDirectory``).
+    var scatteredRuns: Int { runNumbers.scatteredCount }
+
     /// Makes room for `keys`, so a large fetch doesn't grow the table step by step (each growth
-    /// copies the arrays and rehashes the runs).
+    /// copies the arrays).
     ///
     /// Counts the runs the keys need, not the keys: a fetch in primary-key order needs one run
     /// per eight keys, one with scattered primary keys (a predicate over an index, a sort) up to
@@ -98,7 +102,6 @@ struct ObjectKeyTable<Value> {
             let run = Self.runKey(of: key)
             if run != previous { newRuns += 1; previous = run }
         }
-        runNumbers.reserveCapacity(runNumbers.count + newRuns)
         Self.reserve(&runs, atLeast: runs.count + newRuns)
         Self.reserve(&slots, atLeast: slots.count + newRuns * Self.runLength)
     }
@@ -119,7 +122,7 @@ struct ObjectKeyTable<Value> {
         if run == recentRun {
             number = recentNumber
         } else {
-            guard let found = runNumbers[run] else { return nil }
+            guard let found = runNumbers.number(of: run) else { return nil }
             (recentRun, recentNumber) = (run, found)
             number = found
         }
@@ -163,7 +166,7 @@ struct ObjectKeyTable<Value> {
         return (Index(slot: slot), true)
     }
 
-    /// `key`'s slot, in a run made for it if its run had none. One hash lookup: a new run's
+    /// `key`'s slot, in a run made for it if its run had none. One directory lookup: a new run's
     /// number, the next one past the end of the arrays, goes in as the lookup's default (no run
     /// has that number yet, so getting it back means the run is new).
     @inline(__always)
@@ -174,17 +177,12 @@ struct ObjectKeyTable<Value> {
             number = recentNumber
         } else {
             let candidate = Int32(runs.count)
-            number = Self.value(of: &runNumbers[run, default: candidate])
+            number = runNumbers.number(of: run, assigningIfAbsent: candidate)
             if number == candidate { appendRun(run) }
             (recentRun, recentNumber) = (run, number)
         }
         return Self.slot(of: key, inRun: number)
     }
-
-    /// Reads a value through an `inout` access: on `Dictionary`'s `subscript(_:default:)` that
-    /// stores the default when the key has no value, in the same lookup.
-    @inline(__always)
-    private static func value(of number: inout Int32) -> Int32 { number }
 
     /// The slot of `key` in run `number`.
     @inline(__always)
@@ -273,12 +271,11 @@ struct ObjectKeyTable<Value> {
     private mutating func rebuildCompact() {
         var compact = Self()
         guard count > 0 else { self = compact; return }
-        compact.runNumbers.reserveCapacity(liveRuns)
         compact.runs.reserveCapacity(liveRuns)
         compact.slots.reserveCapacity(liveRuns * Self.runLength)
         for number in runs.indices where runs[number].occupied != 0 {
             let run = runs[number]
-            compact.runNumbers[run.key] = Int32(compact.runs.count)
+            _ = compact.runNumbers.number(of: run.key, assigningIfAbsent: Int32(compact.runs.count))
             compact.runs.append(run)
             let first = number << Int(Self.runShift)
             for slot in first ..< first + Self.runLength {
