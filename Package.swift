@@ -23,7 +23,10 @@ let package = Package(
         // The system zlib: Apple's stores keep their model in Z_MODELCACHE as raw DEFLATE.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "OpenCoreData", dependencies: ["CSQLite", "CZlib"]),
+        // `__builtin_prefetch`, which Swift cannot spell: a fetch's rows are read back after
+        // all of them were decoded, long out of the caches (see StoreRow+Prefetch.swift).
+        .target(name: "CMemoryHints", path: "Sources/CMemoryHints"),
+        .target(name: "OpenCoreData", dependencies: ["CSQLite", "CZlib", "CMemoryHints"]),
         .macro(name: "OpenCoreDataMacrosPlugin", dependencies: [
             .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
             .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),

@@ -254,6 +254,7 @@ extension NSManagedObjectContext {
             rows.withUnsafeBufferPointer { buffer in
                 [NSManagedObject](unsafeUninitializedCapacity: buffer.count) { objects, initialized in
                     for i in buffer.indices {
+                        buffer.prefetchValues(at: i + StoreRow.prefetchDistance)
                         (objects.baseAddress! + i).initialize(to: materialize(buffer[i], asFault: asFaults, position: i))
                         initialized = i + 1
                     }
