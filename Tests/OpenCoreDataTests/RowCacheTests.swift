@@ -314,21 +314,50 @@ final class BatchFaultingTests: XCTestCase {
 }
 
 extension RowCacheTests {
-    /// A batch records rows of its source by position (no copy), anything else as a copy.
+    /// A batch records rows of its source by position (no copy), in ascending order, anything
+    /// else as a copy: a position held twice would have its values moved out twice.
     func testASnapshotBatchHoldsItsSourcesRowsByPosition() {
         let entity = NSEntityDescription(name: "Thing", properties: [])
-        let rows = (1...3).map { StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: $0), values: [], version: 1) }
+        let rows = (1...4).map { StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: $0), values: [], version: 1) }
         let stranger = StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: 9), values: [], version: 1)
         var batch = SnapshotBatch(source: rows)
         XCTAssertTrue(batch.isEmpty)
-        batch.hold(rows[2], position: 2)
         batch.hold(rows[0], position: 0)
-        batch.hold(stranger, position: 1)   // not the row at position 1
+        batch.hold(rows[2], position: 2)
+        batch.hold(stranger, position: 3)   // not the row at position 3
+        batch.hold(rows[1], position: 1)    // out of order
+        batch.hold(rows[2], position: 2)    // again
         batch.hold(rows[1], position: nil)
         batch.hold(stranger, position: 7)   // past the end
-        XCTAssertEqual(batch.positions, [2, 0])
-        XCTAssertEqual(batch.others.map(\.objectID.key.primaryKey), [9, 2, 9])
+        batch.hold(rows[3], position: 3)
+        XCTAssertEqual(batch.positions, [0, 2, 3])
+        XCTAssertEqual(batch.others.map(\.objectID.key.primaryKey), [9, 2, 3, 2, 9])
         XCTAssertFalse(batch.isEmpty)
+    }
+
+    /// Rows a fetch hands over give their values to the cache: none left in the rows, the
+    /// cached ones whole, and a second retain of a row the cache has counts one more reference.
+    func testRowsHandedOverMoveTheirValuesIntoTheCache() throws {
+        let entity = NSEntityDescription(name: "Thing", properties: [])
+        let cache = RowCache()
+        var rows = (1...3).map { StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: $0), values: [.integer($0), .string("v\($0)")], version: 1) }
+        cache.retain(movingValuesOf: &rows, at: [0, 2], at: 0)
+        XCTAssertEqual(rows.map(\.values.count), [0, 2, 0], "the rows held gave up their values; the other kept its own")
+        XCTAssertEqual(cache.count, 2)
+        let cached = try XCTUnwrap(cache.row(for: NSManagedObjectID(entity: entity, store: nil, primaryKey: 3).key, stalenessInterval: -1))
+        XCTAssertEqual(cached.values.count, 2)
+        XCTAssertTrue(cached.values[1].isSame(as: .string("v3")))
+        XCTAssertEqual(cached.version, 1)
+
+        var again = [StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: 3), values: [.integer(30), .null], version: 2)]
+        cache.retain(movingValuesOf: &again, at: [0], at: 0)
+        let newer = try XCTUnwrap(cache.row(for: again[0].key, stalenessInterval: -1))
+        XCTAssertEqual(newer.version, 2, "a newer row replaces the cached one")
+        XCTAssertTrue(newer.values[0].isSame(as: .integer(30)))
+        cache.release(again[0].key)
+        XCTAssertNotNil(cache.row(for: again[0].key, stalenessInterval: -1), "two references were taken; one is left")
+        cache.release(again[0].key)
+        XCTAssertNil(cache.row(for: again[0].key, stalenessInterval: -1))
     }
 }
 

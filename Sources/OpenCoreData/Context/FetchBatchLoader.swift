@@ -141,7 +141,7 @@ extension NSManagedObjectContext {
             }
             if loader.isFinished { batchLoaders.remove(at: index) }
             guard let rows = try? coordinator.rows(for: ids) else { return false }
-            _ = materialize(rows, asFaults: false)  // one locked call for the batch's snapshots
+            _ = materialize(consume rows, asFaults: false)  // one locked call for the batch's snapshots
             return !fault.isFault
         }
         return false

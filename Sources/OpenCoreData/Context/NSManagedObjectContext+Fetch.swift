@@ -114,9 +114,12 @@ extension NSManagedObjectContext {
         // Objects that must be evaluated in memory would fire at once, so they are filled instead.
         let evaluatesInMemory = !(storeEvaluates && !pendingMayMatter) && (request.predicate != nil || !(request.sortDescriptors ?? []).isEmpty)
         let asFaults = request.resultType == .managedObjectIDResultType || (request.returnsObjectsAsFaults && !evaluatesInMemory && !prefetching)
-        var objects = request.includesPropertyValues || parent != nil
-            ? materialize(rows, asFaults: asFaults)
-            : rows.map { object(identifiedBy: $0.identity) }
+        var objects: [NSManagedObject]
+        if request.includesPropertyValues || parent != nil {
+            objects = materialize(consume rows, asFaults: asFaults)  // handed over: see SnapshotBatch
+        } else {
+            objects = rows.map { object(identifiedBy: $0.identity) }
+        }
         if prefetching { try prefetchRelationships(request.relationshipKeyPathsForPrefetching ?? [], of: objects) }
         if storeEvaluates && !pendingMayMatter { return (entity, objects) }
 
@@ -247,11 +250,16 @@ extension NSManagedObjectContext {
     }
 
     /// The objects for a fetch's rows, their snapshot references taken in one batch.
-    func materialize(_ rows: [StoreRow], asFaults: Bool) -> [NSManagedObject] {
-        registry.reserveCapacity(forKeys: rows.indices.lazy.map { rows[$0].key })
-        return batchingSnapshots(of: rows) {
-            // Rows borrowed from the buffer: `rows[i]` would copy each row (three references).
-            rows.withUnsafeBufferPointer { buffer in
+    ///
+    /// Takes the rows over: their values move into the row cache (see ``SnapshotBatch``).
+    func materialize(_ rows: consuming [StoreRow], asFaults: Bool) -> [NSManagedObject] {
+        rows.withUnsafeBufferPointer { buffer in registry.reserveCapacity(forKeys: buffer.indices.lazy.map { buffer[$0].key }) }
+        return batchingSnapshots(of: consume rows, handingOver: true) {
+            // The batch holds the rows now; this copy goes before the batch ends, leaving the
+            // batch the only owner. Rows borrowed from the buffer: `rows[i]` would copy each
+            // row (three references).
+            let held = deferredSnapshots!.source
+            return held.withUnsafeBufferPointer { buffer in
                 [NSManagedObject](unsafeUninitializedCapacity: buffer.count) { objects, initialized in
                     for i in buffer.indices {
                         buffer.prefetchValues(at: i + StoreRow.prefetchDistance)
@@ -273,22 +281,25 @@ extension NSManagedObjectContext {
     /// Releases made meanwhile wait too, and go after the retains: user code run by the batch
     /// (`awakeFromFetch`) can fire a batched fault whose batch turns an object just filled here
     /// back into a fault, and its release must not reach the cache before its retain does.
-    func batchingSnapshots<T>(of source: [StoreRow] = [], _ body: () throws -> T) rethrows -> T {
+    ///
+    /// `handingOver`: the caller gives `source` up (passes its last reference), so the row cache
+    /// may move values out of it.
+    func batchingSnapshots<T>(of source: consuming [StoreRow] = [], handingOver: Bool = false, _ body: () throws -> T) rethrows -> T {
         let outer = deferredSnapshots
-        deferredSnapshots = SnapshotBatch(source: source)
+        deferredSnapshots = SnapshotBatch(source: source, ownsSource: handingOver)
         // A batch of releases already open (this one nested in another) is flushed by its owner,
         // after any retains of ours: the outermost batch of retains always owns the releases.
         let ownsReleases = deferredReleases == nil
         if ownsReleases { deferredReleases = [] }
         defer {
-            let held = deferredSnapshots ?? SnapshotBatch(source: [])
-            deferredSnapshots = outer
+            var held = deferredSnapshots ?? SnapshotBatch(source: [])
+            deferredSnapshots = outer  // before the retains below: `held` the only owner of its source
             if !held.isEmpty {
                 if deferredSnapshots != nil {
                     deferredSnapshots!.others += held.others
                     deferredSnapshots!.others += held.positions.map { held.source[$0] }
                 } else {
-                    persistentStoreCoordinator?.retainSnapshots(held.source, at: held.positions, and: held.others)
+                    persistentStoreCoordinator?.retainSnapshots(&held.source, at: held.positions, and: held.others, movingValues: held.ownsSource)
                 }
             }
             if ownsReleases { flushDeferredReleases() }

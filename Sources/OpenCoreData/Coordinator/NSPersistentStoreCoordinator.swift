@@ -398,10 +398,15 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     func retainSnapshot(_ row: StoreRow) { locked { rowCache.retain(row) } }
     /// Takes a reference to each of `rows` at `positions`, and to each of `others`.
-    func retainSnapshots(_ rows: [StoreRow], at positions: [Int], and others: [StoreRow]) {
+    /// `movingValues`: the caller owns `rows` alone and gives up their values to the cache.
+    func retainSnapshots(_ rows: inout [StoreRow], at positions: [Int], and others: [StoreRow], movingValues: Bool) {
         let now = ProcessInfo.processInfo.systemUptime
         locked {
-            rowCache.retain(rows, at: positions, at: now)
+            if movingValues {
+                rowCache.retain(movingValuesOf: &rows, at: positions, at: now)
+            } else {
+                rowCache.retain(rows, at: positions, at: now)
+            }
             rowCache.retain(others, at: now)
         }
     }

@@ -64,6 +64,22 @@ final class RowCache {
         }
     }
 
+    /// ``retain(_:at:at:)`` for rows the caller gives up: their values move into the cache,
+    /// leaving `rows` without them, so no reference is taken here and none given back when
+    /// `rows` is freed. Both had stalled on memory after a large fetch, whose rows' values are
+    /// long out of the CPU caches by now.
+    func retain(movingValuesOf rows: inout [StoreRow], at positions: [Int], at now: TimeInterval) {
+        rows.withUnsafeMutableBufferPointer { buffer in
+            let rows = buffer
+            entries.reserveCapacity(forKeys: positions.lazy.map { rows[$0].key })
+            for i in positions where !rows[i].isFault {
+                let key = rows[i].key
+                let (index, inserted) = entries.index(forKey: key) { Entry(row: rows[i].movingValues(), references: 1, loadedAt: now) }
+                if !inserted { entries[index].retain(rows[i].movingValues(), at: now) }
+            }
+        }
+    }
+
     /// Replaces a cached row with a newer one (after a save or a fresh read); no new reference.
     func update(_ row: StoreRow) {
         update(row, at: ProcessInfo.processInfo.systemUptime)

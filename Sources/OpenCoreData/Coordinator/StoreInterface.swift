@@ -32,6 +32,14 @@ struct StoreRow: Sendable {
         self.source = source
     }
 
+    /// A copy of the row that takes its values, leaving this row none (for a row about to be
+    /// freed: the values change owner without a reference count).
+    mutating func movingValues() -> StoreRow {
+        var moved = StoreRow(identity: identity, values: [], version: version, isFault: isFault, source: source)
+        swap(&moved.values, &values)
+        return moved
+    }
+
     /// The record's ID. A decoded row makes a new one on each call: where the key or the entity
     /// will do, use ``key`` or ``entity``.
     var objectID: NSManagedObjectID { identity.objectID }
