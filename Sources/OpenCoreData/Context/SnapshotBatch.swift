@@ -35,8 +35,7 @@ struct SnapshotBatch {
     /// in ascending order (a fetch holds its rows in order); one out of order is held as a copy,
     /// so no position is held twice: the values of a row the cache moved out are gone.
     mutating func hold(_ row: StoreRow, position: Int?) {
-        if let position, position < source.count, positions.last.map({ $0 < position }) ?? true,
-           source[position].identity.names(row.identity) {
+        if let position, position < source.count, (positions.last ?? -1) < position, source[position].identity.names(row.identity) {
             positions.append(position)
         } else {
             others.append(row)
