@@ -13,9 +13,9 @@
 /// after a large fetch every eighth lookup missed the CPU caches, and the misses were 6% of W2's
 /// time (fetching 200,000 objects) and 9% of W3's.
 ///
-/// Runs a section would waste memory on — before its first run, or too far past its runs for
-/// how many it holds — and the runs of stores and entities past ``sectionLimit`` go to a
-/// `Dictionary`, as before.
+/// A run no section of its store and entity may hold — below the section's first run, or too
+/// far past its runs for how many it holds — starts a section of its own; once there are
+/// ``sectionLimit`` sections, such runs go to a `Dictionary`, as all runs did before.
 struct ObjectKeyRunDirectory {
     /// The runs of one store and root entity from `base` on: `numbers[run - base]` is the run's
     /// number, or -1.
