@@ -88,6 +88,41 @@ final class ChangeTrackingTests: XCTestCase {
         }
     }
 
+    /// A save reports its new objects twice: in the objects-did-change notification of its last
+    /// event (that event's objects) and in did-save (all of them). The two may share one `Set`
+    /// when they are the same objects; they must never mix up whose they are.
+    func testASavesLastEventAndDidSaveReportTheirOwnNewObjects() throws {
+        let stack = TestStack()
+        let changes = NotificationBox(), saves = NotificationBox()
+        let tokens = [
+            NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: stack.context, queue: nil) { changes.append($0.userInfo ?? [:]) },
+            NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: stack.context, queue: nil) { saves.append($0.userInfo ?? [:]) },
+        ]
+        defer { tokens.forEach(NotificationCenter.default.removeObserver) }
+        try stack.context.performAndWait {
+            let first = (0..<3).map { stack.department("D\($0)") }
+            stack.context.processPendingChanges()  // an event of its own
+            let second = (0..<2).map { stack.department("E\($0)") }
+            try stack.context.save()
+            XCTAssertEqual(changes.infos.map { $0[NSInsertedObjectsKey] as? Set<NSManagedObject> }, [Set(first), Set(second)])
+            XCTAssertEqual(saves.infos.last?[NSInsertedObjectsKey] as? Set<NSManagedObject>, Set(first + second),
+                           "did-save reports every new object, not only the last event's")
+
+            changes.removeAll()
+            let third = (0..<2).map { stack.department("F\($0)") }
+            try stack.context.save()
+            XCTAssertEqual(changes.infos.map { $0[NSInsertedObjectsKey] as? Set<NSManagedObject> }, [Set(third)])
+            XCTAssertEqual(saves.infos.last?[NSInsertedObjectsKey] as? Set<NSManagedObject>, Set(third), "a second save reports its own objects")
+            XCTAssertEqual(stack.context.insertedObjects, [], "and the context has none left")
+
+            third[0].setValue("F0'", forKey: "name")
+            third[1].setValue("F1'", forKey: "name")
+            try stack.context.save()
+            XCTAssertEqual(saves.infos.last?[NSUpdatedObjectsKey] as? Set<NSManagedObject>, Set(third))
+            XCTAssertEqual(saves.infos.last?[NSInsertedObjectsKey] as? Set<NSManagedObject>, [])
+        }
+    }
+
     func testWillSaveAndDidSaveNotificationsAndHooks() throws {
         let stack = hookedStack()
         let box = NotificationBox()

@@ -100,6 +100,45 @@ final class ManagedObjectSetTests: XCTestCase {
                        "members removed before the filter stay out")
     }
 
+    /// `set` is made once and kept until the members change; every change makes it again.
+    func testTheSetIsKeptUntilTheMembersChange() {
+        let all = objects(4)
+        var set = ManagedObjectSet(all[..<3])
+        XCTAssertEqual(set.set, Set(all[..<3]))
+        XCTAssertEqual(set.set, Set(all[..<3]), "kept")
+        set.insertNew(all[3])
+        XCTAssertEqual(set.set, Set(all), "an unchecked insert")
+        XCTAssertFalse(set.insert(all[0]))
+        XCTAssertEqual(set.set, Set(all), "a member inserted again changes nothing")
+        set.remove(all[1])
+        XCTAssertEqual(set.set, Set([all[0], all[2], all[3]]), "a removal")
+        XCTAssertTrue(set.insert(all[1]))
+        XCTAssertEqual(set.set, Set(all), "an insert")
+        set.removeAll()
+        XCTAssertEqual(set.set, [], "removing all")
+    }
+
+    /// Two sets (or a set and an array) hold the same objects in the same order, gaps of
+    /// removed members aside.
+    func testSameMembersInOrderAreComparedByAddress() {
+        let all = objects(5)
+        var a = ManagedObjectSet(all)
+        var b = ManagedObjectSet(all)
+        XCTAssertTrue(a.hasSameMembers(inOrder: b))
+        XCTAssertTrue(a.hasSameMembers(inOrder: all))
+        a.remove(all[1])
+        XCTAssertFalse(a.hasSameMembers(inOrder: b), "a member fewer")
+        XCTAssertTrue(a.hasSameMembers(inOrder: [all[0], all[2], all[3], all[4]]), "the gap is skipped")
+        b.remove(all[1])
+        XCTAssertTrue(a.hasSameMembers(inOrder: b))
+        b.remove(all[4])
+        XCTAssertTrue(b.insert(all[4]))
+        XCTAssertTrue(a.hasSameMembers(inOrder: b), "the same order, gaps in other places")
+        XCTAssertFalse(a.hasSameMembers(inOrder: [all[0], all[3], all[2], all[4]]), "another order")
+        XCTAssertFalse(a.hasSameMembers(inOrder: [all[0], all[2], all[3], all[1]]), "another member")
+        XCTAssertTrue(ManagedObjectSet().hasSameMembers(inOrder: []))
+    }
+
     /// New objects get primary keys in the order they were made (the order a save walks them).
     func testSavedObjectsGetPrimaryKeysInTheOrderTheyWereMade() throws {
         let stack = TestStack()

@@ -190,13 +190,17 @@ extension NSManagedObjectContext {
             registry.forget(object)
             object.managedObjectContext = nil
         }
+        // The change sets usually hold exactly the saved objects, and then already made the
+        // `Set`s the objects-did-change notification of the save's last event reported.
+        let insertedObjects = inserted.hasSameMembers(inOrder: insertedNow) ? inserted.set : Set(distinct: insertedNow)
+        let updatedObjects = updated.hasSameMembers(inOrder: updatedNow) ? updated.set : Set(distinct: updatedNow)
+        let deletedObjects = deleted.hasSameMembers(inOrder: deletedNow) ? deleted.set : Set(distinct: deletedNow)
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
 
         // Filled from templates ([AnyHashable: Any], the type `post` takes): no key is hashed.
         let insertedIDs = Set(distinct: insertedNow.lazy.map(\.objectID)), updatedIDs = Set(distinct: updatedNow.lazy.map(\.objectID))
         let deletedIDs = Set(distinct: deletedNow.lazy.map(\.objectID))
-        let info = UserInfoTemplate.didSave.userInfo(insertedIDs, updatedIDs, deletedIDs,
-                                                     Set(distinct: insertedNow), Set(distinct: updatedNow), Set(distinct: deletedNow))
+        let info = UserInfoTemplate.didSave.userInfo(insertedIDs, updatedIDs, deletedIDs, insertedObjects, updatedObjects, deletedObjects)
         let ids = UserInfoTemplate.didSaveObjectIDs.userInfo(insertedIDs, updatedIDs, deletedIDs)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)
         NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: ids)
