@@ -71,6 +71,19 @@ struct ManagedObjectSet: Sequence, ExpressibleByArrayLiteral {
         }
     }
 
+    /// `objects` as a `Set`: this set's own ``set`` when it holds exactly those objects in
+    /// that order (a save's change set and the objects its notifications report, usually),
+    /// else a new one.
+    mutating func set(of objects: ManagedObjectSet) -> Set<NSManagedObject> {
+        var objects = objects
+        return hasSameMembers(inOrder: objects) ? set : objects.set
+    }
+
+    /// ``set(of:)-(ManagedObjectSet)`` for an array of distinct objects.
+    mutating func set(of objects: [NSManagedObject]) -> Set<NSManagedObject> {
+        hasSameMembers(inOrder: objects) ? set : Set(distinct: objects)
+    }
+
     /// Whether `other` holds the same objects in the same order, compared by address without
     /// touching them (no reference taken, no object's memory read).
     func hasSameMembers(inOrder other: ManagedObjectSet) -> Bool {

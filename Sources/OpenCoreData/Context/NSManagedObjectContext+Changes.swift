@@ -132,9 +132,9 @@ extension NSManagedObjectContext {
             updated.remove(object)
         }
 
-        var insertedNow = eventInserted.filter { !$0.isDeleted }
-        var updatedNow = eventUpdated.filter { !$0.isDeleted && !$0.isInserted }
-        var deletedNow = eventDeleted
+        let insertedNow = eventInserted.filter { !$0.isDeleted }
+        let updatedNow = eventUpdated.filter { !$0.isDeleted && !$0.isInserted }
+        let deletedNow = eventDeleted
         eventInserted.removeAll()
         eventUpdated.removeAll()
         eventDeleted.removeAll()
@@ -142,10 +142,10 @@ extension NSManagedObjectContext {
         if !insertedNow.isEmpty || !updatedNow.isEmpty || !deletedNow.isEmpty {
             var info: [AnyHashable: Any] = [:]
             // The event's objects are often all the context's new (changed) ones: then the
-            // context's set is reported, which did-save reports again (ManagedObjectSet.set).
-            if !insertedNow.isEmpty { info[ContextNotificationKeys.inserted] = insertedNow.hasSameMembers(inOrder: inserted) ? inserted.set : insertedNow.set }
-            if !updatedNow.isEmpty { info[ContextNotificationKeys.updated] = updatedNow.hasSameMembers(inOrder: updated) ? updated.set : updatedNow.set }
-            if !deletedNow.isEmpty { info[ContextNotificationKeys.deleted] = deletedNow.hasSameMembers(inOrder: deleted) ? deleted.set : deletedNow.set }
+            // context's own `Set` is reported, which did-save reports again (ManagedObjectSet.set).
+            if !insertedNow.isEmpty { info[ContextNotificationKeys.inserted] = inserted.set(of: insertedNow) }
+            if !updatedNow.isEmpty { info[ContextNotificationKeys.updated] = updated.set(of: updatedNow) }
+            if !deletedNow.isEmpty { info[ContextNotificationKeys.deleted] = deleted.set(of: deletedNow) }
             NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: info)
         }
         for o in eventChangedObjects { o.clearEventOriginals() }

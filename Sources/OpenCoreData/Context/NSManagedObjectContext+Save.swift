@@ -192,9 +192,8 @@ extension NSManagedObjectContext {
         }
         // The change sets usually hold exactly the saved objects, and then already made the
         // `Set`s the objects-did-change notification of the save's last event reported.
-        let insertedObjects = inserted.hasSameMembers(inOrder: insertedNow) ? inserted.set : Set(distinct: insertedNow)
-        let updatedObjects = updated.hasSameMembers(inOrder: updatedNow) ? updated.set : Set(distinct: updatedNow)
-        let deletedObjects = deleted.hasSameMembers(inOrder: deletedNow) ? deleted.set : Set(distinct: deletedNow)
+        let insertedObjects = inserted.set(of: insertedNow), updatedObjects = updated.set(of: updatedNow)
+        let deletedObjects = deleted.set(of: deletedNow)
         inserted.removeAll(); updated.removeAll(); deleted.removeAll()
 
         // Filled from templates ([AnyHashable: Any], the type `post` takes): no key is hashed.
