@@ -75,8 +75,7 @@ struct ManagedObjectSet: Sequence, ExpressibleByArrayLiteral {
     /// that order (a save's change set and the objects its notifications report, usually),
     /// else a new one.
     mutating func set(of objects: ManagedObjectSet) -> Set<NSManagedObject> {
-        var objects = objects
-        return hasSameMembers(inOrder: objects) ? set : objects.set
+        hasSameMembers(inOrder: objects) ? set : Set(distinct: objects)
     }
 
     /// ``set(of:)-(ManagedObjectSet)`` for an array of distinct objects.

@@ -27,10 +27,14 @@ struct ObjectKeyRunDirectory {
         /// Runs numbered here.
         var count = 0
 
+        /// Whether `run` is of this section's store and entity.
+        @inline(__always)
+        func isSection(of run: ObjectKey) -> Bool { storeToken == run.storeToken && rootEntity == run.rootEntity }
+
         /// The entry index of `run`, if the section has one.
         @inline(__always)
         func offset(of run: ObjectKey) -> Int? {
-            guard storeToken == run.storeToken, rootEntity == run.rootEntity else { return nil }
+            guard isSection(of: run) else { return nil }
             let offset = run.primaryKey &- base
             return offset >= 0 && offset < Int64(numbers.count) ? Int(offset) : nil
         }
@@ -85,7 +89,7 @@ struct ObjectKeyRunDirectory {
     /// base (a table whose low runs were dropped in a rebuild, then the same fetch again) would
     /// otherwise all go to the `Dictionary`.
     private mutating func assign(_ number: Int32, to run: ObjectKey) {
-        for s in sections.indices where sections[s].storeToken == run.storeToken && sections[s].rootEntity == run.rootEntity {
+        for s in sections.indices where sections[s].isSection(of: run) {
             let offset = run.primaryKey &- sections[s].base
             guard sections[s].mayHold(offset: offset) else { continue }
             if offset >= Int64(sections[s].numbers.count) { grow(s, toHold: Int(offset)) }
