@@ -122,6 +122,64 @@ final class ManagedObjectModelTests: XCTestCase {
         let several = try context(entities: ["Temp", "PlainRecord", "Intern"])
         several.performAndWait { XCTAssertEqual(PlainRecord(context: several).entity.name, "PlainRecord") }
     }
+
+    /// Every new object starts from the attributes' default values, whatever was written to
+    /// the objects made before it: new objects of an entity whose defaults are numbers, dates
+    /// and nil start from a copy of the same bytes, other entities from a shared array.
+    func testNewObjectsStartFromTheDefaultValuesAndKeepTheirOwn() throws {
+        let model = NSManagedObjectModel()
+        let gauge = NSEntityDescription(), label = NSEntityDescription()
+        gauge.name = "Gauge"
+        label.name = "Label"
+        func attribute(_ name: String, _ type: NSAttributeType, _ value: Any?) -> NSAttributeDescription {
+            let a = NSAttributeDescription()
+            a.name = name
+            a.attributeType = type
+            a.defaultValue = value
+            return a
+        }
+        let epoch = Date(timeIntervalSinceReferenceDate: 86_400)
+        gauge.properties = [attribute("count", .integer64AttributeType, 7), attribute("level", .doubleAttributeType, 2.5),
+                            attribute("on", .booleanAttributeType, true), attribute("since", .dateAttributeType, epoch),
+                            attribute("note", .stringAttributeType, nil)]
+        label.properties = [attribute("text", .stringAttributeType, "blank"), attribute("size", .integer16AttributeType, 12)]
+        model.entities = [gauge, label]
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        context.performAndWait {
+            let first = NSManagedObject(entity: gauge, insertInto: context)
+            let second = NSManagedObject(entity: gauge, insertInto: context)
+            first.setValue(99, forKey: "count")
+            first.setValue(0.5, forKey: "level")
+            first.setValue(false, forKey: "on")
+            first.setValue(Date(timeIntervalSinceReferenceDate: 5), forKey: "since")
+            first.setValue("changed", forKey: "note")
+            let third = NSManagedObject(entity: gauge, insertInto: context)
+            let detached = NSManagedObject(entity: gauge, insertInto: nil)
+            detached.setValue(3, forKey: "count")
+            context.insert(detached)
+            for object in [second, third] {
+                XCTAssertEqual(object.value(forKey: "count") as? Int64, 7)
+                XCTAssertEqual(object.value(forKey: "level") as? Double, 2.5)
+                XCTAssertEqual(object.value(forKey: "on") as? Bool, true)
+                XCTAssertEqual(object.value(forKey: "since") as? Date, epoch)
+                XCTAssertNil(object.value(forKey: "note"))
+            }
+            XCTAssertEqual(first.value(forKey: "count") as? Int64, 99)
+            XCTAssertEqual(first.value(forKey: "note") as? String, "changed")
+            XCTAssertEqual(detached.value(forKey: "count") as? Int64, 3)
+            XCTAssertEqual(detached.value(forKey: "level") as? Double, 2.5)
+
+            let a = NSManagedObject(entity: label, insertInto: context), b = NSManagedObject(entity: label, insertInto: context)
+            a.setValue("mine", forKey: "text")
+            a.setValue(1, forKey: "size")
+            XCTAssertEqual(b.value(forKey: "text") as? String, "blank")
+            XCTAssertEqual(b.value(forKey: "size") as? Int16, 12)
+            XCTAssertEqual(NSManagedObject(entity: label, insertInto: context).value(forKey: "text") as? String, "blank")
+        }
+    }
 }
 
 /// A subclass with no properties of its own, for entities that only need a class.

@@ -210,7 +210,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 a.defaultStoredValue = StoredValue(a.defaultValue, for: a)
             }
         }
-        for e in entities { e.layout?.initialSlots = e.layout?.makeInitialSlots() ?? [] }
+        for e in entities { e.layout?.setInitialSlots() }
         frozenEntitiesByName = entitiesByName
         for e in entities where frozenEntitiesByClass[ObjectIdentifier(e.resolvedClass)] == nil {
             let type = e.resolvedClass

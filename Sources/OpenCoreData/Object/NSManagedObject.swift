@@ -118,7 +118,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         if entity.layout == nil, let model = entity.managedObjectModel, !model.isFrozen { model.freeze() }
         self.entity = entity
         if let layout = entity.layout {
-            ownSlots = layout.initialSlots
+            // A fetched object (no context here) gets its values from its row instead.
+            ownSlots = context == nil ? layout.initialSlots : layout.slotsForNewObject()
         } else {
             ownSlots = entity.allProperties.map { property in
                 if let a = property as? NSAttributeDescription { return .value(a.defaultStoredValue) }
