@@ -38,12 +38,18 @@ final class CoordinatorTests: XCTestCase {
         let (stack, _, _) = try twoStoreStack()
         try stack.context.performAndWait {
             let d = stack.department("D")
-            stack.employee("E").department = d
+            let e = stack.employee("E")
+            e.department = d
+            let before = d.objectID  // e's is never asked for before the save
             XCTAssertThrowsError(try stack.context.save()) { error in
                 XCTAssertEqual((error as NSError).code, NSManagedObjectExternalRelationshipError)
                 XCTAssertTrue((error as NSError).localizedDescription.contains("fetched properties"))
             }
             XCTAssertTrue(d.objectID.isTemporaryID, "IDs are restored after a failed save")
+            XCTAssertEqual(d.objectID, before)
+            XCTAssertTrue(stack.context.object(with: before) === d)
+            XCTAssertTrue(e.objectID.isTemporaryID)
+            XCTAssertTrue(stack.context.object(with: e.objectID) === e)
             let observer = stack.newContext()
             try observer.performAndWait {
                 XCTAssertEqual(try observer.count(for: NSFetchRequest<Department>(entityName: "Department")), 0)

@@ -96,4 +96,42 @@ final class ObjectIdentityTests: XCTestCase {
         XCTAssertEqual(extreme.primaryKey, .min)
         XCTAssertTrue(extreme.entity === entity)
     }
+
+    /// A new object's temporary ID is made only when asked for, and each one made names the
+    /// object as the one before did: through a save that validation refuses and until a save
+    /// that succeeds (which gives it its permanent one). A save the store refuses after the
+    /// permanent IDs were given: CoordinatorTests (cross-store relationships).
+    func testANewObjectsTemporaryIDsNameItUntilItIsSaved() throws {
+        let stack = try TestStack(sqliteAt: directory.appendingPathComponent("Company.sqlite"))
+        try stack.context.performAndWait {
+            let e = stack.employee("New")
+            let id = e.objectID
+            XCTAssertTrue(id.isTemporaryID)
+            XCTAssertNil(id.persistentStore)
+            XCTAssertEqual(e.objectID, id)
+            XCTAssertEqual(e.objectID.hash, id.hash)
+            XCTAssertEqual(e.objectID.uriRepresentation(), id.uriRepresentation())
+            XCTAssertTrue(stack.context.object(with: id) === e, "the temporary ID finds the new object")
+            XCTAssertTrue(stack.context.registeredObject(for: id) === e)
+            let other = stack.employee("Other")
+            XCTAssertNotEqual(other.objectID, id, "every new object has its own temporary ID")
+            XCTAssertNotEqual(other.objectID.uriRepresentation(), id.uriRepresentation())
+
+            // Never asked for before a failed save: still temporary, still found after it.
+            let quiet = stack.employee("Quiet")
+            e.salary = -1  // the model refuses negative salaries
+            XCTAssertThrowsError(try stack.context.save())
+            XCTAssertEqual(e.objectID, id, "a failed save leaves the temporary ID")
+            XCTAssertTrue(quiet.objectID.isTemporaryID)
+            XCTAssertTrue(stack.context.object(with: quiet.objectID) === quiet)
+
+            e.salary = 10
+            try stack.context.save()
+            XCTAssertFalse(e.objectID.isTemporaryID)
+            XCTAssertNotEqual(e.objectID, id)
+            XCTAssertTrue(stack.context.registeredObject(for: e.objectID) === e)
+            XCTAssertNil(stack.context.registeredObject(for: id), "the temporary ID names nothing once saved")
+            XCTAssertFalse(quiet.objectID.isTemporaryID)
+        }
+    }
 }

@@ -29,7 +29,7 @@ extension NSManagedObjectContext {
             preconditionFailure("insert(_:): this \(object.entity.name ?? "?") object belongs to another context. Create it in this context, or fetch it here with object(with: objectID).")
         }
         if object.isInserted && object.managedObjectContext === self { return }
-        let isNew = object.objectID.isTemporaryID && object.managedObjectContext == nil && !object.flags.contains(.deleted)
+        let isNew = object.identity.isTemporary && object.managedObjectContext == nil && !object.flags.contains(.deleted)
         object.managedObjectContext = self
         object.flags.insert(.inserted)
         object.flags.remove(.awaitingRemoval)

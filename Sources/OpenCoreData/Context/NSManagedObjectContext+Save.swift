@@ -55,13 +55,15 @@ extension NSManagedObjectContext {
             // Permanent IDs first (references between new objects must be stored by permanent
             // ID), undone if the store then refuses the save. Usually every new object still
             // has its temporary ID, and the list is not copied.
-            let needingIDs = insertedNow.allSatisfy(\.objectID.isTemporaryID) ? insertedNow : insertedNow.filter(\.objectID.isTemporaryID)
+            let needingIDs = insertedNow.allSatisfy(\.identity.isTemporary) ? insertedNow : insertedNow.filter(\.identity.isTemporary)
             var permanentIterator = try coordinator.permanentIDs(for: needingIDs).makeIterator()
-            var temporaryIDs: [NSManagedObjectID] = []
-            temporaryIDs.reserveCapacity(insertedNow.count)
+            // Identities, not IDs: a new object has no temporary ID object unless one was asked for.
+            var temporaryIdentities: [ObjectIdentity] = []
+            temporaryIdentities.reserveCapacity(insertedNow.count)
             for object in insertedNow {
-                temporaryIDs.append(object.objectID)
-                if object.objectID.isTemporaryID { reassign(object, to: permanentIterator.next()!) }
+                let identity = object.identity
+                temporaryIdentities.append(identity)
+                if identity.isTemporary { reassign(object, to: .id(permanentIterator.next()!)) }
             }
             let withSources = coordinator.savesNeedSourceObjects
             func source(_ object: NSManagedObject) -> SourceObjectReference? { withSources ? .init(object) : nil }
@@ -75,7 +77,7 @@ extension NSManagedObjectContext {
             do {
                 try coordinator.save(changes)
             } catch {
-                for (object, id) in zip(insertedNow, temporaryIDs) where object.objectID != id { reassign(object, to: id) }
+                for (object, identity) in zip(insertedNow, temporaryIdentities) where !object.identity.names(identity) { reassign(object, to: identity) }
                 if checkOnWrite, (error as NSError).domain == NSCocoaErrorDomain, (error as NSError).code == NSManagedObjectMergeError {
                     try resolveOptimisticLockingConflicts(with: coordinator)  // throws the conflicts
                 }
@@ -129,9 +131,9 @@ extension NSManagedObjectContext {
 
     /// Gives `object` a new ID (permanent, or its temporary one back) and moves its identity-map
     /// entry with it.
-    private func reassign(_ object: NSManagedObject, to id: NSManagedObjectID) {
-        let old = object.objectID.key
-        object.objectID = id
+    private func reassign(_ object: NSManagedObject, to identity: ObjectIdentity) {
+        let old = object.assignedObjectKey
+        object.assignIdentity(identity)
         registry.rekey(object, from: old)
     }
 
@@ -265,8 +267,8 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "obtainPermanentIDs: this context has no persistent store coordinator.")
         }
-        let temporary = objects.filter { $0.objectID.isTemporaryID }
+        let temporary = objects.filter(\.identity.isTemporary)
         let ids = try coordinator.permanentIDs(for: temporary)
-        for (object, id) in zip(temporary, ids) { reassign(object, to: id) }
+        for (object, id) in zip(temporary, ids) { reassign(object, to: .id(id)) }
     }
 }

@@ -116,6 +116,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// The compiled property table, built once when the model is frozen.
     @exclusivity(unchecked) var layout: EntityLayout?
+    /// What new objects' temporary identities share, set when the model is frozen (after the
+    /// entity numbers, which its keys hold).
+    @exclusivity(unchecked) var temporaryIDOrigin: ObjectIDOrigin?
     /// Where `@Managed` wrappers of this entity's class find their slots (in `layout`). A `let`
     /// of a `let` of the object, so a property read reaches it without retaining anything.
     let wrapperSlots = WrapperSlotCache()

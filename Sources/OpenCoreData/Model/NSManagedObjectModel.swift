@@ -210,7 +210,10 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 a.defaultStoredValue = StoredValue(a.defaultValue, for: a)
             }
         }
-        for e in entities { e.layout?.setInitialSlots() }
+        for e in entities {
+            e.layout?.setInitialSlots()
+            e.temporaryIDOrigin = ObjectIDOrigin(temporaryIDsOf: e)
+        }
         frozenEntitiesByName = entitiesByName
         for e in entities where frozenEntitiesByClass[ObjectIdentifier(e.resolvedClass)] == nil {
             let type = e.resolvedClass

@@ -69,6 +69,9 @@ struct ObjectIdentity: @unchecked Sendable {
     /// The record's primary key in its store (a temporary ID's number for a new object).
     var primaryKey: Int64 { key.primaryKey }
 
+    /// Whether this is a new object's temporary identity (``NSManagedObjectID/isTemporaryID``).
+    var isTemporary: Bool { key.storeToken == 0 }
+
     /// The store of the record: nil for a temporary ID, or once the store is gone.
     var persistentStore: NSPersistentStore? { existingObjectID?.persistentStore ?? origin.store }
 
@@ -78,7 +81,8 @@ struct ObjectIdentity: @unchecked Sendable {
 
 /// What every ID of one entity in one store shares: the entity, the store and the key's scope.
 /// A store makes one per entity when it opens and puts it in the rows it decodes
-/// (``ObjectIdentity/stored(_:primaryKey:)``).
+/// (``ObjectIdentity/stored(_:primaryKey:)``); each frozen entity has one more, without a
+/// store, for its new objects' temporary IDs (``NSEntityDescription/temporaryIDOrigin``).
 final class ObjectIDOrigin: NSObject, @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable after init (the store reference
     // is weak and only read).
@@ -91,6 +95,15 @@ final class ObjectIDOrigin: NSObject, @unchecked Sendable {
         self.entity = entity
         self.store = store
         storeToken = store.token
+        rootEntity = entity.rootEntityNumber
+        super.init()
+    }
+
+    /// The origin of `entity`'s temporary IDs: store token 0, as ``NSManagedObjectID/isTemporaryID`` reads it.
+    init(temporaryIDsOf entity: NSEntityDescription) {
+        self.entity = entity
+        self.store = nil
+        storeToken = 0
         rootEntity = entity.rootEntityNumber
         super.init()
     }
