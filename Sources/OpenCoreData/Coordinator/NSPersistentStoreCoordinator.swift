@@ -547,10 +547,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     private func changesByStore(_ changes: StoreChanges) throws -> [(NSPersistentStore, StoreChanges)] {
         var only: NSPersistentStore?
         var severalStores = false
-        // Until a second store shows up; the split below checks every row again anyway.
+        // Until a second store shows up; the split below checks every row again anyway. A row
+        // whose key names the store of the row before is in that store (each store has its own
+        // token): its store, which a weak reference holds, is not loaded again (a save of
+        // 50,000 new objects spent about 400 instructions an object here).
+        var checkedToken: Int32?
         findStores: for rows in [changes.inserted, changes.updated, changes.deleted, changes.locked] {
-            for row in rows {
-                let store = try writableStore(of: row)
+            for index in rows.indices {
+                let token = rows[index].key.storeToken
+                if token == checkedToken { continue }
+                checkedToken = token
+                let store = try writableStore(of: rows[index])
                 if only == nil { only = store } else if only !== store { severalStores = true; break findStores }
             }
         }

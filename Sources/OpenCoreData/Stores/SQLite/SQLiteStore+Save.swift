@@ -92,20 +92,27 @@ extension SQLiteStore {
             try write(row, insert: false, replacing: changes.valuesReplaced(byUpdate: i), external: external, in: db)
         }
         for row in changes.locked { try bumpVersion(row, in: db) }
-        for row in changes.inserted { try write(row, insert: true, external: external, in: db) }
-        try writeToManyRelationships(of: [changes.inserted, changes.updated], in: db)
-        // The highest new key per entity hierarchy. New rows come entity by entity, so the root
-        // is looked up when the entity changes, not per row.
+        // New rows come entity by entity: the plan, and the highest new key of the entity's
+        // hierarchy, are looked up when the entity changes, not per row. Rows are borrowed from
+        // the buffer (iterating the array copied each, three reference counts).
         var highest: [Int64: Int64] = [:]
-        var entity: NSEntityDescription?
-        var root: Int64 = 0
-        for row in changes.inserted {
-            if row.entity !== entity {
-                entity = row.entity
-                root = Int64(schema.number(of: row.entity.rootEntity))
+        try changes.inserted.withUnsafeBufferPointer { rows in
+            var plan: SQLiteEntityPlan?
+            var root: Int64 = 0, highestOfRun: Int64 = 0
+            func endRun() { if plan != nil { highest[root] = max(highest[root] ?? 0, highestOfRun) } }
+            for index in rows.indices {
+                if plan?.entity !== rows[index].entity {
+                    endRun()
+                    plan = try entityPlan(rows[index])
+                    root = Int64(schema.number(of: rows[index].entity.rootEntity))
+                    highestOfRun = 0
+                }
+                try write(rows[index], insert: true, external: external, in: db, plan: plan)
+                highestOfRun = max(highestOfRun, rows[index].key.primaryKey)
             }
-            highest[root] = max(highest[root] ?? 0, row.key.primaryKey)
+            endRun()
         }
+        try writeToManyRelationships(of: [changes.inserted, changes.updated], in: db)
         for (root, key) in highest {
             try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?", [.integer(key), .integer(root)])
         }
@@ -174,8 +181,10 @@ extension SQLiteStore {
     /// An UPDATE given the values the record holds (`old`) writes only the columns that differ,
     /// as Apple's store does: an unchanged indexed column then costs no index update, and W4's
     /// one-attribute change wrote two pages per save instead of one.
-    func write(_ row: StoreRow, insert: Bool, replacing old: [StoredValue]? = nil, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
-        let plan = try entityPlan(row)
+    /// `plan`: the plan of the row's entity, when the caller has it already.
+    func write(_ row: StoreRow, insert: Bool, replacing old: [StoredValue]? = nil, external: SQLiteExternalDataSave, in db: SQLiteConnection,
+               plan knownPlan: SQLiteEntityPlan? = nil) throws {
+        let plan = try knownPlan ?? entityPlan(row)
         guard row.values.count == plan.slots.count else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Internal error: a row of '\(plan.entity.name ?? "?")' has \(row.values.count) values; the entity has \(plan.slots.count) properties.")
         }
