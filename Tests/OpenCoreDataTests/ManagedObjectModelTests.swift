@@ -123,6 +123,37 @@ final class ManagedObjectModelTests: XCTestCase {
         several.performAndWait { XCTAssertEqual(PlainRecord(context: several).entity.name, "PlainRecord") }
     }
 
+    /// `init(context:)` gives each object its own class's entity, whichever class came before
+    /// it, in a root context and in a child context, and each context its own model's.
+    func testInitWithContextFollowsTheClassFromObjectToObject() throws {
+        let stack = TestStack()
+        let other = TestStack()  // another model with the same classes
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = stack.context
+        for context in [stack.context, child, other.context] {
+            context.performAndWait {
+                let model = context.persistentStoreCoordinator!.managedObjectModel
+                for _ in 0..<2 {
+                    let e = Employee(context: context), d = Department(context: context), e2 = Employee(context: context)
+                    XCTAssertTrue(e.entity === model.entitiesByName["Employee"])
+                    XCTAssertTrue(d.entity === model.entitiesByName["Department"])
+                    XCTAssertTrue(e2.entity === model.entitiesByName["Employee"])
+                }
+            }
+        }
+        XCTAssertFalse(stack.model === other.model)
+
+        // A context given another coordinator finds the entity in the new model.
+        let moved = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        moved.persistentStoreCoordinator = stack.coordinator
+        moved.performAndWait {
+            XCTAssertTrue(Employee(context: moved).entity === stack.model.entitiesByName["Employee"])
+            moved.reset()
+            moved.persistentStoreCoordinator = other.coordinator
+            XCTAssertTrue(Employee(context: moved).entity === other.model.entitiesByName["Employee"])
+        }
+    }
+
     /// Every new object starts from the attributes' default values, whatever was written to
     /// the objects made before it: new objects of an entity whose defaults are numbers, dates
     /// and nil start from a copy of the same bytes, other entities from a shared array.

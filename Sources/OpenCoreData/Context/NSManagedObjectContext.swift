@@ -93,6 +93,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) var deferredSnapshots: SnapshotBatch?
     /// Row-cache keys whose references are given back together (``batchingSnapshotReleases(_:)``).
     @exclusivity(unchecked) var deferredReleases: [ObjectKey]?
+    /// The entity `init(context:)` found last, with the class and model it was found for (see
+    /// ``NSManagedObject/entity(in:)``).
+    @exclusivity(unchecked) var entityOfLastClass: (type: ObjectIdentifier, model: NSManagedObjectModel, entity: NSEntityDescription)?
 
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
