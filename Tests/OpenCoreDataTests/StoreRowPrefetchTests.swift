@@ -9,7 +9,7 @@ final class StoreRowPrefetchTests: XCTestCase {
     func testTheHintAddressesTheRowsValueStorage() throws {
         let entity = NSEntityDescription(name: "Row", properties: [])
         let values: [StoredValue] = [.integer(1), .integer(2), .string("three")]
-        let rows = (1...3).map { StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: $0), values: values + [.integer($0)], version: 1) }
+        let rows = (1...3).map { StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: $0), values: RowValues(values + [.integer($0)]), version: 1) }
         XCTAssertGreaterThanOrEqual(StoreRow.valuesStorageOffset, 0, "an array is one reference on this platform")
         try rows.withUnsafeBufferPointer { buffer in
             for i in buffer.indices {

@@ -60,7 +60,7 @@ open class NSMergeConflict: NSObject {
 extension NSManagedObject {
     /// A snapshot as Apple presents it: attribute values and the IDs of to-one destinations,
     /// keyed by name (to-many relationships are not part of a snapshot).
-    func snapshotDictionary(of values: [StoredValue]) -> [String: Any] {
+    func snapshotDictionary(of values: RowValues) -> [String: Any] {
         var result: [String: Any] = [:]
         for i in layout.persistentIndexes where i < values.count {
             let property = layout.properties[i]

@@ -196,7 +196,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                     default: return value
                     }
                 }
-                let copied = rows.map { StoreRow(objectID: newIDs[$0.key]!, values: $0.values.map(remap), version: 1) }
+                let copied = rows.map { StoreRow(objectID: newIDs[$0.key]!, values: RowValues($0.values.lazy.map(remap)), version: 1) }
                 try destination.save(StoreChanges(inserted: copied, updated: [], deleted: []))
                 target.metadata = store.metadata.merging([NSStoreUUIDKey: target.metadata[NSStoreUUIDKey] as Any, NSStoreTypeKey: target.type]) { _, new in new }
                 try remove(store)
@@ -565,7 +565,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         if !severalStores { return [(only, changes)] }
 
         var perStore: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
-        func add(_ row: StoreRow, _ path: WritableKeyPath<StoreChanges, [StoreRow]>, from old: [StoredValue]? = nil) throws {
+        func add(_ row: StoreRow, _ path: WritableKeyPath<StoreChanges, [StoreRow]>, from old: RowValues? = nil) throws {
             let store = try writableStore(of: row)
             perStore[ObjectIdentifier(store), default: (store, StoreChanges(inserted: [], updated: [], deleted: []))].1[keyPath: path].append(row)
             if let old { perStore[ObjectIdentifier(store)]!.1.updatedFrom.append(old) }

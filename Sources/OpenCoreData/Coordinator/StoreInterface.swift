@@ -8,7 +8,7 @@ struct StoreRow: Sendable {
     /// The record: an ID, or (rows a store decodes) what one is made from (``ObjectIdentity``).
     let identity: ObjectIdentity
     /// Values in slot order. `var` only so a store can fill to-many slots after decoding.
-    var values: [StoredValue]
+    var values: RowValues
     /// Optimistic-locking version: 1 after insert, +1 per saved change.
     let version: Int64
     /// A row that names a record without its values: an `NSIncrementalStore` fetch answers with
@@ -20,11 +20,11 @@ struct StoreRow: Sendable {
     /// keeps rows (the in-memory store) never keeps objects alive.
     var source: SourceObjectReference? = nil
 
-    init(objectID: NSManagedObjectID, values: [StoredValue], version: Int64, isFault: Bool = false, source: SourceObjectReference? = nil) {
+    init(objectID: NSManagedObjectID, values: RowValues, version: Int64, isFault: Bool = false, source: SourceObjectReference? = nil) {
         self.init(identity: .id(objectID), values: values, version: version, isFault: isFault, source: source)
     }
 
-    init(identity: ObjectIdentity, values: [StoredValue], version: Int64, isFault: Bool = false, source: SourceObjectReference? = nil) {
+    init(identity: ObjectIdentity, values: RowValues, version: Int64, isFault: Bool = false, source: SourceObjectReference? = nil) {
         self.identity = identity
         self.values = values
         self.version = version
@@ -115,11 +115,11 @@ struct StoreChanges: Sendable {
     /// A store may then write only the columns that changed (Apple's UPDATE names only those),
     /// so an unchanged indexed column costs no index write. Given only under the error merge
     /// policy: its version check makes the stored record equal to these values, or fails.
-    var updatedFrom: [[StoredValue]] = []
+    var updatedFrom: [RowValues] = []
 
     /// The committed values `updated[i]` replaces; nil when ``updatedFrom`` does not line up
     /// with `updated` (not given, or not known for every row).
-    func valuesReplaced(byUpdate i: Int) -> [StoredValue]? {
+    func valuesReplaced(byUpdate i: Int) -> RowValues? {
         updatedFrom.count == updated.count ? updatedFrom[i] : nil
     }
 

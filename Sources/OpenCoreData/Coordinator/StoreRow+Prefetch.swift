@@ -33,10 +33,10 @@ extension StoreRow {
     /// enough not to evict rows still in use.
     static var prefetchDistance: Int { 12 }
 
-    /// Where in a row the reference to its values' storage is; -1 if an array is not the one
+    /// Where in a row the reference to its values' storage is; -1 if `RowValues` is not the one
     /// reference it is on every platform Swift runs on today.
     static let valuesStorageOffset: Int = {
-        guard MemoryLayout<[StoredValue]>.size == MemoryLayout<UnsafeRawPointer>.size else { return -1 }
+        guard MemoryLayout<RowValues>.size == MemoryLayout<UnsafeRawPointer>.size else { return -1 }
         return MemoryLayout<StoreRow>.offset(of: \StoreRow.values) ?? -1
     }()
 }

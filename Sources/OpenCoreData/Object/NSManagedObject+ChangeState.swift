@@ -52,12 +52,12 @@ extension NSManagedObject {
     }
 
     /// A snapshot of the persistent slots in stored form.
-    func snapshot() -> [StoredValue] {
+    func snapshot() -> RowValues {
         fireFaultIfNeeded()   // a fault has no slots yet; without this its snapshot would be empty
         // The slot count without reading `slots`, which would copy an unchanged object's row.
         let count = flags.contains(.slotsFollowCommitted) ? committedStorage?.count ?? 0 : ownSlots.count
         let checks = layout.attributeChecks
-        return (0..<count).map { checks[$0].isAttribute ? readAttribute($0) : readStored($0) }
+        return RowValues(count: count) { checks[$0].isAttribute ? readAttribute($0) : readStored($0) }
     }
 }
 

@@ -111,7 +111,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
 
     /// Values as last fetched or saved, for persistent properties (nil for new objects). Used by
     /// `changedValues()`, `committedValues(forKeys:)`, rollback and optimistic locking.
-    var committed: [StoredValue]? {
+    var committed: RowValues? {
         get { committedStorage }
         set {
             // Current values that follow the committed ones must not move with them.
@@ -119,7 +119,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
             committedStorage = newValue
         }
     }
-    @exclusivity(unchecked) var committedStorage: [StoredValue]?
+    @exclusivity(unchecked) var committedStorage: RowValues?
     /// What few objects hold: values from before the current event's changes, cached fetched
     /// properties (``RareObjectState``). One optional word for both keeps an object in the
     /// smaller `malloc` size.

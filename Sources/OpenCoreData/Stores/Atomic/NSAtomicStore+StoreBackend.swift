@@ -42,7 +42,7 @@ extension NSAtomicStore: StoreBackend {
                 return .null
             }
         }
-        return StoreRow(objectID: objectID, values: values, version: versions[objectID.key] ?? 1)
+        return StoreRow(objectID: objectID, values: RowValues(values), version: versions[objectID.key] ?? 1)
     }
 
     private static func storedRelationshipValue(_ value: Any?, _ relationship: NSRelationshipDescription, of node: NSAtomicStoreCacheNode) throws -> StoredValue {

@@ -80,7 +80,7 @@ extension NSIncrementalStore: StoreBackend {
                 return .null
             }
         }
-        return StoreRow(objectID: objectID, values: values, version: Int64(clamping: node.version))
+        return StoreRow(objectID: objectID, values: RowValues(values), version: Int64(clamping: node.version))
     }
 
     /// A relationship the node left out, when it is first read.

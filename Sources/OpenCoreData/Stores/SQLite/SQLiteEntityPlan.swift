@@ -160,7 +160,7 @@ final class SQLiteEntityPlan {
     /// Which of `writes` differ between a record's values `old` and `new`, one bit each (bit
     /// `w` for `writes[w]`); nil when all of them are written anyway: every one changed, or the
     /// entity has more than 64 columns.
-    func changedWrites(from old: [StoredValue], to new: [StoredValue]) -> UInt64? {
+    func changedWrites(from old: RowValues, to new: RowValues) -> UInt64? {
         guard writes.count <= 64, old.count == new.count else { return nil }
         var mask: UInt64 = 0
         for (w, write) in writes.enumerated() {

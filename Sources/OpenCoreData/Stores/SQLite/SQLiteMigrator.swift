@@ -503,7 +503,7 @@ private struct RowConverter {
                 values.append(.null)   // fetched properties: not stored
             }
         }
-        return StoreRow(objectID: newID, values: values, version: row.version)
+        return StoreRow(objectID: newID, values: RowValues(values), version: row.version)
     }
 
     static func fits(_ value: Int64, _ type: NSAttributeType) -> Bool {

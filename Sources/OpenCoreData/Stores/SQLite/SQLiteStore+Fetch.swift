@@ -251,7 +251,7 @@ extension SQLiteStore {
     /// The entity plan, key, version and slot values of the statement's current row. To-many
     /// slots are left empty for the caller to fill. `soleEntityPlan` is the plan of a table
     /// of one entity, whose `Z_ENT` is not read.
-    func decode(_ statement: SQLiteStatement, soleEntityPlan: SQLiteEntityPlan?) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: [StoredValue]) {
+    func decode(_ statement: SQLiteStatement, soleEntityPlan: SQLiteEntityPlan?) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: RowValues) {
         let pk = statement.int64(at: 0)
         let plan: SQLiteEntityPlan
         if let soleEntityPlan {
@@ -263,39 +263,51 @@ extension SQLiteStore {
             }
             plan = numbered
         }
-        var values: [StoredValue] = []
-        values.reserveCapacity(plan.slots.count)
-        for (i, read) in plan.reads.enumerated() {
-            // The scalar cases decode exactly as `SQLiteValueCoding.storedValue` does.
-            switch read {
-            case .integer(let column):
-                if let i = statement.integerIfStored(at: column) { values.append(.integer(i)); continue }
-            case .double(let column):
-                if let d = statement.numberIfStored(at: column) { values.append(.double(d)); continue }
-            case .bool(let column):
-                if let i = statement.integerIfStored(at: column) { values.append(.bool(i != 0)); continue }
-            case .general:
-                break
-            }
-            switch plan.slots[i] {
-            case let .externalData(column):
-                values.append(statement.blob(at: column).map { SQLiteExternalData.value(of: $0, in: externalDataDirectory) } ?? .null)
-            case let .attribute(column, attribute):
-                values.append(SQLiteValueCoding.storedValue(from: statement, at: column, for: attribute))
-            case let .toOne(foreignKey, companion, destination):
-                if statement.isNull(at: foreignKey) { values.append(.null); continue }
-                var target = destination
-                if let companion, !statement.isNull(at: companion), let actual = self.plan(number: Int(statement.int64(at: companion)))?.entity {
-                    target = actual
+        // Each value is written once, where it stays; nothing below throws, so every slot is
+        // initialized when the closure returns.
+        let values = RowValues(unsafeUninitializedCount: plan.slots.count) { slot in
+            var holdsReferences = false
+            for (i, read) in plan.reads.enumerated() {
+                // The scalar cases decode exactly as `SQLiteValueCoding.storedValue` does.
+                switch read {
+                case .integer(let column):
+                    if let n = statement.integerIfStored(at: column) { (slot + i).initialize(to: .integer(n)); continue }
+                case .double(let column):
+                    if let d = statement.numberIfStored(at: column) { (slot + i).initialize(to: .double(d)); continue }
+                case .bool(let column):
+                    if let n = statement.integerIfStored(at: column) { (slot + i).initialize(to: .bool(n != 0)); continue }
+                case .general:
+                    break
                 }
-                values.append(.objectID(NSManagedObjectID(entity: target, store: self, primaryKey: statement.int64(at: foreignKey))))
-            case .toMany:
-                values.append(.objectIDs([]))
-            case .notStored(let value):
-                values.append(value)
+                let value = generalValue(of: plan.slots[i], in: statement)
+                holdsReferences = holdsReferences || value.holdsReference
+                (slot + i).initialize(to: value)
             }
+            return holdsReferences
         }
         return (plan, pk, statement.int64(at: 2), values)
+    }
+
+    /// A value the scalar reads of ``decode(_:soleEntityPlan:)`` don't cover: text, blobs,
+    /// foreign keys, a value of another type than the column's attribute, null.
+    private func generalValue(of slot: SQLiteEntityPlan.Slot, in statement: SQLiteStatement) -> StoredValue {
+        switch slot {
+        case let .externalData(column):
+            return statement.blob(at: column).map { SQLiteExternalData.value(of: $0, in: externalDataDirectory) } ?? .null
+        case let .attribute(column, attribute):
+            return SQLiteValueCoding.storedValue(from: statement, at: column, for: attribute)
+        case let .toOne(foreignKey, companion, destination):
+            if statement.isNull(at: foreignKey) { return .null }
+            var target = destination
+            if let companion, !statement.isNull(at: companion), let actual = self.plan(number: Int(statement.int64(at: companion)))?.entity {
+                target = actual
+            }
+            return .objectID(NSManagedObjectID(entity: target, store: self, primaryKey: statement.int64(at: foreignKey)))
+        case .toMany:
+            return .objectIDs([])
+        case .notStored(let value):
+            return value
+        }
     }
 
     /// Up to this many fetched rows, to-many members are read by owner key (`IN (...)`).

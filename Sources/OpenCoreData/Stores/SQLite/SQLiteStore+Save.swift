@@ -182,7 +182,7 @@ extension SQLiteStore {
     /// as Apple's store does: an unchanged indexed column then costs no index update, and W4's
     /// one-attribute change wrote two pages per save instead of one.
     /// `plan`: the plan of the row's entity, when the caller has it already.
-    func write(_ row: StoreRow, insert: Bool, replacing old: [StoredValue]? = nil, external: SQLiteExternalDataSave, in db: SQLiteConnection,
+    func write(_ row: StoreRow, insert: Bool, replacing old: RowValues? = nil, external: SQLiteExternalDataSave, in db: SQLiteConnection,
                plan knownPlan: SQLiteEntityPlan? = nil) throws {
         let plan = try knownPlan ?? entityPlan(row)
         guard row.values.count == plan.slots.count else {
