@@ -35,7 +35,7 @@ struct StoreRow: Sendable {
     /// A copy of the row that takes its values, leaving this row none (for a row about to be
     /// freed: the values change owner without a reference count).
     mutating func movingValues() -> StoreRow {
-        var moved = StoreRow(identity: identity, values: [], version: version, isFault: isFault, source: source)
+        var moved = StoreRow(identity: identity, values: RowValues(), version: version, isFault: isFault, source: source)
         swap(&moved.values, &values)
         return moved
     }

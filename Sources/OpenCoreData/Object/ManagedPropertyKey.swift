@@ -56,7 +56,7 @@ extension NSManagedObject {
     public subscript(managed key: ManagedPropertyKey<Int64>) -> Int64 {
         get {
             if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
-               case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return i }
+               let i = committedStorage.unsafelyUnwrapped.integer(at: slot) { return i }
             return readOutOfLine(key)
         }
         @inlinable set { writeManaged(newValue, key) }
@@ -66,7 +66,7 @@ extension NSManagedObject {
     public subscript(managed key: ManagedPropertyKey<Int>) -> Int {
         get {
             if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
-               case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int(truncatingIfNeeded: i) }
+               let i = committedStorage.unsafelyUnwrapped.integer(at: slot) { return Int(truncatingIfNeeded: i) }
             return readOutOfLine(key)
         }
         @inlinable set { writeManaged(newValue, key) }
@@ -76,7 +76,7 @@ extension NSManagedObject {
     public subscript(managed key: ManagedPropertyKey<Int32>) -> Int32 {
         get {
             if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
-               case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int32(truncatingIfNeeded: i) }
+               let i = committedStorage.unsafelyUnwrapped.integer(at: slot) { return Int32(truncatingIfNeeded: i) }
             return readOutOfLine(key)
         }
         @inlinable set { writeManaged(newValue, key) }
@@ -86,7 +86,7 @@ extension NSManagedObject {
     public subscript(managed key: ManagedPropertyKey<Int16>) -> Int16 {
         get {
             if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
-               case .integer(let i) = committedStorage.unsafelyUnwrapped[slot] { return Int16(truncatingIfNeeded: i) }
+               let i = committedStorage.unsafelyUnwrapped.integer(at: slot) { return Int16(truncatingIfNeeded: i) }
             return readOutOfLine(key)
         }
         @inlinable set { writeManaged(newValue, key) }
@@ -96,7 +96,7 @@ extension NSManagedObject {
     public subscript(managed key: ManagedPropertyKey<Double>) -> Double {
         get {
             if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
-               case .double(let d) = committedStorage.unsafelyUnwrapped[slot] { return d }
+               let d = committedStorage.unsafelyUnwrapped.double(at: slot) { return d }
             return readOutOfLine(key)
         }
         @inlinable set { writeManaged(newValue, key) }
@@ -106,7 +106,7 @@ extension NSManagedObject {
     public subscript(managed key: ManagedPropertyKey<Bool>) -> Bool {
         get {
             if readsFetchedRowDirectly, let slot = key.slots.cachedSlot(for: entity),
-               case .bool(let b) = committedStorage.unsafelyUnwrapped[slot] { return b }
+               let b = committedStorage.unsafelyUnwrapped.bool(at: slot) { return b }
             return readOutOfLine(key)
         }
         @inlinable set { writeManaged(newValue, key) }

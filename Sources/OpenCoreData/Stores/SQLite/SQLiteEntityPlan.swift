@@ -62,6 +62,10 @@ final class SQLiteEntityPlan {
         case general
     }
 
+    /// How many of a decoded row's values are expected not to fit a ``RowValues`` cell (text,
+    /// data, object IDs, ...): the places its storage is made with.
+    let placesForOtherValues: Int
+
     /// The relationships of `slots` that are to-many, with their slot index.
     let toManySlots: [(slot: Int, relationship: NSRelationshipDescription)]
     /// Binary attributes that allow external storage, with their slot and column: a save
@@ -73,6 +77,17 @@ final class SQLiteEntityPlan {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
              .doubleAttributeType, .floatAttributeType, .booleanAttributeType:
             return !attribute.storesExternally
+        default:
+            return false
+        }
+    }
+
+    /// Whether the attribute's values fit a ``RowValues`` cell (numbers, Booleans, dates).
+    private static func decodesToCell(_ attribute: NSAttributeDescription) -> Bool {
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
+             .doubleAttributeType, .floatAttributeType, .booleanAttributeType, .dateAttributeType:
+            return true
         default:
             return false
         }
@@ -132,6 +147,13 @@ final class SQLiteEntityPlan {
             case .doubleAttributeType, .floatAttributeType: return .double(column: column)
             case .booleanAttributeType: return .bool(column: column)
             default: return .general
+            }
+        }
+        placesForOtherValues = slots.reduce(0) { count, slot in
+            switch slot {
+            case .attribute(_, let attribute): return count + (Self.decodesToCell(attribute) ? 0 : 1)
+            case .notStored(let value): return count + (value.compactCell == nil ? 1 : 0)
+            case .externalData, .toOne, .toMany: return count + 1
             }
         }
         self.writes = writes

@@ -263,27 +263,23 @@ extension SQLiteStore {
             }
             plan = numbered
         }
-        // Each value is written once, where it stays; nothing below throws, so every slot is
-        // initialized when the closure returns.
-        let values = RowValues(unsafeUninitializedCount: plan.slots.count) { slot in
-            var holdsReferences = false
+        // Each value is written once, where it stays. A scalar column that holds something else
+        // (SQLite keeps any type in any column) decodes through `slots`, as other values do.
+        let values = RowValues(count: plan.slots.count, placesForOtherValues: plan.placesForOtherValues) { writer in
             for (i, read) in plan.reads.enumerated() {
                 // The scalar cases decode exactly as `SQLiteValueCoding.storedValue` does.
                 switch read {
                 case .integer(let column):
-                    if let n = statement.integerIfStored(at: column) { (slot + i).initialize(to: .integer(n)); continue }
+                    if let n = statement.integerIfStored(at: column) { writer.setInteger(n, at: i); continue }
                 case .double(let column):
-                    if let d = statement.numberIfStored(at: column) { (slot + i).initialize(to: .double(d)); continue }
+                    if let d = statement.numberIfStored(at: column) { writer.setDouble(d, at: i); continue }
                 case .bool(let column):
-                    if let n = statement.integerIfStored(at: column) { (slot + i).initialize(to: .bool(n != 0)); continue }
+                    if let n = statement.integerIfStored(at: column) { writer.setBool(n != 0, at: i); continue }
                 case .general:
                     break
                 }
-                let value = generalValue(of: plan.slots[i], in: statement)
-                holdsReferences = holdsReferences || value.holdsReference
-                (slot + i).initialize(to: value)
+                writer.set(generalValue(of: plan.slots[i], in: statement), at: i)
             }
-            return holdsReferences
         }
         return (plan, pk, statement.int64(at: 2), values)
     }
