@@ -20,9 +20,9 @@
 struct RowValues: @unchecked Sendable {
     // @unchecked Sendable as `Array` is: the storage is shared only while nobody writes to it
     // (every write goes through `makeUnique()`), and `StoredValue` is Sendable.
-    private var storage: RowValuesStorage
-
-    private init(storage: RowValuesStorage) { self.storage = storage }
+    /// Nil when there are no values, so that an empty row (a fault's, or a row whose values
+    /// the row cache took) costs no reference count: a fetch empties every row it decodes.
+    private var storage: RowValuesStorage?
 
     /// Values `element(slot)` for slots `0..<count`.
     @inline(__always)
@@ -57,8 +57,9 @@ struct RowValues: @unchecked Sendable {
     /// cell; a writer that needs more keeps them aside and the values are laid out again.
     @inline(__always)
     init(count: Int, placesForOtherValues places: Int, _ body: (inout RowValuesWriter) -> Void) {
-        if count == 0 { storage = emptyRowValuesStorage; return }
-        storage = RowValuesStorage.make(count: count, places: places)
+        if count == 0 { storage = nil; return }
+        let storage = RowValuesStorage.make(count: count, places: places)
+        self.storage = storage
         var writer = RowValuesWriter(storage)
         body(&writer)
         writer.finish()
@@ -70,14 +71,15 @@ struct RowValues: @unchecked Sendable {
     }
 
     /// No values: the row of a fault, or of a store that has none to give.
-    init() { storage = emptyRowValuesStorage }
+    init() { storage = nil }
 
-    var count: Int { @inline(__always) get { storage.count } }
+    var count: Int { @inline(__always) get { storage?.count ?? 0 } }
 
     /// The integer in `slot`, or nil when the slot holds something else; no `StoredValue`
     /// is made (the read every fetched `Integer` attribute takes).
     @inline(__always) func integer(at slot: Int) -> Int64? {
         precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
+        let storage = storage.unsafelyUnwrapped   // there is a slot
         guard storage.tags[slot] == RowValueTag.integer.rawValue else { return nil }
         return Int64(bitPattern: storage.cells[slot])
     }
@@ -85,6 +87,7 @@ struct RowValues: @unchecked Sendable {
     /// The double in `slot`, or nil when the slot holds something else.
     @inline(__always) func double(at slot: Int) -> Double? {
         precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
+        let storage = storage.unsafelyUnwrapped
         guard storage.tags[slot] == RowValueTag.double.rawValue else { return nil }
         return Double(bitPattern: storage.cells[slot])
     }
@@ -92,16 +95,18 @@ struct RowValues: @unchecked Sendable {
     /// The Boolean in `slot`, or nil when the slot holds something else.
     @inline(__always) func bool(at slot: Int) -> Bool? {
         precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
+        let storage = storage.unsafelyUnwrapped
         guard storage.tags[slot] == RowValueTag.bool.rawValue else { return nil }
         return storage.cells[slot] != 0
     }
 
-    /// The address of the storage, for a prefetch hint's test: the row's reference to it.
-    var storageAddress: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque()) }
+    /// The address of the storage (nil without values), for a prefetch hint's test: the row's
+    /// reference to it.
+    var storageAddress: UnsafeRawPointer? { storage.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) } }
 
     /// Gives the storage to this value alone before a write, copying it if it is shared.
     private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&storage) { storage = storage?.copy() }
     }
 }
 
@@ -112,12 +117,12 @@ extension RowValues: RandomAccessCollection, MutableCollection {
     subscript(slot: Int) -> StoredValue {
         @inline(__always) get {
             precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
-            return storage.value(at: slot)
+            return storage.unsafelyUnwrapped.value(at: slot)
         }
         set {
             precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
             makeUnique()
-            if storage.replace(slot, with: newValue) { return }
+            if storage.unsafelyUnwrapped.replace(slot, with: newValue) { return }
             // A value that needs a place where the slot has none: lay the values out again.
             var values = Array(self)
             values[slot] = newValue
@@ -222,11 +227,6 @@ struct RowValuesHeader {
     /// The `StoredValue` places after the cells and tags, all initialized.
     var placeCount: UInt32
 }
-
-/// The storage of every empty ``RowValues`` (a fault's, or a row whose values moved away):
-/// none of them allocates, as an empty `Array` doesn't. `nonisolated(unsafe)` because it is never
-/// written (a write needs a slot), which the compiler cannot see.
-nonisolated(unsafe) private let emptyRowValuesStorage = RowValuesStorage.make(count: 0, places: 0)
 
 /// The storage of ``RowValues``, in one allocation: the header, `count` cells of 8 bytes, `count`
 /// tags of 1 byte, then (8-byte aligned) `placeCount` `StoredValue`s.
