@@ -110,7 +110,12 @@ extension NSManagedObjectContext {
     /// can't list IDs (then the fetch reads rows as usual).
     func batchedObjects(_ plan: FetchPlan, batchSize: Int) throws -> [NSManagedObject]? {
         guard let coordinator = persistentStoreCoordinator, let ids = try coordinator.fetchObjectIdentities(plan) else { return nil }
-        let objects = ids.map { object(identifiedBy: $0) }
+        registry.reserveCapacity(forKeys: ids.lazy.map(\.key))
+        // Made in place: `map` appends one at a time, checking capacity and uniqueness each.
+        let objects = [NSManagedObject](unsafeUninitializedCapacity: ids.count) { buffer, initialized in
+            for (i, id) in ids.enumerated() { (buffer.baseAddress! + i).initialize(to: object(identifiedBy: id)) }
+            initialized = ids.count
+        }
         let keys = objects.compactMap { $0.isFault ? $0.assignedObjectKey : nil }
         if !keys.isEmpty {
             batchLoaders.append(FetchBatchLoader(keys: keys, batchSize: batchSize))
