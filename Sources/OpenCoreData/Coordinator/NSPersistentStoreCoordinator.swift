@@ -196,7 +196,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                     default: return value
                     }
                 }
-                let copied = rows.map { StoreRow(objectID: newIDs[$0.key]!, values: RowValues($0.values.lazy.map(remap)), version: 1) }
+                let copied = rows.map { StoreRow(objectID: newIDs[$0.key]!, values: RowValues($0.values.map(remap)), version: 1) }
                 try destination.save(StoreChanges(inserted: copied, updated: [], deleted: []))
                 target.metadata = store.metadata.merging([NSStoreUUIDKey: target.metadata[NSStoreUUIDKey] as Any, NSStoreTypeKey: target.type]) { _, new in new }
                 try remove(store)

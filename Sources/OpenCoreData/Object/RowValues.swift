@@ -27,21 +27,11 @@ struct RowValues: @unchecked Sendable {
     /// Values `element(slot)` for slots `0..<count`.
     @inline(__always)
     init(count: Int, _ element: (Int) -> StoredValue) {
-        var pending: [StoredValue]? = nil
+        // No places: a snapshot of numbers needs none, and one with other values is laid out
+        // again once, when they are known.
         self.init(count: count, placesForOtherValues: 0) { writer in
-            for slot in 0..<count {
-                if pending != nil { pending!.append(element(slot)); continue }
-                let value = element(slot)
-                if !writer.setIfCompact(value, at: slot) {
-                    // A value that needs a place: collect the rest, then lay them out once.
-                    var values = writer.values(before: slot)
-                    values.reserveCapacity(count)
-                    values.append(value)
-                    pending = values
-                }
-            }
+            for slot in 0..<count { writer.set(element(slot), at: slot) }
         }
-        if let pending { self = RowValues(pending) }
     }
 
     /// The values of a collection, laid out with exactly the places its other values need.
@@ -190,7 +180,7 @@ struct RowValuesWriter {
     }
 
     /// Writes `value` if it fits a cell; false if it needs a place (nothing written).
-    @inline(__always) mutating func setIfCompact(_ value: StoredValue, at slot: Int) -> Bool {
+    @inline(__always) private mutating func setIfCompact(_ value: StoredValue, at slot: Int) -> Bool {
         guard let (tag, bits) = value.compactCell else { return false }
         cells[slot] = bits
         tags[slot] = tag.rawValue
@@ -207,13 +197,9 @@ struct RowValuesWriter {
         } else {
             cells[slot] = 0
             tags[slot] = RowValueTag.null.rawValue
-            spilled = (spilled ?? []) + [(slot, value)]
+            if spilled == nil { spilled = [] }
+            spilled!.append((slot, value))
         }
-    }
-
-    /// The values written to slots before `slot`, which must all be cells.
-    fileprivate func values(before slot: Int) -> [StoredValue] {
-        (0..<slot).map { RowValuesStorage.value(ofCell: cells[$0], tag: tags[$0]) }
     }
 
     /// Fills places nobody took, so that the storage's deinit destroys initialized values.
