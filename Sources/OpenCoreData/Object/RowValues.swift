@@ -68,26 +68,29 @@ struct RowValues: @unchecked Sendable {
     /// The integer in `slot`, or nil when the slot holds something else; no `StoredValue`
     /// is made (the read every fetched `Integer` attribute takes).
     @inline(__always) func integer(at slot: Int) -> Int64? {
-        precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
-        let storage = storage.unsafelyUnwrapped   // there is a slot
-        guard storage.tags[slot] == RowValueTag.integer.rawValue else { return nil }
-        return Int64(bitPattern: storage.cells[slot])
+        bits(at: slot, ifTagged: .integer).map { Int64(bitPattern: $0) }
     }
 
     /// The double in `slot`, or nil when the slot holds something else.
     @inline(__always) func double(at slot: Int) -> Double? {
-        precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
-        let storage = storage.unsafelyUnwrapped
-        guard storage.tags[slot] == RowValueTag.double.rawValue else { return nil }
-        return Double(bitPattern: storage.cells[slot])
+        bits(at: slot, ifTagged: .double).map { Double(bitPattern: $0) }
     }
 
     /// The Boolean in `slot`, or nil when the slot holds something else.
     @inline(__always) func bool(at slot: Int) -> Bool? {
+        bits(at: slot, ifTagged: .bool).map { $0 != 0 }
+    }
+
+    /// The cell of `slot` if its tag is `tag`.
+    @inline(__always) private func bits(at slot: Int, ifTagged tag: RowValueTag) -> UInt64? {
+        checkSlot(slot)
+        let storage = storage.unsafelyUnwrapped   // there is a slot
+        return storage.tags[slot] == tag.rawValue ? storage.cells[slot] : nil
+    }
+
+    /// Stops on a slot out of range, as `Array`'s subscript does: a caller's bug, never data.
+    @inline(__always) private func checkSlot(_ slot: Int) {
         precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
-        let storage = storage.unsafelyUnwrapped
-        guard storage.tags[slot] == RowValueTag.bool.rawValue else { return nil }
-        return storage.cells[slot] != 0
     }
 
     /// The address of the storage (nil without values), for a prefetch hint's test: the row's
@@ -106,11 +109,11 @@ extension RowValues: RandomAccessCollection, MutableCollection {
 
     subscript(slot: Int) -> StoredValue {
         @inline(__always) get {
-            precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
+            checkSlot(slot)
             return storage.unsafelyUnwrapped.value(at: slot)
         }
         set {
-            precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "RowValues: slot out of range")
+            checkSlot(slot)
             makeUnique()
             if storage.unsafelyUnwrapped.replace(slot, with: newValue) { return }
             // A value that needs a place where the slot has none: lay the values out again.
@@ -164,39 +167,24 @@ struct RowValuesWriter {
         placeCount = storage.placeCount
     }
 
-    @inline(__always) mutating func setInteger(_ n: Int64, at slot: Int) {
-        cells[slot] = UInt64(bitPattern: n)
-        tags[slot] = RowValueTag.integer.rawValue
-    }
+    @inline(__always) mutating func setInteger(_ n: Int64, at slot: Int) { write(.integer, UInt64(bitPattern: n), at: slot) }
+    @inline(__always) mutating func setDouble(_ d: Double, at slot: Int) { write(.double, d.bitPattern, at: slot) }
+    @inline(__always) mutating func setBool(_ b: Bool, at slot: Int) { write(.bool, b ? 1 : 0, at: slot) }
 
-    @inline(__always) mutating func setDouble(_ d: Double, at slot: Int) {
-        cells[slot] = d.bitPattern
-        tags[slot] = RowValueTag.double.rawValue
-    }
-
-    @inline(__always) mutating func setBool(_ b: Bool, at slot: Int) {
-        cells[slot] = b ? 1 : 0
-        tags[slot] = RowValueTag.bool.rawValue
-    }
-
-    /// Writes `value` if it fits a cell; false if it needs a place (nothing written).
-    @inline(__always) private mutating func setIfCompact(_ value: StoredValue, at slot: Int) -> Bool {
-        guard let (tag, bits) = value.compactCell else { return false }
+    @inline(__always) private func write(_ tag: RowValueTag, _ bits: UInt64, at slot: Int) {
         cells[slot] = bits
         tags[slot] = tag.rawValue
-        return true
     }
 
     mutating func set(_ value: StoredValue, at slot: Int) {
-        if setIfCompact(value, at: slot) { return }
-        if placesUsed < placeCount {
+        if let (tag, bits) = value.compactCell {
+            write(tag, bits, at: slot)
+        } else if placesUsed < placeCount {
             (places + placesUsed).initialize(to: value)
-            cells[slot] = UInt64(placesUsed)
-            tags[slot] = RowValueTag.place.rawValue
+            write(.place, UInt64(placesUsed), at: slot)
             placesUsed += 1
         } else {
-            cells[slot] = 0
-            tags[slot] = RowValueTag.null.rawValue
+            write(.null, 0, at: slot)
             if spilled == nil { spilled = [] }
             spilled!.append((slot, value))
         }
@@ -222,16 +210,18 @@ struct RowValuesHeader {
 /// for exclusivity at run time (`swift_beginAccess`, about 60 instructions a read).
 final class RowValuesStorage: ManagedBuffer<RowValuesHeader, UInt64> {
     private static let wordsPerPlace = (MemoryLayout<StoredValue>.stride + 7) / 8
+    /// The 8-byte words after the cells that `count` tags take; the places start after them.
+    @inline(__always) private static func tagWords(_ count: Int) -> Int { (count + 7) / 8 }
 
     static func make(count: Int, places: Int) -> RowValuesStorage {
         // Counts beyond UInt32 would need more than 32 GiB of cells for one record.
-        let words = count + (count + 7) / 8 + places * wordsPerPlace
+        let words = count + tagWords(count) + places * wordsPerPlace
         let storage = unsafeDowncast(create(minimumCapacity: words) { _ in RowValuesHeader(count: UInt32(count), placeCount: UInt32(places)) },
                                      to: RowValuesStorage.self)
         storage.withUnsafeMutablePointerToElements { cells in
             let tags = UnsafeMutableRawPointer(cells + count)
             tags.bindMemory(to: UInt8.self, capacity: count)
-            UnsafeMutableRawPointer(cells + count + (count + 7) / 8).bindMemory(to: StoredValue.self, capacity: places)
+            UnsafeMutableRawPointer(cells + count + tagWords(count)).bindMemory(to: StoredValue.self, capacity: places)
         }
         return storage
     }
@@ -247,7 +237,7 @@ final class RowValuesStorage: ManagedBuffer<RowValuesHeader, UInt64> {
     var places: UnsafeMutablePointer<StoredValue> {
         @inline(__always) get {
             let count = count
-            return UnsafeMutableRawPointer(cells + count + (count + 7) / 8).assumingMemoryBound(to: StoredValue.self)
+            return UnsafeMutableRawPointer(cells + count + Self.tagWords(count)).assumingMemoryBound(to: StoredValue.self)
         }
     }
 
@@ -273,7 +263,7 @@ final class RowValuesStorage: ManagedBuffer<RowValuesHeader, UInt64> {
     func replace(_ slot: Int, with value: StoredValue) -> Bool {
         let isPlace = tags[slot] == RowValueTag.place.rawValue
         if let (tag, bits) = value.compactCell {
-            if isPlace { places[Int(cells[slot])] = .null }   // release what the place held
+            if isPlace { places[Int(cells[slot])] = .null }   // release what the place held (it stays, unused)
             cells[slot] = bits
             tags[slot] = tag.rawValue
             return true

@@ -84,13 +84,7 @@ final class SQLiteEntityPlan {
 
     /// Whether the attribute's values fit a ``RowValues`` cell (numbers, Booleans, dates).
     private static func decodesToCell(_ attribute: NSAttributeDescription) -> Bool {
-        switch attribute.attributeType {
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
-             .doubleAttributeType, .floatAttributeType, .booleanAttributeType, .dateAttributeType:
-            return true
-        default:
-            return false
-        }
+        isScalar(attribute) || attribute.attributeType == .dateAttributeType
     }
 
     /// The SELECT list shared by every entity of a table: `Z_PK, Z_ENT, Z_OPT`, then all columns.
