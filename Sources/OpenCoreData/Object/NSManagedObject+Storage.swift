@@ -55,11 +55,14 @@ extension NSManagedObject {
 
     /// Sets the values of a fetched object: the row's values are both its committed and (until
     /// it changes) its current values.
-    func takeValues(of row: StoreRow) {
-        committedStorage = row.values
+    func takeValues(of row: StoreRow) { takeValues(row.values, version: row.version) }
+
+    /// ``takeValues(of:)`` from a row's fields.
+    func takeValues(_ values: consuming RowValues, version: Int64) {
+        committedStorage = values
         ownSlots = []
         flags.insert(.slotsFollowCommitted)
-        version = row.version
+        self.version = version
     }
 
     func readToOne(_ i: Int) -> NSManagedObject? {

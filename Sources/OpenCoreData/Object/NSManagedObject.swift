@@ -63,7 +63,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         return identity
     }
     /// Gives a fetched object the identity of its row.
-    func assignIdentity(_ identity: ObjectIdentity) { assignedIdentity = identity }
+    func assignIdentity(_ identity: consuming ObjectIdentity) { assignedIdentity = identity }
     /// The context this object lives in; nil once it was deleted and saved, or never inserted,
     /// and once the context is gone.
     public internal(set) var managedObjectContext: NSManagedObjectContext? {
