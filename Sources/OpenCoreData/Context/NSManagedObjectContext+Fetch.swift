@@ -382,7 +382,10 @@ extension NSManagedObjectContext {
     /// A new object for `identity`, registered here. Takes the identity over: the object keeps it.
     private func makeObject(for identity: consuming ObjectIdentity) -> NSManagedObject {
         let entity = identity.entity
-        let object = entity.resolvedClass.init(entity: entity, insertInto: nil)
+        let objectClass = entity.resolvedClass
+        // The init takes its entity owned: handing the local over saves a reference count
+        // each way per object (the compiler kept the local alive past the call).
+        let object = objectClass.init(entity: consume entity, insertInto: nil)
         object.assignIdentity(identity)
         object.managedObjectContext = self
         registry.register(object)
