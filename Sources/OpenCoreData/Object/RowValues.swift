@@ -47,18 +47,13 @@ struct RowValues: @unchecked Sendable {
     /// cell; a writer that needs more keeps them aside and the values are laid out again.
     @inline(__always)
     init(count: Int, placesForOtherValues places: Int, _ body: (inout RowValuesWriter) -> Void) {
-        if count == 0 { storage = nil; return }
-        let storage = RowValuesStorage.make(count: count, places: places)
-        self.storage = storage
-        var writer = RowValuesWriter(storage)
+        var writer = RowValuesWriter(count: count, placesForOtherValues: places)
         body(&writer)
-        writer.finish()
-        if let spilled = writer.spilled {
-            var values = Array(self)
-            for (slot, value) in spilled { values[slot] = value }
-            self = RowValues(values)
-        }
+        self = writer.finish()
     }
+
+    /// Values whose storage a writer made (``RowValuesWriter/finish()``).
+    fileprivate init(storage: RowValuesStorage?) { self.storage = storage }
 
     /// No values: the row of a fault, or of a store that has none to give.
     init() { storage = nil }
@@ -149,22 +144,62 @@ extension StoredValue {
     }
 }
 
-/// Writes the slots of a new ``RowValues`` in place, once each (``RowValues/init(count:placesForOtherValues:_:)``).
-struct RowValuesWriter {
+/// Writes the slots of a new ``RowValues`` in place, once each, then hands the values over.
+///
+/// ```swift
+/// var writer = RowValuesWriter(count: 2, placesForOtherValues: 1)
+/// writer.setInteger(7, at: 0)
+/// writer.set(.string("x"), at: 1)
+/// let values = writer.finish()
+/// ```
+///
+/// A store's decoder writes from its own loop, and ``RowValues/init(count:placesForOtherValues:_:)``
+/// from a closure. The decoder's loop had been such a closure too: its captures (the entity
+/// plan, the statement) cost three reference counts each way per decoded row.
+struct RowValuesWriter: ~Copyable {
+    /// The storage being written; nil for no values.
+    private var storage: RowValuesStorage?
     private let cells: UnsafeMutablePointer<UInt64>
     private let tags: UnsafeMutablePointer<UInt8>
     private let places: UnsafeMutablePointer<StoredValue>
     private let placeCount: Int
     private var placesUsed = 0
-    /// Values that found no place, for ``RowValues`` to lay out again (rare: a column that
-    /// holds another type than its attribute's).
-    fileprivate private(set) var spilled: [(slot: Int, value: StoredValue)]? = nil
+    /// Values that found no place, laid out again by ``finish()`` (rare: a column that holds
+    /// another type than its attribute's).
+    private var spilled: [(slot: Int, value: StoredValue)]? = nil
 
-    fileprivate init(_ storage: RowValuesStorage) {
+    /// A writer of `count` new values, `placesForOtherValues` of them expected not to fit a
+    /// cell; a writer that needs more keeps them aside and lays the values out again.
+    /// Every slot in `0..<count` must be written.
+    @inline(__always)
+    init(count: Int, placesForOtherValues places: Int) {
+        guard count > 0 else {
+            storage = nil
+            cells = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt64>.alignment)!
+            tags = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt8>.alignment)!
+            self.places = UnsafeMutablePointer(bitPattern: MemoryLayout<StoredValue>.alignment)!
+            placeCount = 0
+            return
+        }
+        let storage = RowValuesStorage.make(count: count, places: places)
+        self.storage = storage
         cells = storage.cells
         tags = storage.tags
-        places = storage.places
+        self.places = storage.places
         placeCount = storage.placeCount
+    }
+
+    /// The values written.
+    @inline(__always)
+    consuming func finish() -> RowValues {
+        // Fill places nobody took, so that the storage's deinit destroys initialized values.
+        if placesUsed < placeCount { (places + placesUsed).initialize(repeating: .null, count: placeCount - placesUsed) }
+        // Taken, not copied: a copy kept the writer's reference until the writer went away.
+        let values = RowValues(storage: storage.take())
+        guard let spilled else { return values }
+        var all = Array(values)
+        for (slot, value) in spilled { all[slot] = value }
+        return RowValues(all)
     }
 
     @inline(__always) mutating func setInteger(_ n: Int64, at slot: Int) { write(.integer, UInt64(bitPattern: n), at: slot) }
@@ -188,11 +223,6 @@ struct RowValuesWriter {
             if spilled == nil { spilled = [] }
             spilled!.append((slot, value))
         }
-    }
-
-    /// Fills places nobody took, so that the storage's deinit destroys initialized values.
-    fileprivate mutating func finish() {
-        if placesUsed < placeCount { (places + placesUsed).initialize(repeating: .null, count: placeCount - placesUsed) }
     }
 }
 

@@ -19,10 +19,31 @@ struct DecodedRows {
         soleEntityPlan = store.soleEntityPlan(of: table)
     }
 
+    /// Steps `statement` to its end, decoding each row.
+    ///
+    /// Rows of a table of one entity share its plan, taken once here: looked up row by row,
+    /// it was a reference count taken and given back per row.
+    mutating func appendRows(of statement: SQLiteStatement, from store: SQLiteStore) throws {
+        guard let plan = soleEntityPlan else {
+            while try statement.step() { try append(statement, from: store) }
+            return
+        }
+        let first = rows.count
+        while try statement.step() {
+            let pk = statement.int64(at: 0)
+            let values = store.decodeValues(statement, plan: plan)
+            rows.append(StoreRow(identity: .stored(plan.origin, primaryKey: pk), values: values, version: statement.int64(at: 2)))
+        }
+        if !plan.toManySlots.isEmpty { toManyOwners += (first..<rows.count).map { ($0, plan) } }
+    }
+
     /// Decodes the statement's current row. `reusing` is the ID the caller asked for, kept when
     /// the row is of its entity (no second ID object for one record).
     mutating func append(_ statement: SQLiteStatement, from store: SQLiteStore, reusing id: ObjectIdentity? = nil) throws {
-        let (plan, pk, version, values) = try store.decode(statement, soleEntityPlan: soleEntityPlan)
+        let plan = try store.plan(ofCurrentRow: statement, soleEntityPlan: soleEntityPlan)
+        let pk = statement.int64(at: 0)
+        let values = store.decodeValues(statement, plan: plan)
+        let version = statement.int64(at: 2)
         if !plan.toManySlots.isEmpty { toManyOwners.append((rows.count, plan)) }
         // A new row names its record without an ID object (made only if something asks).
         let identity: ObjectIdentity = id.flatMap { $0.entity === plan.entity && $0.primaryKey == pk ? $0 : nil }

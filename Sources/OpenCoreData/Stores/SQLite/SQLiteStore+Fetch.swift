@@ -52,7 +52,7 @@ extension SQLiteStore {
         do {
             let statement = try db.statement(query.select(SQLiteEntityPlan.selectList(of: query.table)))
             for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
-            while try statement.step() { try rows.append(statement, from: self) }
+            try rows.appendRows(of: statement, from: self)
         } catch let error as SQLiteError {
             throw fetchError(error)
         }
@@ -248,43 +248,45 @@ extension SQLiteStore {
         table.holdsOneEntity ? plan(for: table.entities[0]) : nil
     }
 
-    /// The entity plan, key, version and slot values of the statement's current row. To-many
-    /// slots are left empty for the caller to fill. `soleEntityPlan` is the plan of a table
-    /// of one entity, whose `Z_ENT` is not read.
-    func decode(_ statement: SQLiteStatement, soleEntityPlan: SQLiteEntityPlan?) throws -> (plan: SQLiteEntityPlan, pk: Int64, version: Int64, values: RowValues) {
-        let pk = statement.int64(at: 0)
-        let plan: SQLiteEntityPlan
-        if let soleEntityPlan {
-            plan = soleEntityPlan
-        } else {
-            let number = Int(statement.int64(at: 1))
-            guard let numbered = self.plan(number: number) else {
-                throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(pk) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
-            }
-            plan = numbered
+    /// The entity plan of the statement's current row: `soleEntityPlan`, the plan of a table of
+    /// one entity (whose `Z_ENT` is not read), or the plan its `Z_ENT` names.
+    func plan(ofCurrentRow statement: SQLiteStatement, soleEntityPlan: SQLiteEntityPlan?) throws -> SQLiteEntityPlan {
+        if let soleEntityPlan { return soleEntityPlan }
+        let number = Int(statement.int64(at: 1))
+        guard let numbered = self.plan(number: number) else {
+            throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Row \(statement.int64(at: 0)) of the store at \(url?.path ?? "?") has Z_ENT \(number), which names no entity of the model.")
         }
-        // Each value is written once, where it stays. A scalar column that holds something else
-        // (SQLite keeps any type in any column) decodes through `slots`, as other values do.
-        let values = RowValues(count: plan.slots.count, placesForOtherValues: plan.placesForOtherValues) { writer in
-            for (i, read) in plan.reads.enumerated() {
-                // The scalar cases decode exactly as `SQLiteValueCoding.storedValue` does.
-                switch read {
-                case .integer(let column):
-                    if let n = statement.integerIfStored(at: column) { writer.setInteger(n, at: i); continue }
-                case .double(let column):
-                    if let d = statement.numberIfStored(at: column) { writer.setDouble(d, at: i); continue }
-                case .bool(let column):
-                    if let n = statement.integerIfStored(at: column) { writer.setBool(n != 0, at: i); continue }
-                case .general:
-                    break
-                }
-                writer.set(generalValue(of: plan.slots[i], in: statement), at: i)
-            }
-        }
-        return (plan, pk, statement.int64(at: 2), values)
+        return numbered
     }
 
-    /// A value the scalar reads of ``decode(_:soleEntityPlan:)`` don't cover: text, blobs,
+    /// The slot values of the statement's current row, a row of `plan`'s entity. To-many
+    /// slots are left empty for the caller to fill.
+    ///
+    /// Written in a loop of its own through a ``RowValuesWriter``: as a closure (the writer's
+    /// other way in) it captured the plan and the statement, three reference counts taken and
+    /// given back per row.
+    func decodeValues(_ statement: SQLiteStatement, plan: SQLiteEntityPlan) -> RowValues {
+        // Each value is written once, where it stays. A scalar column that holds something else
+        // (SQLite keeps any type in any column) decodes through `slots`, as other values do.
+        var writer = RowValuesWriter(count: plan.slots.count, placesForOtherValues: plan.placesForOtherValues)
+        for i in plan.reads.indices {
+            // The scalar cases decode exactly as `SQLiteValueCoding.storedValue` does.
+            switch plan.reads[i] {
+            case .integer(let column):
+                if let n = statement.integerIfStored(at: column) { writer.setInteger(n, at: i); continue }
+            case .double(let column):
+                if let d = statement.numberIfStored(at: column) { writer.setDouble(d, at: i); continue }
+            case .bool(let column):
+                if let n = statement.integerIfStored(at: column) { writer.setBool(n != 0, at: i); continue }
+            case .general:
+                break
+            }
+            writer.set(generalValue(of: plan.slots[i], in: statement), at: i)
+        }
+        return writer.finish()
+    }
+
+    /// A value the scalar reads of ``decodeValues(_:plan:)`` don't cover: text, blobs,
     /// foreign keys, a value of another type than the column's attribute, null.
     private func generalValue(of slot: SQLiteEntityPlan.Slot, in statement: SQLiteStatement) -> StoredValue {
         switch slot {

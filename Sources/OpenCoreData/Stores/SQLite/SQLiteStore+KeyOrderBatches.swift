@@ -42,7 +42,7 @@ extension SQLiteStore {
             }
             statement.bind(key, at: index)
             statement.bind(Int64(limit), at: index + 1)
-            while try statement.step() { try decoded.append(statement, from: self) }
+            try decoded.appendRows(of: statement, from: self)
         } catch let error as SQLiteError {
             throw fetchError(error)
         }
