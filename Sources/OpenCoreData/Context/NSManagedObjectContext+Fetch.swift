@@ -290,7 +290,7 @@ extension NSManagedObjectContext {
             object.slots = []
             object.flags.insert(.fault)
         } else {
-            object.takeValues(row.pointee.values, version: row.pointee.version)
+            object.takeValues(ofRowAt: row)
             object.flags.remove(.fault)
             object.awakeFromFetch()
         }

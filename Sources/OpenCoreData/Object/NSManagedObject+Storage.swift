@@ -55,14 +55,20 @@ extension NSManagedObject {
 
     /// Sets the values of a fetched object: the row's values are both its committed and (until
     /// it changes) its current values.
-    func takeValues(of row: StoreRow) { takeValues(row.values, version: row.version) }
-
-    /// ``takeValues(of:)`` from a row's fields.
-    func takeValues(_ values: consuming RowValues, version: Int64) {
-        committedStorage = values
+    func takeValues(of row: StoreRow) {
+        committedStorage = row.values
         ownSlots = []
         flags.insert(.slotsFollowCommitted)
-        self.version = version
+        version = row.version
+    }
+
+    /// ``takeValues(of:)`` for a row read where it lies (a fetch's rows): taken as a value,
+    /// the row's values were retained twice and released once on the way in.
+    func takeValues(ofRowAt row: UnsafePointer<StoreRow>) {
+        committedStorage = row.pointee.values
+        ownSlots = []
+        flags.insert(.slotsFollowCommitted)
+        version = row.pointee.version
     }
 
     func readToOne(_ i: Int) -> NSManagedObject? {

@@ -132,7 +132,6 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         // Only freezing gives an entity its layout, so an entity with one needs no look at its
         // model (a weak reference: two atomic operations per object made).
         if entity.layout == nil, let model = entity.managedObjectModel, !model.isFrozen { model.freeze() }
-        self.entity = entity
         if let layout = entity.layout {
             // A fetched object (no context here) gets its values from its row instead.
             ownSlots = context == nil ? layout.initialSlots : layout.slotsForNewObject()
@@ -143,6 +142,9 @@ open class NSManagedObject: NSObject, KeyValueCoding {
                 return .null
             }
         }
+        // Last, once nothing else reads the argument: stored earlier, the entity was retained
+        // again to keep a local copy for the reads after, and released at the end.
+        self.entity = entity
         super.init()
         if let context { context.insert(self) }
     }
