@@ -351,9 +351,14 @@ extension NSManagedObjectContext {
     /// Gives back `object`'s reference to its cached row.
     func releaseSnapshot(of object: NSManagedObject) {
         guard object.flags.contains(.holdsSnapshot) else { return }
-        object.flags.remove(.holdsSnapshot)
         // An object that holds a snapshot was filled from a row, so it has its store ID.
-        let key = object.assignedObjectKey
+        releaseSnapshot(of: object, key: object.assignedObjectKey)
+    }
+
+    /// ``releaseSnapshot(of:)`` with the object's key already read (an object's `deinit` needs
+    /// it for the identity map too).
+    func releaseSnapshot(of object: NSManagedObject, key: ObjectKey) {
+        object.flags.remove(.holdsSnapshot)
         if deferredReleases != nil {
             deferredReleases!.append(key)
         } else {

@@ -41,6 +41,9 @@ final class ObjectRegistry {
     /// Removes `object`'s entry (only if the entry is that object).
     func forget(_ object: NSManagedObject) { removeEntry(object.assignedObjectKey, ifItIs: object) }
 
+    /// ``forget(_:)`` with the object's key already read.
+    func forget(_ object: NSManagedObject, key: ObjectKey) { removeEntry(key, ifItIs: object) }
+
     /// Moves an object to a new key (its temporary ID became permanent, or back after a failed save).
     func rekey(_ object: NSManagedObject, from old: ObjectKey) {
         removeEntry(old, ifItIs: object)

@@ -197,8 +197,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     deinit {
         // The context outlives this call (see `contextReference`): borrowed, not retained.
         contextReference?._withUnsafeGuaranteedRef { context in
-            context.registry.forget(self)
-            if flags.contains(.holdsSnapshot) { context.releaseSnapshot(of: self) }
+            // The key once for both tables: each read is a look through the identity.
+            let key = assignedObjectKey
+            context.registry.forget(self, key: key)
+            if flags.contains(.holdsSnapshot) { context.releaseSnapshot(of: self, key: key) }
         }
     }
 
