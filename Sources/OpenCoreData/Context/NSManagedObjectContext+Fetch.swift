@@ -228,23 +228,20 @@ extension NSManagedObjectContext {
 
     /// The registered object for a row, or a new one made from it. `asFault` leaves a new
     /// object unfilled; it still holds the row in the coordinator's cache, so firing it is free.
-    ///
-    /// `position` is the row's index in the source of the snapshot batch under way
-    /// (``batchingSnapshots(of:_:)``), if it comes from there.
-    func materialize(_ row: StoreRow, asFault: Bool = false, position: Int? = nil) -> NSManagedObject {
+    func materialize(_ row: StoreRow, asFault: Bool = false) -> NSManagedObject {
         // A row without values (an incremental store's fetch): a fault, loaded on first use.
         if row.isFault { return object(identifiedBy: row.identity) }
         if let existing = registry.object(for: row.key) {
-            if existing.isFault && !asFault { fill(existing, from: row, position: position) }
+            if existing.isFault && !asFault { fill(existing, from: row) }
             return existing
         }
         let object = makeObject(for: row.identity)
         if asFault {
             object.slots = []
             object.flags.insert(.fault)
-            holdSnapshot(of: object, row, position: position)
+            holdSnapshot(of: object, row)
         } else {
-            fill(object, from: row, position: position)
+            fill(object, from: row)
         }
         return object
     }
@@ -271,30 +268,43 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// ``materialize(_:asFault:position:)`` for row `i` of the snapshot batch's source, with the
-    /// row's fields read where they lie. Passing `rows[i]` on copied the row first (three
-    /// reference counts taken and three given back, per row of a fetch): the compiler cannot
-    /// tell that making an object leaves the buffer alone. A new object takes one reference to
-    /// the row's identity and one to its values, and nothing else is counted.
+    /// ``materialize(_:asFault:)`` for row `i` of the snapshot batch's source, with the row's
+    /// fields read where they lie. Passing `rows[i]` on copied the row first (three reference
+    /// counts taken and three given back, per row of a fetch): the compiler cannot tell that
+    /// making or filling an object leaves the buffer alone. A new object takes one reference
+    /// to the row's identity and one to its values, and nothing else is counted.
     private func materialize(_ rows: UnsafeBufferPointer<StoreRow>, at i: Int, asFault: Bool) -> NSManagedObject {
         let row = rows.baseAddress.unsafelyUnwrapped + i
-        guard !row.pointee.isFault, registry.object(for: row.pointee.key) == nil else {
-            return materialize(rows[i], asFault: asFault, position: i)
+        if row.pointee.isFault { return object(identifiedBy: row.pointee.identity) }
+        if let existing = registry.object(for: row.pointee.key) {
+            // A fault of a batched fetch, filled with the rest of its batch.
+            if existing.isFault && !asFault { fill(existing, fromSourceRowAt: row, position: i) }
+            return existing
         }
         let object = makeObject(for: row.pointee.identity)
-        if parent == nil {
-            object.flags.insert(.holdsSnapshot)
-            deferredSnapshots!.holdSourceRow(at: i)
-        }
         if asFault {
             object.slots = []
             object.flags.insert(.fault)
+            holdSourceRow(at: i, for: object)
         } else {
-            object.takeValues(ofRowAt: row)
-            object.flags.remove(.fault)
-            object.awakeFromFetch()
+            fill(object, fromSourceRowAt: row, position: i)
         }
         return object
+    }
+
+    /// ``fill(_:from:)`` from row `position` of the snapshot batch's source, read in place.
+    private func fill(_ object: NSManagedObject, fromSourceRowAt row: UnsafePointer<StoreRow>, position: Int) {
+        holdSourceRow(at: position, for: object)
+        object.takeValues(ofRowAt: row)
+        object.flags.remove(.fault)
+        object.awakeFromFetch()
+    }
+
+    /// ``holdSnapshot(of:_:position:)`` for row `position` of the snapshot batch's source.
+    private func holdSourceRow(at position: Int, for object: NSManagedObject) {
+        guard parent == nil, !object.flags.contains(.holdsSnapshot) else { return }
+        object.flags.insert(.holdsSnapshot)
+        deferredSnapshots!.holdSourceRow(at: position)
     }
 
     /// Runs `body` with ``holdSnapshot(of:_:position:)`` collecting rows, then hands them to the
@@ -397,8 +407,8 @@ extension NSManagedObjectContext {
         return object
     }
 
-    private func fill(_ object: NSManagedObject, from row: StoreRow, position: Int? = nil) {
-        holdSnapshot(of: object, row, position: position)
+    private func fill(_ object: NSManagedObject, from row: StoreRow) {
+        holdSnapshot(of: object, row)
         object.takeValues(of: row)
         object.flags.remove(.fault)
         object.awakeFromFetch()
