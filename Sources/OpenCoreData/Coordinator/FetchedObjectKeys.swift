@@ -57,6 +57,14 @@ struct FetchedObjectKeys {
         return true
     }
 
+    /// Adds a row of the entity of the row added last (there must be one): rows of a table of
+    /// one entity name their origin once, not once a row (a reference count each way).
+    mutating func appendOfLastEntity(primaryKey: Int64) {
+        assert(lastOrigin != nil, "appendOfLastEntity(primaryKey:) before any row")
+        primaryKeys.append(primaryKey)
+        if origins.count > 1 { entityIndices.append(UInt16(lastIndex)) }
+    }
+
     /// The distinct entities of the rows, in order of first appearance.
     var entities: [NSEntityDescription] { origins.map(\.entity) }
 

@@ -19,20 +19,46 @@ struct DecodedRows {
         soleEntityPlan = store.soleEntityPlan(of: table)
     }
 
-    /// Steps `statement` to its end, decoding each row.
+    /// Steps `statement` to its end, decoding each row. `requested`, in key order, are the
+    /// identities the caller asked for (``SQLiteStore/rows(for:)``): a row keeps the ID object
+    /// of its record if it was asked for by one, instead of making a second.
     ///
     /// Rows of a table of one entity share its plan, taken once here: looked up row by row,
     /// it was a reference count taken and given back per row.
-    mutating func appendRows(of statement: SQLiteStatement, from store: SQLiteStore) throws {
+    mutating func appendRows(of statement: SQLiteStatement, from store: SQLiteStore, reusing requested: ArraySlice<ObjectIdentity> = []) throws {
+        var cursor = requested.startIndex
+        /// The identity asked for the record with `pk`, if any: rows come in key order too.
+        func requestedIdentity(_ pk: Int64) -> ObjectIdentity? {
+            while cursor < requested.endIndex, requested[cursor].primaryKey < pk { cursor += 1 }
+            return cursor < requested.endIndex ? requested[cursor] : nil
+        }
         guard let plan = soleEntityPlan else {
-            while try statement.step() { try append(statement, from: store) }
+            while try statement.step() { try append(statement, from: store, reusing: requestedIdentity(statement.int64(at: 0))) }
             return
         }
         let first = rows.count
-        while try statement.step() {
-            let pk = statement.int64(at: 0)
-            let values = store.decodeValues(statement, plan: plan)
-            rows.append(StoreRow(identity: .stored(plan.origin, primaryKey: pk), values: values, version: statement.int64(at: 2)))
+        if requested.isEmpty {
+            // Two loops rather than a test per row: with the test, the compiler took and gave
+            // back one more reference count per row.
+            while try statement.step() {
+                let pk = statement.int64(at: 0)
+                let values = store.decodeValues(statement, plan: plan)
+                rows.append(StoreRow(identity: .stored(plan.origin, primaryKey: pk), values: values, version: statement.int64(at: 2)))
+            }
+        } else {
+            while try statement.step() {
+                let pk = statement.int64(at: 0)
+                let values = store.decodeValues(statement, plan: plan)
+                // An identity without an ID object is the plan's origin and the key: made anew,
+                // it is the same.
+                let identity: ObjectIdentity
+                if let id = requestedIdentity(pk)?.existingObjectID, id.entity === plan.entity, id.key.primaryKey == pk {
+                    identity = .id(id)
+                } else {
+                    identity = .stored(plan.origin, primaryKey: pk)
+                }
+                rows.append(StoreRow(identity: identity, values: values, version: statement.int64(at: 2)))
+            }
         }
         if !plan.toManySlots.isEmpty { toManyOwners += (first..<rows.count).map { ($0, plan) } }
     }

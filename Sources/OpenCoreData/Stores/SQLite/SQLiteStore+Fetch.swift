@@ -87,6 +87,7 @@ extension SQLiteStore {
             while try statement.step() {
                 let pk = statement.int64(at: 0)
                 if let soleOrigin {
+                    if keys.count > 0 { keys.appendOfLastEntity(primaryKey: pk); continue }
                     guard keys.append(primaryKey: pk, origin: soleOrigin) else { return nil }
                     continue
                 }
@@ -142,12 +143,7 @@ extension SQLiteStore {
                         statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
                         for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
                     }
-                    var cursor = requested.startIndex
-                    while try statement.step() {
-                        let pk = statement.int64(at: 0)
-                        while cursor < requested.endIndex, requested[cursor].primaryKey < pk { cursor += 1 }
-                        try decoded.append(statement, from: self, reusing: cursor < requested.endIndex ? requested[cursor] : nil)
-                    }
+                    try decoded.appendRows(of: statement, from: self, reusing: requested)
                 } catch let error as SQLiteError {
                     throw fetchError(error)
                 }
