@@ -95,13 +95,16 @@ final class SQLiteStatement {
 
     // MARK: The current row's values, in place
 
+    // Unchecked for exclusivity: every column read of every row reads them, and a statement
+    // is only used by one caller at a time (under its store's lock).
+
     /// How far apart, in bytes, the current row's column values lie: 0 until the first row
     /// checks it, -1 if that check failed (every column is then looked up).
-    private var columnStride = 0
+    @exclusivity(unchecked) private var columnStride = 0
     /// The number of result columns, read with the stride.
-    private var columnCount: Int32 = 0
+    @exclusivity(unchecked) private var columnCount: Int32 = 0
     /// Column 0's value in the current row, when the stride is known; nil between rows.
-    private var firstColumn: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var firstColumn: UnsafeMutableRawPointer?
 
     /// Finds the current row's values. VDBE hands a row over as consecutive registers (its
     /// `ResultRow` opcode: "registers P1 through P1+P2-1 contain a single row of results"),
@@ -138,7 +141,10 @@ final class SQLiteStatement {
     /// looked up. Valid until the next step or reset; only read here (a text or blob read,
     /// which may convert the value, goes through SQLite's column functions).
     @inline(__always) private func value(at index: Int32) -> OpaquePointer? {
-        if let firstColumn, index >= 0, index < columnCount { return OpaquePointer(firstColumn + Int(index) * columnStride) }
+        // One unsigned compare for both bounds; in bounds, the offset cannot overflow.
+        if let firstColumn, UInt32(bitPattern: index) < UInt32(bitPattern: columnCount) {
+            return OpaquePointer(firstColumn + Int(index) &* columnStride)
+        }
         return sqlite3_column_value(handle, index)
     }
 
