@@ -34,18 +34,18 @@ struct SnapshotBatch {
     /// Records a reference to `row`, by position when it is `source[position]`. Positions come
     /// in ascending order (a fetch holds its rows in order); one out of order is held as a copy,
     /// so no position is held twice: the values of a row the cache moved out are gone.
-    /// Records a reference to `source[position]`, a row the caller read in place: positions
-    /// come in ascending order, each once.
-    mutating func holdSourceRow(at position: Int) {
-        assert(position < source.count && (positions.last ?? -1) < position, "a source row held out of order")
-        positions.append(position)
-    }
-
     mutating func hold(_ row: StoreRow, position: Int?) {
         if let position, position < source.count, (positions.last ?? -1) < position, source[position].identity.names(row.identity) {
             positions.append(position)
         } else {
             others.append(row)
         }
+    }
+
+    /// Records a reference to `source[position]`, a row the caller read in place: positions
+    /// come in ascending order, each once.
+    mutating func holdSourceRow(at position: Int) {
+        assert(position < source.count && (positions.last ?? -1) < position, "a source row held out of order")
+        positions.append(position)
     }
 }

@@ -56,10 +56,7 @@ extension NSManagedObject {
     /// Sets the values of a fetched object: the row's values are both its committed and (until
     /// it changes) its current values.
     func takeValues(of row: StoreRow) {
-        committedStorage = row.values
-        ownSlots = []
-        flags.insert(.slotsFollowCommitted)
-        version = row.version
+        withUnsafePointer(to: row) { takeValues(ofRowAt: $0) }
     }
 
     /// ``takeValues(of:)`` for a row read where it lies (a fetch's rows): taken as a value,
