@@ -49,15 +49,7 @@ struct DecodedRows {
             while try statement.step() {
                 let pk = statement.int64(at: 0)
                 let values = store.decodeValues(statement, plan: plan)
-                // An identity without an ID object is the plan's origin and the key: made anew,
-                // it is the same.
-                let identity: ObjectIdentity
-                if let id = requestedIdentity(pk)?.existingObjectID, id.entity === plan.entity, id.key.primaryKey == pk {
-                    identity = .id(id)
-                } else {
-                    identity = .stored(plan.origin, primaryKey: pk)
-                }
-                rows.append(StoreRow(identity: identity, values: values, version: statement.int64(at: 2)))
+                rows.append(StoreRow(identity: Self.identity(pk, of: plan, requested: requestedIdentity(pk)), values: values, version: statement.int64(at: 2)))
             }
         }
         if !plan.toManySlots.isEmpty { toManyOwners += (first..<rows.count).map { ($0, plan) } }
@@ -71,9 +63,14 @@ struct DecodedRows {
         let values = store.decodeValues(statement, plan: plan)
         let version = statement.int64(at: 2)
         if !plan.toManySlots.isEmpty { toManyOwners.append((rows.count, plan)) }
-        // A new row names its record without an ID object (made only if something asks).
-        let identity: ObjectIdentity = id.flatMap { $0.entity === plan.entity && $0.primaryKey == pk ? $0 : nil }
-            ?? .stored(plan.origin, primaryKey: pk)
-        rows.append(StoreRow(identity: identity, values: values, version: version))
+        rows.append(StoreRow(identity: Self.identity(pk, of: plan, requested: id), values: values, version: version))
+    }
+
+    /// The identity of the row with `pk`, of `plan`'s entity: `requested` when it names that
+    /// record (an ID object asked with is kept: no second one for the record), else the plan's
+    /// origin and the key, without an ID object (made only if something asks).
+    private static func identity(_ pk: Int64, of plan: SQLiteEntityPlan, requested: ObjectIdentity?) -> ObjectIdentity {
+        if let requested, requested.entity === plan.entity, requested.primaryKey == pk { return requested }
+        return .stored(plan.origin, primaryKey: pk)
     }
 }
