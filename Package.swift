@@ -35,7 +35,12 @@ let package = Package(
         .executableTarget(name: "ocd", dependencies: ["OpenCoreData"]),
         // Benchmarks: OpenCoreData against raw SQLite C calls in one process.
         .executableTarget(name: "ocd-bench", dependencies: ["OpenCoreData", "OpenCoreDataMacros", "CSQLite"]),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
+        // Programs the tests run as child processes: a main-queue context in a program whose main
+        // thread is parked in `dispatchMain()`, and in one with an async `main`.
+        .target(name: "MainQueueProbe", dependencies: ["OpenCoreData"], path: "Tests/Programs/MainQueueProbe"),
+        .executableTarget(name: "main-queue-dispatch-main", dependencies: ["MainQueueProbe"], path: "Tests/Programs/MainQueueDispatchMain"),
+        .executableTarget(name: "main-queue-async-main", dependencies: ["MainQueueProbe"], path: "Tests/Programs/MainQueueAsyncMain"),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "main-queue-dispatch-main", "main-queue-async-main"]),
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
             "OpenCoreDataMacros", "OpenCoreDataMacrosPlugin",
             .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),

@@ -37,30 +37,39 @@ extension XCTestCase {
 }
 
 /// The `ocd` executable built beside this test bundle.
-func ocdExecutable() throws -> URL {
+func ocdExecutable() throws -> URL { try builtExecutable("ocd") }
+
+/// The executable `name` of this package, built beside this test bundle.
+func builtExecutable(_ name: String) throws -> URL {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let candidates = [directory, directory.deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        .map { $0.appendingPathComponent("ocd") }
+        .map { $0.appendingPathComponent(name) }
     guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw XCTSkip("The ocd executable was not found beside the tests (\(candidates.map(\.path))); run `swift build` first.")
+        throw XCTSkip("The \(name) executable was not found beside the tests (\(candidates.map(\.path))); run `swift build` first.")
     }
     return executable
 }
 
-/// Runs `ocd` with `arguments`; returns (exit status, stdout, stderr).
-func runOCD(_ arguments: [String]) throws -> (Int32, String, String) {
+/// Runs the built executable `name` with `arguments`, killing it after `timeout` seconds;
+/// returns (exit status, stdout, stderr). A killed child reports the signal's status (SIGKILL: 9).
+func runBuiltExecutable(_ name: String, _ arguments: [String] = [], timeout: Double = 60) throws -> (Int32, String, String) {
     let process = Process()
-    process.executableURL = try ocdExecutable()
+    process.executableURL = try builtExecutable(name)
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    let child = process
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
     let output = out.fileHandleForReading.readDataToEndOfFile()
     let errors = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
 }
+
+/// Runs `ocd` with `arguments`; returns (exit status, stdout, stderr).
+func runOCD(_ arguments: [String]) throws -> (Int32, String, String) { try runBuiltExecutable("ocd", arguments) }
 
 /// A second process on a SQLite store file — the built `ocd sql-session` — driven one SQL
 /// statement at a time, so a test can hold the write lock or commit a change at an exact moment.

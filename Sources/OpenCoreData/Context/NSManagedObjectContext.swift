@@ -14,8 +14,8 @@ import Foundation
 /// ```
 ///
 /// A context and its objects belong to its queue: use them inside `perform` or `performAndWait`
-/// (a main-queue context also directly on the main thread). Pass `NSManagedObjectID`s, not
-/// objects, between contexts.
+/// (a main-queue context also directly from main-queue blocks and `@MainActor` code, on whichever
+/// thread runs them). Pass `NSManagedObjectID`s, not objects, between contexts.
 open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is confined to `queue`; the context itself may be
     // handed across threads to call perform/performAndWait, as on Apple platforms.
@@ -28,6 +28,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public let concurrencyType: ConcurrencyType
     let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Marks the main queue, so that code the main queue runs is recognised on any thread: under
+    /// `dispatchMain()` or an async `main`, main-queue blocks and `@MainActor` code run on a
+    /// dispatch worker thread, not on thread 0. Set once, before the first main-queue context
+    /// exists (a static `let` is initialised exactly once, under a lock).
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
 
     /// The coordinator this context fetches from and saves to.
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
@@ -100,7 +109,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
         switch concurrencyType {
-        case .mainQueueConcurrencyType: queue = .main
+        case .mainQueueConcurrencyType:
+            queue = .main
+            _ = Self.mainQueueKey
         case .privateQueueConcurrencyType: queue = DispatchQueue(label: "OpenCoreData.NSManagedObjectContext")
         }
         super.init()
@@ -136,10 +147,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // MARK: Queue confinement
 
-    /// Whether the caller is on this context's queue.
+    /// Whether the caller is on this context's queue. Decided by the queue, not by the thread: a
+    /// main-queue block is on the main queue whichever thread drains it. Thread 0 outside any
+    /// block counts too, as on Apple platforms (the main thread is the main queue's there).
     var isOnQueue: Bool {
         switch concurrencyType {
-        case .mainQueueConcurrencyType: return Thread.isMainThread
+        case .mainQueueConcurrencyType: return DispatchQueue.getSpecific(key: Self.mainQueueKey) == true || Thread.isMainThread
         case .privateQueueConcurrencyType: return DispatchQueue.getSpecific(key: Self.queueKey) == (queueOwner ?? ObjectIdentifier(self))
         }
     }
@@ -150,7 +163,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @inline(__always) func assertOnQueue(_ function: StaticString = #function) {
         #if DEBUG
         if !isOnQueue {
-            preconditionFailure("\(function): this \(concurrencyType == .mainQueueConcurrencyType ? "main-queue" : "private-queue") context\(name.map { " '\($0)'" } ?? "") was used off its queue. Wrap the call in context.perform { } or context.performAndWait { }\(concurrencyType == .mainQueueConcurrencyType ? ", or call it on the main thread" : "").")
+            preconditionFailure("\(function): this \(concurrencyType == .mainQueueConcurrencyType ? "main-queue" : "private-queue") context\(name.map { " '\($0)'" } ?? "") was used off its queue. Wrap the call in context.perform { } or context.performAndWait { }\(concurrencyType == .mainQueueConcurrencyType ? ", or call it from the main queue or @MainActor code" : "").")
         }
         #endif
     }
