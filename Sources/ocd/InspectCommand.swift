@@ -126,7 +126,8 @@ enum InspectCommand {
             while let parent = root.superentity { root = parent }
             let list = members.compactMap(number).map(String.init).joined(separator: ", ")
             guard !list.isEmpty, let name = e.name else { continue }
-            counts[name] = (try SQLiteInspector.rows(at: url.path, "SELECT COUNT(*) FROM Z\((root.name ?? "").uppercased()) WHERE Z_ENT IN (\(list))").first?.first ?? nil).flatMap { Int($0) }
+            // `try?`: a hostile or damaged file can name an entity whose table is missing.
+            counts[name] = (try? SQLiteInspector.rows(at: url.path, "SELECT COUNT(*) FROM \(SQLiteInspector.quoted("Z" + (root.name ?? "").uppercased())) WHERE Z_ENT IN (\(list))"))?.first?.first?.flatMap { Int($0) }
         }
         out += "Entities (\(entities.count))\n"
         for e in entities {
@@ -152,8 +153,7 @@ enum InspectCommand {
         let tables = try SQLiteInspector.rows(at: url.path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0] }
         out += "Tables (\(tables.count))\n"
         for table in tables {
-            let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            let rows = try SQLiteInspector.rows(at: url.path, "SELECT COUNT(*) FROM \(quoted)").first?.first ?? nil
+            let rows = try SQLiteInspector.rows(at: url.path, "SELECT COUNT(*) FROM \(SQLiteInspector.quoted(table))").first?.first ?? nil
             out += "  \(table)  \(rows ?? "?") rows" + (maxByTable[table].map { "  Z_MAX \($0)" } ?? "") + "\n"
             let columns = try SQLiteInspector.rows(at: url.path, "SELECT name, type FROM pragma_table_info(?)", [table])
             out += "    " + columns.map { "\($0[0] ?? "?") \($0[1] ?? "")" }.joined(separator: ", ") + "\n"

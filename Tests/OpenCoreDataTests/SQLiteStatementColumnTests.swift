@@ -15,12 +15,12 @@ final class SQLiteStatementColumnTests: XCTestCase {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("statement-columns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         db = try SQLiteConnection(path: directory.appendingPathComponent("t.sqlite").path, readOnly: false)
-        try db.execute("""
-            CREATE TABLE T (ID INTEGER PRIMARY KEY, A, B, C, D, E);
-            INSERT INTO T VALUES (1, 7, 2.5, 'text', NULL, x'0102');
-            INSERT INTO T VALUES (2, -9223372036854775808, 1e300, '', 3, x'');
-            INSERT INTO T VALUES (3, NULL, 4, 5.0, 'x', 9223372036854775807);
-            """)
+        for sql in ["CREATE TABLE T (ID INTEGER PRIMARY KEY, A, B, C, D, E)",
+                    "INSERT INTO T VALUES (1, 7, 2.5, 'text', NULL, x'0102')",
+                    "INSERT INTO T VALUES (2, -9223372036854775808, 1e300, '', 3, x'')",
+                    "INSERT INTO T VALUES (3, NULL, 4, 5.0, 'x', 9223372036854775807)"] {
+            try db.execute(sql)
+        }
     }
 
     override func tearDownWithError() throws {

@@ -533,7 +533,8 @@ final class SQLiteStoreTests: XCTestCase {
     }
 
     func testASQLiteFileThatIsNotACoreDataStoreFailsWith134080() throws {
-        try SQLiteInspector.execute(at: storeURL.path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')")
+        try SQLiteInspector.execute(at: storeURL.path, "CREATE TABLE notes (body TEXT)")
+        try SQLiteInspector.execute(at: storeURL.path, "INSERT INTO notes VALUES ('keep me')")
         let before = try Data(contentsOf: storeURL)
         let error = openError { _ = try open(CompanyModel.make()) }
         XCTAssertEqual(error?.code, NSPersistentStoreOpenError)

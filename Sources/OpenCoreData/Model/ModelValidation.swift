@@ -10,10 +10,21 @@ extension NSManagedObjectModel {
     public func validationProblems() -> [String] {
         var problems: [String] = []
         var seen = Set<String>()
+        for configuration in configurations where !Self.isIdentifier(configuration) {
+            problems.append("Configuration name '\(configuration)' is not allowed. \(Self.identifierRule)")
+        }
         for entity in entities {
             guard let name = entity.name, !name.isEmpty else {
                 problems.append("An entity has no name. Give every entity a name.")
                 continue
+            }
+            guard Self.isIdentifier(name) else {
+                // Its properties are not checked: every message about them would repeat the name.
+                problems.append("Entity name '\(name)' is not allowed. \(Self.identifierRule)")
+                continue
+            }
+            for index in entity.indexes where !Self.isIdentifier(index.name) {
+                problems.append("Fetch index '\(index.name)' of entity '\(name)' has a name that is not allowed. \(Self.identifierRule)")
             }
             if !seen.insert(name).inserted { problems.append("Two entities are named '\(name)'. Entity names must be unique.") }
             if let sup = entity.superentity, !entities.contains(where: { $0 === sup }) {
@@ -28,7 +39,13 @@ extension NSManagedObjectModel {
                 problems.append("Entity '\(name)' has two properties named '\(p.name)' (possibly one inherited). Rename one.")
             }
             for p in entity.properties {
-                if p.name.isEmpty { problems.append("Entity '\(name)' has a property without a name.") }
+                if p.name.isEmpty {
+                    problems.append("Entity '\(name)' has a property without a name.")
+                } else if !Self.isIdentifier(p.name) {
+                    problems.append("Property name '\(name).\(p.name)' is not allowed. \(Self.identifierRule)")
+                } else if Self.reservedPropertyNames.contains(p.name) {
+                    problems.append("Property name '\(name).\(p.name)' is reserved: it is the name of an NSManagedObject or NSObject member. Rename the property.")
+                }
                 if let a = p as? NSAttributeDescription, a.attributeType == .undefinedAttributeType, !a.isTransient {
                     problems.append("Attribute '\(name).\(a.name)' has no type (undefined). Set attributeType, or make it transient.")
                 }
@@ -57,10 +74,34 @@ extension NSManagedObjectModel {
         return problems
     }
 
+    /// Whether `name` may name an entity, property, configuration or fetch index: a letter, then
+    /// letters, digits and underscores (ASCII), as Xcode's model editor requires. The SQLite store
+    /// builds table, column and index names from these, so nothing else may reach its SQL.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first.isASCIILetter else { return false }
+        return name.utf8.allSatisfy { $0.isASCIILetter || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }
+    }
+
+    static let identifierRule = "Names start with a letter (A–Z, a–z) followed by letters, digits or underscores, as in Xcode's model editor."
+
+    /// Names a property may not have because an `NSManagedObject` member without parameters has
+    /// them already (Apple: "a property name cannot be the same as any no-parameter method name of
+    /// NSObject or NSManagedObject"); key-value coding would reach the member, not the property.
+    static let reservedPropertyNames: Set<String> = [
+        "description", "debugDescription", "hash", "self", "class", "superclass",
+        "entity", "objectID", "managedObjectContext", "isFault", "faultingState", "isInserted",
+        "isUpdated", "isDeleted", "hasChanges", "hasPersistentChangedValues", "changedValues",
+        "changedValuesForCurrentEvent",
+    ]
+
     /// Throws an `NSError` (NSCoreDataError, 134060) listing ``validationProblems()``.
     public func validate() throws {
         let problems = validationProblems()
         guard !problems.isEmpty else { return }
         throw CoreDataError.make(NSCoreDataError, "The managed object model is not valid: " + problems.joined(separator: " "), ["NSValidationProblems": problems])
     }
+}
+
+private extension UInt8 {
+    var isASCIILetter: Bool { (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "z")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z")) }
 }

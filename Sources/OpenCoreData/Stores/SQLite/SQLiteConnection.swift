@@ -63,15 +63,28 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(handle, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))
     }
 
-    /// Runs SQL without parameters or results (DDL, `PRAGMA`, `BEGIN`). Several statements may
-    /// be separated by semicolons.
+    /// Runs one SQL statement without parameters (DDL, `PRAGMA`, `BEGIN`), stepping through and
+    /// dropping any rows it returns. Text after the first statement (other than white space and
+    /// semicolons) is refused before anything runs: SQL built from names must never be able to
+    /// smuggle in a second statement.
     func execute(_ sql: String) throws {
-        var errorMessage: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
-        if rc != SQLITE_OK {
-            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
-            sqlite3_free(errorMessage)
-            throw SQLiteError(code: rc & 0xff, extendedCode: rc, message: message, sql: sql)
+        try sql.withCString { start in
+            var stmt: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(handle, start, -1, &stmt, &tail)
+            defer { sqlite3_finalize(stmt) }
+            guard rc == SQLITE_OK else {
+                throw SQLiteError(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            }
+            if let tail, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+                throw SQLiteError(code: SQLITE_ERROR, extendedCode: SQLITE_ERROR, message: "more than one statement in one call; run each statement on its own", sql: sql)
+            }
+            guard let stmt else { return }  // white space or a comment only
+            var step = sqlite3_step(stmt)
+            while step == SQLITE_ROW { step = sqlite3_step(stmt) }
+            guard step == SQLITE_DONE else {
+                throw SQLiteError(code: step & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            }
         }
     }
 
@@ -155,6 +168,13 @@ final class SQLiteConnection {
     /// for a file that is not a database, which makes this the first thing to run on open.
     func tableNames() throws -> Set<String> {
         Set(try query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(at: 0) ?? "" })
+    }
+
+    /// `name` as a quoted SQL identifier (`"a""b"` for `a"b`), for names read from a file,
+    /// which may hold any character. Names from a validated model need no quoting (see
+    /// `NSManagedObjectModel.isIdentifier`), and Apple's schema text has none.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The column names of `table`, in order.

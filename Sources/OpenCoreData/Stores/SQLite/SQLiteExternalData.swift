@@ -97,9 +97,11 @@ enum SQLiteExternalData {
         var names = Set<String>()
         let tables = try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%'") { $0.text(at: 0) ?? "" }
         for table in tables where !table.isEmpty {
-            let columns = try db.query("PRAGMA table_info(\"\(table)\")") { ($0.text(at: 1) ?? "", ($0.text(at: 2) ?? "").uppercased()) }
+            // The names come from the file, so they are quoted, quotes in them doubled.
+            let columns = try db.query("SELECT name, type FROM pragma_table_info(?)", [.text(table)]) { ($0.text(at: 0) ?? "", ($0.text(at: 1) ?? "").uppercased()) }
             for (column, type) in columns where type == "BLOB" {
-                let blobs = try db.query("SELECT \"\(column)\" FROM \"\(table)\" WHERE substr(\"\(column)\", 1, 1) = x'02'") { $0.blob(at: 0) }
+                let c = SQLiteConnection.quoted(column), t = SQLiteConnection.quoted(table)
+                let blobs = try db.query("SELECT \(c) FROM \(t) WHERE substr(\(c), 1, 1) = x'02'") { $0.blob(at: 0) }
                 for case let blob? in blobs { if case .external(let name) = decode(blob) { names.insert(name) } }
             }
         }

@@ -12,6 +12,9 @@ import Foundation
 /// Values come back as text: integers and reals in SQLite's own text form, blobs as
 /// lowercase hex prefixed with `x'`, NULL as nil.
 package enum SQLiteInspector {
+    /// `name` as a quoted SQL identifier, for table and column names read from a file.
+    package static func quoted(_ name: String) -> String { SQLiteConnection.quoted(name) }
+
     package static func rows(at path: String, _ sql: String, _ bindings: [String] = []) throws -> [[String?]] {
         let db = try SQLiteConnection(path: path, readOnly: true)
         defer { db.close() }

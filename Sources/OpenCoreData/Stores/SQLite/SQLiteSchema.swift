@@ -38,6 +38,19 @@ final class SQLiteSchema {
     ///     follows no documented rule.
     init(model: NSManagedObjectModel, entityNumbers: [String: Int]?, existingTables: Set<String>) throws {
         let all = model.entities
+        // Table, column and index names are built from these names unquoted, as Apple's are (its
+        // schema text is kept byte for byte). A model that reached here without validation (one
+        // recovered from a file, or a migration's source) must not carry SQL in a name.
+        for e in all {
+            let name = e.name ?? ""
+            guard NSManagedObjectModel.isIdentifier(name) else { throw SQLiteSchemaError("entity name '\(name)' is not allowed. \(NSManagedObjectModel.identifierRule)") }
+            for p in e.properties where !NSManagedObjectModel.isIdentifier(p.name) {
+                throw SQLiteSchemaError("property name '\(name).\(p.name)' is not allowed. \(NSManagedObjectModel.identifierRule)")
+            }
+            for index in e.indexes where !NSManagedObjectModel.isIdentifier(index.name) {
+                throw SQLiteSchemaError("fetch index name '\(index.name)' of entity '\(name)' is not allowed. \(NSManagedObjectModel.identifierRule)")
+            }
+        }
         var numbers: [ObjectIdentifier: Int] = [:]
         for e in all {
             let name = e.name ?? ""
