@@ -30,6 +30,39 @@ final class FetchRequestTests: XCTestCase {
         }
     }
 
+    func testASortKeyThatNamesNoPropertyThrowsAsAPredicateKeyDoes() throws {
+        let stack = try seeded()
+        let sqlite = try TemporaryCompanyStore()
+        try sqlite.seed([("Ann", 300, "Archer"), ("Bob", 100, "Baker")])
+        let (_, sqliteContext) = try sqlite.open()
+        for context in [stack.context, sqliteContext] {
+            try context.performAndWait {
+                let request = NSFetchRequest<Employee>(entityName: "Employee")
+                request.predicate = NSPredicate(format: "salaryy > 0")
+                let predicateError = thrownError { _ = try context.fetch(request) }
+                XCTAssertEqual(predicateError?.code, NSKeyValueValidationError)
+
+                request.predicate = nil
+                for key in ["salaryy", "department.nmae"] {
+                    request.sortDescriptors = [NSSortDescriptor(key: key, ascending: true)]
+                    let error = thrownError { _ = try context.fetch(request) }
+                    XCTAssertEqual(error?.domain, NSCocoaErrorDomain, key)
+                    XCTAssertEqual(error?.code, NSKeyValueValidationError, key)
+                    XCTAssertTrue(error?.localizedDescription.contains("sort descriptor key '\(key)'") ?? false, "\(String(describing: error))")
+                    request.fetchBatchSize = 1
+                    XCTAssertEqual(thrownError { _ = try context.fetchBatched(request) }?.code, NSKeyValueValidationError, key)
+                    request.fetchBatchSize = 0
+                    request.resultType = .managedObjectIDResultType
+                    XCTAssertEqual(thrownError { _ = try context.fetch(request) }?.code, NSKeyValueValidationError, key)
+                    request.resultType = .managedObjectResultType
+                }
+                // Key paths through relationships, and what key-value coding reads from a value.
+                request.sortDescriptors = [NSSortDescriptor(key: "department.name", ascending: true), NSSortDescriptor(key: "firstName.length", ascending: true)]
+                XCTAssertNoThrow(try context.fetch(request))
+            }
+        }
+    }
+
     func testObjectsMatchTheirIDsInPredicates() throws {
         let stack = try seeded()
         try stack.context.performAndWait {

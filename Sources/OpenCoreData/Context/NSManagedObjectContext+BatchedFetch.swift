@@ -19,6 +19,7 @@ extension NSManagedObjectContext {
     /// `fetch(_:)`'s array.
     public func fetchBatched<T>(_ request: NSFetchRequest<T>) throws -> NSBatchFaultingArray<T> {
         assertOnQueue()
+        try checkSortKeys(of: request)
         if let batches = try batchFaultingStorage(request) { return NSBatchFaultingArray(batches) }
         return NSBatchFaultingArray(try fetch(request))
     }

@@ -14,6 +14,7 @@ extension NSManagedObjectContext {
     /// ```
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         assertOnQueue()
+        try checkSortKeys(of: request)
         if request.resultType == .dictionaryResultType {
             let (coordinator, entity) = try fetchTarget(request)
             return try fetchDictionaries(request, entity: entity, coordinator: coordinator)
