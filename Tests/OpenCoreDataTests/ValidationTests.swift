@@ -166,6 +166,52 @@ final class ValidationTests: XCTestCase {
         return model
     }
 
+    /// Apple's framework stores a number in a numeric attribute as that attribute's type: an
+    /// integer attribute takes the number's integer part, a Boolean any non-zero number as true.
+    func testNumbersAreCoercedToTheAttributesNumericType() throws {
+        let entity = NSEntityDescription()
+        entity.name = "Reading"
+        entity.properties = [("i16", NSAttributeType.integer16AttributeType), ("i32", .integer32AttributeType), ("i64", .integer64AttributeType),
+                             ("d", .doubleAttributeType), ("f", .floatAttributeType), ("b", .booleanAttributeType), ("dec", .decimalAttributeType)]
+            .map { NSAttributeDescription(name: $0.0, type: $0.1) }
+        let model = NSManagedObjectModel()
+        model.entities = [entity]
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let url = try makeTemporaryDirectory("ocd-coercion").appendingPathComponent("Readings.sqlite")
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        let context = newContext(coordinator)
+        try context.performAndWait {
+            let r = NSEntityDescription.insertNewObject(forEntityName: "Reading", into: context)
+            r.setValue(3.7, forKey: "i64")
+            r.setValue(Float(-2.9), forKey: "i32")
+            r.setValue(Decimal(string: "12.5")!, forKey: "i16")
+            r.setValue(7, forKey: "d")
+            r.setValue(0.1, forKey: "f")
+            r.setValue(2, forKey: "b")
+            r.setValue(1.25, forKey: "dec")
+            XCTAssertEqual(r.value(forKey: "i64") as? Int64, 3)
+            try context.save()
+            context.refresh(r, mergeChanges: false)
+            XCTAssertEqual(r.value(forKey: "i64") as? Int64, 3)
+            XCTAssertEqual(r.value(forKey: "i32") as? Int32, -2)
+            XCTAssertEqual(r.value(forKey: "i16") as? Int16, 12)
+            XCTAssertEqual(r.value(forKey: "d") as? Double, 7)
+            XCTAssertEqual(r.value(forKey: "f") as? Float, Float(0.1))
+            XCTAssertEqual(r.value(forKey: "b") as? Bool, true)
+            XCTAssertEqual(r.value(forKey: "dec") as? Decimal, Decimal(string: "1.25"))
+
+            // Coerced, then range-checked as the attribute's type.
+            r.setValue(40_000.5, forKey: "i16")
+            XCTAssertThrowsError(try context.save()) { XCTAssertEqual(($0 as NSError).code, NSValidationNumberTooLargeError) }
+            r.setValue(12, forKey: "i16")
+            // What no integer can hold is still a validation error, not a trap.
+            for bad in [Double.nan, .infinity, 1e300] {
+                r.setValue(bad, forKey: "i64")
+                XCTAssertThrowsError(try context.save(), "\(bad)") { XCTAssertEqual(($0 as NSError).code, NSManagedObjectValidationError) }
+            }
+        }
+    }
+
     func testWrongTypeForAttributeFailsValidationInsteadOfTrapping() throws {
         let stack = TestStack()
         try stack.context.performAndWait {

@@ -68,13 +68,16 @@ extension StoredValue {
             return
         }
         switch attribute.attributeType {
+        // Numbers are coerced to the attribute's type as Apple's framework does when it stores
+        // an NSNumber: integers take `longLongValue` (a fraction is cut off toward zero),
+        // Booleans `boolValue` (any number but zero is true). Range checks happen at save.
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
-            if let i = NumericConversion.int64(value) { self = .integer(i); return }
+            if let i = NumericConversion.truncatedInt64(value) { self = .integer(i); return }
         case .doubleAttributeType, .floatAttributeType:
             if let d = NumericConversion.double(value) { self = .double(d); return }
         case .booleanAttributeType:
             if let b = value as? Bool { self = .bool(b); return }
-            if let i = NumericConversion.int64(value), i == 0 || i == 1 { self = .bool(i == 1); return }
+            if let d = NumericConversion.double(value), !d.isNaN { self = .bool(d != 0); return }
         case .decimalAttributeType:
             if let d = value as? Decimal { self = .decimal(d); return }
             if let n = value as? NSNumber, !(value is Bool) { self = .decimal(n.decimalValue); return }
@@ -172,6 +175,15 @@ enum NumericConversion {
         case let v as NSNumber: return Int64(exactly: v.doubleValue) ?? v.int64Value
         default: return nil
         }
+    }
+
+    /// `value` as an integer the way `NSNumber.longLongValue` reads it: exact integers as they
+    /// are, other finite numbers cut toward zero. nil for what is not a number, NaN, an infinity
+    /// or a number outside Int64's range (those stay wrong-typed, and validation reports them).
+    static func truncatedInt64(_ value: Any) -> Int64? {
+        if let exact = int64(value) { return exact }
+        guard !(value is Bool), let d = double(value), d.isFinite else { return nil }
+        return Int64(exactly: d.rounded(.towardZero))
     }
 
     static func double(_ value: Any) -> Double? {
