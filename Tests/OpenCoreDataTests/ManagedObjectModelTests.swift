@@ -215,3 +215,84 @@ final class ManagedObjectModelTests: XCTestCase {
 
 /// A subclass with no properties of its own, for entities that only need a class.
 final class PlainRecord: NSManagedObject {}
+
+/// Models built in code with the convenience initializers: properties are linked to their entity,
+/// and a model that breaks a rule is a thrown error, never a trap.
+final class ModelBuiltInCodeTests: XCTestCase {
+    private func departmentAndEmployees() -> (NSManagedObjectModel, NSRelationshipDescription, NSRelationshipDescription) {
+        let employees = NSRelationshipDescription()
+        employees.name = "employees"
+        employees.maxCount = 0
+        let department = NSRelationshipDescription()
+        department.name = "department"
+        department.maxCount = 1
+        let d = NSEntityDescription(name: "Department", properties: [NSAttributeDescription(name: "name", type: .stringAttributeType), employees])
+        let e = NSEntityDescription(name: "Employee", properties: [NSAttributeDescription(name: "name", type: .stringAttributeType), department])
+        employees.destinationEntity = e
+        department.destinationEntity = d
+        employees.inverseRelationship = department
+        department.inverseRelationship = employees
+        let model = NSManagedObjectModel()
+        model.entities = [d, e]
+        return (model, employees, department)
+    }
+
+    func testPropertiesPassedToTheConvenienceInitializerBelongToTheEntity() throws {
+        let (model, employees, department) = departmentAndEmployees()
+        XCTAssertTrue(employees.entity === model.entitiesByName["Department"])
+        XCTAssertTrue(department.entity === model.entitiesByName["Employee"])
+        XCTAssertTrue(model.entitiesByName["Employee"]!.attributesByName["name"]!.entity === model.entitiesByName["Employee"])
+
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let context = newContext(coordinator)
+        try context.performAndWait {
+            let sales = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+            let ann = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            ann.setValue(sales, forKey: "department")
+            XCTAssertEqual((sales.value(forKey: "employees") as? Set<NSManagedObject>)?.count, 1, "the inverse is maintained")
+            try context.save()
+        }
+    }
+
+    func testBrokenModelsBuiltInCodeThrowInsteadOfTrapping() {
+        func addingStore(_ model: NSManagedObjectModel) -> NSError? {
+            do {
+                try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+                return nil
+            } catch { return error as NSError }
+        }
+        // An inverse that belongs to no entity of the model.
+        var (model, employees, _) = departmentAndEmployees()
+        let stray = NSRelationshipDescription()
+        stray.name = "stray"
+        employees.inverseRelationship = stray
+        XCTAssertEqual(addingStore(model)?.code, NSCoreDataError)
+
+        // A relationship whose destination is not in the model.
+        (model, employees, _) = departmentAndEmployees()
+        employees.destinationEntity = NSEntityDescription(name: "Elsewhere")
+        XCTAssertEqual(addingStore(model)?.code, NSCoreDataError)
+
+        // A superentity outside the model.
+        (model, _, _) = departmentAndEmployees()
+        let outside = NSEntityDescription(name: "Outside")
+        outside.subentities = [model.entitiesByName["Employee"]!]
+        XCTAssertEqual(addingStore(model)?.code, NSCoreDataError)
+
+        // An entity listed twice.
+        (model, _, _) = departmentAndEmployees()
+        model.entities = model.entities + [model.entities[0]]
+        XCTAssertEqual(addingStore(model)?.code, NSCoreDataError)
+
+        // An inheritance cycle: each entity the other's superentity.
+        let a = NSEntityDescription(name: "A"), b = NSEntityDescription(name: "B")
+        a.subentities = [b]
+        b.subentities = [a]
+        let cyclic = NSManagedObjectModel()
+        cyclic.entities = [a, b]
+        let cycle = addingStore(cyclic)
+        XCTAssertEqual(cycle?.code, NSCoreDataError)
+        XCTAssertTrue(cycle?.localizedDescription.contains("inherits from itself") ?? false, "\(String(describing: cycle))")
+    }
+}

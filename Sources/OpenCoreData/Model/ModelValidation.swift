@@ -8,6 +8,18 @@ extension NSManagedObjectModel {
     /// for problem in model.validationProblems() { print(problem) }
     /// ```
     public func validationProblems() -> [String] {
+        // An inheritance cycle makes every walk up the hierarchy endless (inherited properties,
+        // isKindOf), so it is reported alone.
+        for entity in entities {
+            var visited: Set<ObjectIdentifier> = [ObjectIdentifier(entity)]
+            var current = entity.superentity
+            while let e = current {
+                guard visited.insert(ObjectIdentifier(e)).inserted else {
+                    return ["Entity '\(entity.name ?? "?")' inherits from itself (through '\(e.name ?? "?")'). Remove one of the subentity links."]
+                }
+                current = e.superentity
+            }
+        }
         var problems: [String] = []
         var seen = Set<String>()
         for configuration in configurations where !Self.isIdentifier(configuration) {
@@ -58,7 +70,11 @@ extension NSManagedObjectModel {
                     problems.append("Relationship '\(name).\(r.name)' points to entity '\(dest.name ?? "?")', which is not in this model.")
                 }
                 if let inv = r.inverseRelationship {
-                    if !dest.isKindOf(entity: inv.entity) && !inv.entity.isKindOf(entity: dest) {
+                    guard let inverseOwner = inv.entity else {
+                        problems.append("Relationship '\(name).\(r.name)' has inverse '\(inv.name)', which belongs to no entity. Add it to the properties of '\(dest.name ?? "?")'.")
+                        continue
+                    }
+                    if !dest.isKindOf(entity: inverseOwner) && !inverseOwner.isKindOf(entity: dest) {
                         problems.append("Relationship '\(name).\(r.name)' has inverse '\(inv.entity?.name ?? "?").\(inv.name)', which is not a relationship of its destination '\(dest.name ?? "?")'.")
                     } else if let back = inv.destinationEntity, !entity.isKindOf(entity: back) {
                         problems.append("Relationship '\(name).\(r.name)' has inverse '\(inv.entity?.name ?? "?").\(inv.name)', but that inverse points to '\(back.name ?? "?")', not to '\(name)'. Make the two relationships point at each other.")

@@ -158,6 +158,8 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         self.name = name
         if let className { self.managedObjectClassName = className }
         self.properties = properties
+        // An initializer's own assignment does not run `properties`' didSet, which links them.
+        for p in properties { p.entity = self }
     }
 
     func copyEntity() -> NSEntityDescription {
