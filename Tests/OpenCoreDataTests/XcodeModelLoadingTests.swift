@@ -1,4 +1,4 @@
-import OpenCoreData
+@testable import OpenCoreData
 import XCTest
 
 /// Loading Xcode models (`.xcdatamodeld`, `.xcdatamodel`, Xcode 3 `elements`) and Apple's
@@ -579,6 +579,17 @@ final class XcodeModelLoadingTests: XCTestCase {
 
     func testMalformedXMLThrowsCorruptFile() throws {
         assertLoadFails(try writeModel("<model><entity name=\"A\"></model"), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not well-formed XML")
+    }
+
+    func testDeeplyNestedElementsThrowCorruptFileInsteadOfOverflowingTheStack() throws {
+        let depth = 30_000
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><model>" + String(repeating: "<entity>", count: depth)
+            + String(repeating: "</entity>", count: depth) + "</model>"
+        assertLoadFails(try writeModel(xml), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "nested more than \(XcodeXMLParser.maximumDepth) elements deep")
+        // A nesting as deep as the limit still parses.
+        let deepest = String(repeating: "<a>", count: XcodeXMLParser.maximumDepth) + String(repeating: "</a>", count: XcodeXMLParser.maximumDepth)
+        XCTAssertNoThrow(try XcodeXMLParser.parse(Data(deepest.utf8)))
+        XCTAssertThrowsError(try XcodeXMLParser.parse(Data(("<b>" + deepest + "</b>").utf8)))
     }
 
     func testGarbageBytesThrowCorruptFile() throws {

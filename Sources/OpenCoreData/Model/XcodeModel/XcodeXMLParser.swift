@@ -20,6 +20,11 @@ struct XcodeXMLParser {
         var description: String { "line \(line): \(message)" }
     }
 
+    /// The deepest nesting of elements accepted. Xcode's files nest a handful of levels (a
+    /// mapping document about a dozen); without a limit, a hostile file of thousands of nested
+    /// elements would overflow the stack when the element tree is freed, one `deinit` per level.
+    static let maximumDepth = 256
+
     private let bytes: [UInt8]
     private var position = 0
     /// Mapping models (`xcmapping.xml`, a Core Data XML store document) keep values in element
@@ -84,7 +89,12 @@ struct XcodeXMLParser {
                 } else {
                     throw error("a second root element <\(element.name)>")
                 }
-                if !selfClosing { stack.append(element) }
+                if !selfClosing {
+                    guard stack.count < Self.maximumDepth else {
+                        throw error("elements nested more than \(Self.maximumDepth) elements deep; Xcode's files nest a few levels")
+                    }
+                    stack.append(element)
+                }
             } else {
                 // Text: allowed (and ignored) inside the root; only whitespace outside it.
                 let byte = bytes[position]
