@@ -19,8 +19,13 @@ import Foundation
 /// keeps beside the object references (`_NSDestinationEntityName`, `_NSInverseRelationshipName`),
 /// so no object cycle has to be decoded.
 enum SQLiteModelCache {
-    /// Inflates raw DEFLATE `data` (zlib window bits -15).
-    static func inflate(_ data: Data) throws -> Data {
+    /// The most a model cache may inflate to. Apple's are tens to hundreds of kilobytes; a
+    /// hostile store's could inflate a few megabytes into gigabytes (a decompression bomb).
+    static let maximumInflatedSize = 16 << 20
+
+    /// Inflates raw DEFLATE `data` (zlib window bits -15), refusing to produce more than
+    /// `limit` bytes.
+    static func inflate(_ data: Data, limit: Int = maximumInflatedSize) throws -> Data {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw SQLiteModelCacheError("zlib could not start inflating")
@@ -42,8 +47,12 @@ enum SQLiteModelCache {
                     output.append(out.baseAddress!, count: chunk - Int(stream.avail_out))
                     return rc
                 }
+                if output.count > limit { return Z_BUF_ERROR }
             } while rc == Z_OK && (stream.avail_in > 0 || stream.avail_out == 0)
             return rc
+        }
+        guard output.count <= limit else {
+            throw SQLiteModelCacheError("the model cache inflates to more than \(limit) bytes (Apple's are kilobytes); it is damaged or hostile and was not read")
         }
         guard status == Z_STREAM_END else {
             throw SQLiteModelCacheError("the model cache is not raw DEFLATE data (zlib status \(status))")

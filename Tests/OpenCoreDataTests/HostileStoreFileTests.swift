@@ -1,0 +1,64 @@
+@testable import OpenCoreData
+import XCTest
+
+/// Store files made to hurt: whatever a file holds, reading it costs bounded time and memory
+/// and ends in an error or a warning, never a crash.
+final class HostileStoreFileTests: XCTestCase {
+    /// Raw DEFLATE data (no zlib header) that inflates to `megabytes` MiB of zero bytes with
+    /// about 13 bits per 258 bytes: a zero literal, then back-references of length 258 at
+    /// distance 1, in one block of the fixed Huffman code (RFC 1951, 3.2.6).
+    private func deflateBomb(megabytes: Int) -> Data {
+        var bytes: [UInt8] = []
+        var current: UInt32 = 0, filled = 0
+        /// Appends `count` bits of `value`, least significant first (header fields, extra bits).
+        func bits(_ value: UInt32, _ count: Int) {
+            for i in 0..<count {
+                current |= ((value >> UInt32(i)) & 1) << UInt32(filled)
+                filled += 1
+                if filled == 8 { bytes.append(UInt8(current)); current = 0; filled = 0 }
+            }
+        }
+        /// Appends a Huffman code of `count` bits, most significant first.
+        func code(_ value: UInt32, _ count: Int) {
+            for i in stride(from: count - 1, through: 0, by: -1) { bits((value >> UInt32(i)) & 1, 1) }
+        }
+        bits(1, 1)                 // BFINAL
+        bits(1, 2)                 // BTYPE 01: fixed Huffman codes
+        code(0b0011_0000, 8)       // literal 0
+        let copies = (megabytes << 20) / 258
+        for _ in 0..<copies {
+            code(0b1100_0101, 8)   // length code 285: 258 bytes
+            code(0, 5)             // distance code 0: distance 1
+        }
+        code(0, 7)                 // end of block (256)
+        if filled > 0 { bytes.append(UInt8(current)) }
+        return Data(bytes)
+    }
+
+    func testTheBombGeneratorMakesValidDeflateData() throws {
+        let inflated = try SQLiteModelCache.inflate(deflateBomb(megabytes: 1))
+        XCTAssertEqual(inflated.count, 1 + ((1 << 20) / 258) * 258)
+        XCTAssertTrue(inflated.allSatisfy { $0 == 0 })
+    }
+
+    func testAModelCacheThatInflatesBeyondTheLimitIsRefusedEarly() throws {
+        let bomb = deflateBomb(megabytes: 64)
+        XCTAssertLessThan(bomb.count, 500_000)
+        XCTAssertThrowsError(try SQLiteModelCache.model(from: bomb)) { error in
+            XCTAssertTrue("\(error)".contains("inflates to more than \(SQLiteModelCache.maximumInflatedSize) bytes"), "\(error)")
+        }
+    }
+
+    func testAStoreWithABombInItsModelCacheIsReadFromItsSchemaInstead() throws {
+        let store = try TemporaryCompanyStore()
+        try store.seed([("Ann", 1000, "Archer")])
+        try SQLiteInspector.execute(at: store.url.path, "DROP TABLE IF EXISTS Z_MODELCACHE")
+        try SQLiteInspector.execute(at: store.url.path, "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+        let hex = deflateBomb(megabytes: 64).map { String(format: "%02x", $0) }.joined()
+        try SQLiteInspector.execute(at: store.url.path, "INSERT INTO Z_MODELCACHE VALUES (x'\(hex)')")
+
+        let model = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: store.url)
+        XCTAssertNotNil(model.entitiesByName["Employee"], "rebuilt from the schema")
+        XCTAssertTrue(model.loadingWarnings.contains { $0.contains("inflates to more than") }, "\(model.loadingWarnings)")
+    }
+}
