@@ -14,11 +14,12 @@ extension NSManagedObjectContext {
     /// ```
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         assertOnQueue()
-        try checkSortKeys(of: request)
         if request.resultType == .dictionaryResultType {
+            // Dictionary results check their sort keys with their other properties.
             let (coordinator, entity) = try fetchTarget(request)
             return try fetchDictionaries(request, entity: entity, coordinator: coordinator)
         }
+        try checkSortKeys(of: request)
         if !(request.propertiesToGroupBy ?? []).isEmpty {
             // Apple raises: GROUP BY needs dictionary results.
             throw CoreDataError.make(NSCoreDataError, "fetch: propertiesToGroupBy requires resultType .dictionaryResultType (a group has no single object to return).")
