@@ -296,3 +296,63 @@ final class ModelBuiltInCodeTests: XCTestCase {
         XCTAssertTrue(cycle?.localizedDescription.contains("inherits from itself") ?? false, "\(String(describing: cycle))")
     }
 }
+
+/// A model and its descriptions are freed once nothing uses them: servers that load a model per
+/// tenant, and test suites that build one per test, must not grow without bound.
+final class ModelLifetimeTests: XCTestCase {
+    private struct Weak { weak var object: AnyObject? }
+
+    /// Runs `body` in a scope of its own, so that everything it made is released when it returns.
+    private func inScope(_ body: () throws -> Void) rethrows { try body() }
+
+    private func weakReferences(to model: NSManagedObjectModel) -> [Weak] {
+        var references = [Weak(object: model)]
+        for entity in model.entities {
+            references.append(Weak(object: entity))
+            for property in entity.properties { references.append(Weak(object: property)) }
+        }
+        return references
+    }
+
+    func testAModelWithRelationshipsIsFreed() {
+        var references: [Weak] = []
+        inScope {
+            let model = CompanyModel.make()
+            XCTAssertFalse(model.entities.flatMap(\.properties).filter { $0 is NSRelationshipDescription }.isEmpty)
+            _ = model.entityVersionHashesByName
+            references = weakReferences(to: model)
+        }
+        XCTAssertEqual(references.filter { $0.object != nil }.map { "\($0.object!)" }, [])
+    }
+
+    func testAModelUsedByAStackIsFreedWithTheStack() throws {
+        var references: [Weak] = []
+        try inScope {
+            let model = CompanyModel.make()
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+            let context = newContext(coordinator)
+            try context.performAndWait {
+                let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+                d.setValue("Sales", forKey: "name")
+                try context.save()
+            }
+            references = weakReferences(to: model) + [Weak(object: coordinator), Weak(object: context), Weak(object: coordinator.persistentStores[0])]
+        }
+        XCTAssertEqual(references.filter { $0.object != nil }.map { "\($0.object!)" }, [])
+    }
+
+    func testAModelLoadedFromXcodeFilesIsFreed() throws {
+        let url = try appleStores().deletingLastPathComponent().appendingPathComponent("xcdatamodels")
+        let all = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let models = all.filter { $0.pathExtension == "xcdatamodeld" }.prefix(4)
+        XCTAssertFalse(models.isEmpty)
+        for modelURL in models {
+            var references: [Weak] = []
+            try inScope {
+                references = weakReferences(to: try NSManagedObjectModel.load(contentsOf: modelURL))
+            }
+            XCTAssertEqual(references.filter { $0.object != nil }.map { "\($0.object!)" }, [], modelURL.lastPathComponent)
+        }
+    }
+}

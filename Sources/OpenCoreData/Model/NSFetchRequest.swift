@@ -28,7 +28,24 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     open var entityName: String?
     /// The entity to fetch; resolved from ``entityName`` against the context's model when nil.
     open var entity: NSEntityDescription? {
-        didSet { if entityName == nil { entityName = entity?.name } }
+        get { strongEntity ?? weakEntity }
+        set {
+            if holdsEntityWeakly { weakEntity = newValue } else { strongEntity = newValue }
+            if entityName == nil { entityName = newValue?.name }
+        }
+    }
+    private final var strongEntity: NSEntityDescription?
+    private final weak var weakEntity: NSEntityDescription?
+    /// Set for a request a model owns through an entity (a fetched property's): the entity owns
+    /// the property that owns the request, so a strong reference back would keep the whole model
+    /// alive forever. The model keeps the entity alive while the property can be reached.
+    private final var holdsEntityWeakly = false
+
+    /// Makes this request refer to its entity weakly from now on (see `holdsEntityWeakly`).
+    func holdEntityWeakly() {
+        holdsEntityWeakly = true
+        if let strongEntity { weakEntity = strongEntity }
+        strongEntity = nil
     }
     open var predicate: NSPredicate?
     open var sortDescriptors: [NSSortDescriptor]?

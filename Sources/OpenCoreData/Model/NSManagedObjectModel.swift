@@ -136,6 +136,13 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     public override init() { super.init() }
 
+    /// Breaks the one cycle a frozen model's entities are in: an entity keeps the origin of its
+    /// temporary IDs, which keeps the entity (IDs must keep their entity alive). Without this a
+    /// model with its entities would never be freed once a coordinator had used it.
+    deinit {
+        for entity in entities { entity.temporaryIDOrigin = nil }
+    }
+
     /// A deep, unfrozen copy: change the copy when the original is in use.
     open override func copy() -> Any { copyModel() }
 

@@ -62,7 +62,13 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
 /// The predicate may use `$FETCH_SOURCE` (the object that owns the property) and
 /// `$FETCHED_PROPERTY` (this description).
 open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Sendable {
-    open var fetchRequest: NSFetchRequest<NSManagedObject>? { willSet { checkMutable() } }
+    /// The request run for each source object. It refers to its entity weakly: the entity is
+    /// kept alive by the model, and a strong reference would make a cycle (entity → property →
+    /// request → entity) that no model could ever be freed from.
+    open var fetchRequest: NSFetchRequest<NSManagedObject>? {
+        willSet { checkMutable() }
+        didSet { fetchRequest?.holdEntityWeakly() }
+    }
 
     override func copyDescription() -> NSPropertyDescription {
         let copy = NSFetchedPropertyDescription()

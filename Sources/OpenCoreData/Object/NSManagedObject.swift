@@ -339,20 +339,27 @@ public struct NSSnapshotEventType: OptionSet, Sendable {
 }
 
 /// Remembers which entities models have bound to classes, for `+entity()` and `+fetchRequest()`.
+/// It refers to the entities weakly: a model no coordinator or caller uses any more is freed
+/// with its entities, and the class then has no entity until another model binds it.
 enum ModelRegistry {
+    private final class WeakEntity {
+        weak var entity: NSEntityDescription?
+        init(_ entity: NSEntityDescription) { self.entity = entity }
+    }
+
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var entitiesByClass: [ObjectIdentifier: NSEntityDescription] = [:]  // guarded by `lock`
+    nonisolated(unsafe) private static var entitiesByClass: [ObjectIdentifier: WeakEntity] = [:]  // guarded by `lock`
 
     static func register(_ model: NSManagedObjectModel) {
         lock.lock(); defer { lock.unlock() }
         for e in model.entities where e.resolvedClass != NSManagedObject.self {
-            entitiesByClass[ObjectIdentifier(e.resolvedClass)] = e
+            entitiesByClass[ObjectIdentifier(e.resolvedClass)] = WeakEntity(e)
         }
     }
 
     static func entity(for type: NSManagedObject.Type) -> NSEntityDescription? {
         lock.lock(); defer { lock.unlock() }
-        return entitiesByClass[ObjectIdentifier(type)]
+        return entitiesByClass[ObjectIdentifier(type)]?.entity
     }
 }
 
