@@ -541,7 +541,7 @@ final class AppleStoreFixtureTests: XCTestCase {
         let text = directory.appendingPathComponent("notes.sqlite")
         try Data("just some text, not a database".utf8).write(to: text)
         XCTAssertThrowsError(try NSManagedObjectModel.recovered(fromSQLiteStoreAt: text)) { error in
-            XCTAssertEqual((error as NSError).code, NSPersistentStoreOpenError)
+            XCTAssertEqual((error as NSError).code, NSFileReadCorruptFileError)
             XCTAssertTrue((error as NSError).localizedDescription.contains("not a SQLite database"), (error as NSError).localizedDescription)
         }
         XCTAssertEqual(try String(contentsOf: text, encoding: .utf8), "just some text, not a database", "left unchanged")

@@ -61,4 +61,53 @@ final class HostileStoreFileTests: XCTestCase {
         XCTAssertNotNil(model.entitiesByName["Employee"], "rebuilt from the schema")
         XCTAssertTrue(model.loadingWarnings.contains { $0.contains("inflates to more than") }, "\(model.loadingWarnings)")
     }
+
+    // MARK: Damaged stores are refused as they are
+
+    /// A store of 1,500 employees in rollback-journal mode (as a file copied without its WAL
+    /// and checkpointed is), big enough to span dozens of pages.
+    private func rollbackModeStore() throws -> TemporaryCompanyStore {
+        let store = try TemporaryCompanyStore()
+        try store.seed((0..<1500).map { ("Employee \($0)", Int64($0), "Last name " + String(repeating: "x", count: 60)) })
+        try SQLiteInspector.execute(at: store.url.path, "PRAGMA journal_mode = DELETE")
+        XCTAssertGreaterThan(try Data(contentsOf: store.url).count, 150_000)
+        return store
+    }
+
+    private func assertRefusedUnchanged(_ store: TemporaryCompanyStore, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try Data(contentsOf: store.url)
+        let error = thrownError { _ = try store.open() }
+        XCTAssertEqual(error?.domain, NSCocoaErrorDomain, label, file: file, line: line)
+        XCTAssertEqual(error?.code, NSFileReadCorruptFileError, "\(label): \(String(describing: error))", file: file, line: line)
+        XCTAssertEqual(error?.userInfo["NSSQLiteErrorDomain"] as? Int, 11, label, file: file, line: line)
+        XCTAssertEqual(error?.userInfo[NSFilePathErrorKey] as? String, store.url.path, label, file: file, line: line)
+        XCTAssertEqual(try Data(contentsOf: store.url), before, "\(label): nothing may be written to a damaged store", file: file, line: line)
+    }
+
+    func testAStoreCutOffPartWayIsRefusedWithoutBeingWritten() throws {
+        for cut in [40_000, 90_000, 150_000] {
+            let store = try rollbackModeStore()
+            let whole = try Data(contentsOf: store.url)
+            try whole.prefix(cut).write(to: store.url)
+            try assertRefusedUnchanged(store, "cut at \(cut)")
+        }
+    }
+
+    func testAStoreWithOverwrittenPagesIsRefusedWithoutBeingWritten() throws {
+        let store = try rollbackModeStore()
+        var bytes = try Data(contentsOf: store.url)
+        // Pages past the schema and metadata (page 1 and the first few) filled with garbage.
+        let start = bytes.count / 2, end = start + 16_384
+        var rng = SplitMix64(seed: 7)
+        for i in start..<end { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
+        try bytes.write(to: store.url)
+        try assertRefusedUnchanged(store, "overwritten pages")
+    }
+
+    func testASoundRollbackModeStoreStillOpensAndSwitchesToWAL() throws {
+        let store = try rollbackModeStore()
+        let (_, context) = try store.open()
+        XCTAssertEqual(try context.performAndWait { try context.count(for: NSFetchRequest<Employee>(entityName: "Employee")) }, 1500)
+        XCTAssertEqual(try store.sql("PRAGMA journal_mode"), [["wal"]])
+    }
 }

@@ -521,12 +521,15 @@ final class SQLiteStoreTests: XCTestCase {
 
     // MARK: Bad files and options
 
-    func testAFileThatIsNotADatabaseFailsWith134080AndIsLeftUnchanged() throws {
+    /// Apple's framework reports a file that is not a database as NSFileReadCorruptFileError
+    /// with SQLITE_NOTADB (26) under NSSQLiteErrorDomain.
+    func testAFileThatIsNotADatabaseFailsWith259AndIsLeftUnchanged() throws {
         let bytes = Data(String(repeating: "this is not a database ", count: 400).utf8)
         try bytes.write(to: storeURL)
         let error = openError { _ = try open(CompanyModel.make()) }
         XCTAssertEqual(error?.domain, NSCocoaErrorDomain)
-        XCTAssertEqual(error?.code, NSPersistentStoreOpenError)
+        XCTAssertEqual(error?.code, NSFileReadCorruptFileError)
+        XCTAssertEqual(error?.userInfo["NSSQLiteErrorDomain"] as? Int, 26)
         XCTAssertEqual(try Data(contentsOf: storeURL), bytes)
         XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + "-wal"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: storeURL.path + "-journal"))
@@ -638,7 +641,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sql("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'"), [["160"]])
     }
 
-    func testATruncatedStoreFailsWith134080AndIsLeftUnchanged() throws {
+    func testATruncatedStoreFailsWith259AndIsLeftUnchanged() throws {
         try saveCompany(open(CompanyModel.make()).1)
         let (coordinator, _) = try open(CompanyModel.make())
         try coordinator.remove(coordinator.persistentStores[0])  // closing checkpoints the WAL into the file
@@ -646,7 +649,7 @@ final class SQLiteStoreTests: XCTestCase {
         let damaged = directory.appendingPathComponent("Damaged.sqlite")
         try truncated.write(to: damaged)
         let error = openError { _ = try open(CompanyModel.make(), at: damaged) }
-        XCTAssertEqual(error?.code, NSPersistentStoreOpenError)
+        XCTAssertEqual(error?.code, NSFileReadCorruptFileError)
         XCTAssertEqual(try Data(contentsOf: damaged), truncated)
     }
 }

@@ -49,8 +49,9 @@ extension NSManagedObjectModel {
     /// `-wal` beside it may be checkpointed when it is closed: copy a store you must keep
     /// byte for byte).
     ///
-    /// - Throws: `NSPersistentStoreOpenError` (134080) when `url` is not a readable Core Data
-    ///   SQLite store (no file, not SQLite, no `Z_PRIMARYKEY`/`Z_METADATA`).
+    /// - Throws: `NSFileReadCorruptFileError` (259, with `NSSQLiteErrorDomain`) when `url` is not
+    ///   a SQLite database or is damaged; `NSPersistentStoreOpenError` (134080) when there is no
+    ///   file or it is not a Core Data store (no `Z_PRIMARYKEY`/`Z_METADATA`).
     public static func recovered(fromSQLiteStoreAt url: URL, usingModelCache: Bool = true) throws -> NSManagedObjectModel {
         let model = try SQLiteModelRecovery(url: url, usesModelCache: usingModelCache).recover()
         model.isRecoveredFromStore = true
@@ -86,7 +87,8 @@ struct SQLiteModelRecovery {
         defer { db.close() }
         let tables: Set<String>
         do { tables = try db.tableNames() } catch {
-            throw failure("The file at \(path) is not a SQLite database, or it is corrupt: \(error).", error)
+            throw SQLiteFileSoundness.corruptFileError(path: path, message: "The file at \(path) is not a SQLite database, or it is corrupt: \(error).",
+                                                       sqliteCode: SQLiteFileSoundness.sqliteCode(of: error), underlying: error)
         }
         guard tables.contains("Z_PRIMARYKEY"), tables.contains("Z_METADATA") else {
             throw failure("The file at \(path) is a SQLite database but not a Core Data store (it has no Z_PRIMARYKEY or Z_METADATA table).")

@@ -131,7 +131,11 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         do {
             tables = try db.tableNames()
         } catch {
-            throw openError(path, "The file at \(path) is not a SQLite database, or it is corrupt: \(error). It was left unchanged. Move it away or restore it from a backup.", error)
+            throw SQLiteFileSoundness.corruptFileError(path: path, message: "The file at \(path) is not a SQLite database, or it is corrupt: \(error). It was left unchanged. Move it away or restore it from a backup.",
+                                                       sqliteCode: SQLiteFileSoundness.sqliteCode(of: error), underlying: error)
+        }
+        if !tables.isEmpty, let problem = SQLiteFileSoundness.headerProblem(atPath: path) {
+            throw SQLiteFileSoundness.corruptFileError(path: path, message: "The store at \(path) is damaged: \(problem). It was left unchanged. Restore it from a backup.", sqliteCode: SQLITE_CORRUPT)
         }
 
         do {
@@ -222,6 +226,8 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             }
         } catch let error as NSError where error.domain == NSCocoaErrorDomain {
             throw error
+        } catch let error as SQLiteError where error.code == SQLITE_CORRUPT || error.code == SQLITE_NOTADB {
+            throw SQLiteFileSoundness.corruptFileError(path: path, message: "The store at \(path) is damaged: reading its metadata failed with \(error). It was left unchanged. Restore it from a backup.", sqliteCode: error.code, underlying: error)
         } catch {
             throw openError(path, "Can't read the metadata of the store at \(path): \(error). It was left unchanged.", error)
         }
@@ -277,6 +283,19 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         }
         buildPlans()
         if !isReadOnly {
+            // Switching into WAL mode rewrites the header: the first write of an open. A store
+            // not in WAL mode yet is checked page by page first, so that a damaged file is
+            // refused as it is, not changed and then refused at the first fetch.
+            let mode = (try? db.query("PRAGMA journal_mode") { $0.text(at: 0) ?? "" }.first) ?? nil
+            if mode?.lowercased() != "wal" {
+                let problem: String?
+                do { problem = try SQLiteFileSoundness.quickCheckProblem(db) } catch {
+                    problem = "SQLite could not check it: \(error)"
+                }
+                if let problem {
+                    throw SQLiteFileSoundness.corruptFileError(path: path, message: "The store at \(path) is damaged: \(problem). It was left unchanged. Restore it from a backup.", sqliteCode: SQLITE_CORRUPT)
+                }
+            }
             do { try db.execute("PRAGMA journal_mode = WAL") } catch {
                 throw openError(path, "Can't switch the store at \(path) to WAL journal mode: \(error). Another process may hold it open in rollback-journal mode.", error)
             }
