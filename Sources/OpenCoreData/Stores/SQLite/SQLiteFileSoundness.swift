@@ -5,7 +5,7 @@ import Foundation
 /// first write of an open (the switch to WAL journal mode rewrites the header).
 ///
 /// ```swift
-/// if let problem = SQLiteFileSoundness.headerProblem(atPath: path) { throw ... }   // cut off?
+/// if let problem = try SQLiteFileSoundness.truncationProblem(db, path: path) { throw ... }   // cut off?
 /// if let problem = try SQLiteFileSoundness.quickCheckProblem(db) { throw ... }     // damaged pages?
 /// ```
 ///
@@ -13,26 +13,22 @@ import Foundation
 /// `NSFileReadCorruptFileError` (259) with SQLite's code under `NSSQLiteErrorDomain`
 /// (``corruptFileError(path:message:sqliteCode:underlying:)``), and left byte for byte as it was.
 enum SQLiteFileSoundness {
-    /// Why the file at `path` can't be a whole SQLite database, judged from its 100-byte header
-    /// alone, or nil when the header raises no doubt. The header counts the database's pages
-    /// (bytes 28–31, valid when bytes 92–95 repeat the change counter at 24–27); a file shorter
-    /// than that many pages was cut off. A WAL file may hold pages beyond the count, never fewer.
-    static func headerProblem(atPath path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 100), header.count == 100,
-              header.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
-        func uint32(_ offset: Int) -> UInt64 {
-            header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt64($1) }
-        }
-        let rawPageSize = UInt64(header[16]) << 8 | UInt64(header[17])
-        let pageSize: UInt64 = rawPageSize == 1 ? 65_536 : rawPageSize
-        let pageCount = uint32(28)
-        guard pageSize >= 512, pageCount > 0, uint32(92) == uint32(24),
-              let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
-        else { return nil }
-        let expected = pageCount * pageSize
-        return size < expected ? "the file has \(size) bytes but its header counts \(pageCount) pages of \(pageSize) bytes (\(expected) bytes): it was cut off" : nil
+    /// Why the store on `db` (the file at `path`) can't be a whole database, judged from the
+    /// page count SQLite takes from the file's header, or nil when that raises no doubt: a main
+    /// file shorter than that many pages was cut off. Only when no WAL file holds pages (those
+    /// may lie beyond the main file's end).
+    ///
+    /// Read through SQLite and `stat`, never through a file descriptor of our own: closing any
+    /// descriptor of a database file drops every POSIX lock this process holds on it, SQLite's
+    /// included, and another process would then take the WAL for unused and delete it.
+    static func truncationProblem(_ db: SQLiteConnection, path: String) throws -> String? {
+        let fileManager = FileManager.default
+        func size(_ file: String) -> UInt64? { (try? fileManager.attributesOfItem(atPath: file)[.size] as? NSNumber)?.uint64Value }
+        guard (size(path + "-wal") ?? 0) == 0, let fileSize = size(path) else { return nil }
+        let pageSize = try db.query("PRAGMA page_size") { UInt64($0.int64(at: 0)) }.first ?? 0
+        let pageCount = try db.query("PRAGMA page_count") { UInt64($0.int64(at: 0)) }.first ?? 0
+        let expected = pageSize * pageCount
+        return fileSize < expected ? "the file has \(fileSize) bytes but its header counts \(pageCount) pages of \(pageSize) bytes (\(expected) bytes): it was cut off" : nil
     }
 
     /// SQLite's `quick_check` of every page (b-tree structure, record formats, page use), or nil

@@ -134,7 +134,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             throw SQLiteFileSoundness.corruptFileError(path: path, message: "The file at \(path) is not a SQLite database, or it is corrupt: \(error). It was left unchanged. Move it away or restore it from a backup.",
                                                        sqliteCode: SQLiteFileSoundness.sqliteCode(of: error), underlying: error)
         }
-        if !tables.isEmpty, let problem = SQLiteFileSoundness.headerProblem(atPath: path) {
+        if !tables.isEmpty, let problem = try? SQLiteFileSoundness.truncationProblem(db, path: path) {
             throw SQLiteFileSoundness.corruptFileError(path: path, message: "The store at \(path) is damaged: \(problem). It was left unchanged. Restore it from a backup.", sqliteCode: SQLITE_CORRUPT)
         }
 
