@@ -14,24 +14,37 @@ import OpenCoreData
 /// Records
 ///   Division    2
 ///   Employee    3
-/// Migrated.
+/// Migrated: the store's metadata now carries OpenCoreData's version hashes of the new model (pass --to-version-info for Apple's) for 2 entities.
 /// ```
 ///
 /// The migration is the one `addPersistentStore` runs with `NSMigratePersistentStoresAutomaticallyOption`
 /// and `NSInferMappingModelAutomaticallyOption`: all or nothing, the original store is left as it
 /// was when anything fails.
 enum MigrateCommand {
-    static let usage = "usage: ocd migrate <store.sqlite> --from <old .xcdatamodeld/.xcdatamodel> --to <new .xcdatamodeld/.xcdatamodel>"
+    static let usage = """
+        usage: ocd migrate <store.sqlite> --from <old .xcdatamodeld/.xcdatamodel> --to <new .xcdatamodeld/.xcdatamodel>
+                           [--from-version-info <.momd or VersionInfo.plist>] [--to-version-info <.momd or VersionInfo.plist>]
+          --from-version-info, --to-version-info: the compiled model (.momd) whose VersionInfo.plist holds
+            Apple's version hashes for that model version. With them, a store Apple's framework wrote is
+            recognised by its hashes, and the migrated store carries Apple's hashes of the new version,
+            so Apple's framework opens it. Without them, a store Apple wrote is matched to --from by its
+            tables and columns.
+        """
 
     /// Returns the exit status: 0 migrated (or nothing to do), 1 the migration failed (the store
     /// is unchanged), 2 wrong arguments.
     static func run(_ arguments: [String]) -> Int32 {
-        var store: String?, from: String?, to: String?
+        var store: String?, from: String?, to: String?, fromInfo: String?, toInfo: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "--from": from = rest.popFirst()
             case "--to": to = rest.popFirst()
+            case "--from-version-info": fromInfo = rest.popFirst()
+            case "--to-version-info": toInfo = rest.popFirst()
+            case "--help", "-h":
+                print(usage)
+                return 0
             default:
                 if store != nil || argument.hasPrefix("--") {
                     ModelCommand.printError("ocd migrate: unexpected argument '\(argument)'\n\(usage)")
@@ -47,8 +60,8 @@ enum MigrateCommand {
         let url = URL(fileURLWithPath: store)
         let source: NSManagedObjectModel, destination: NSManagedObjectModel
         do {
-            source = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: from))
-            destination = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: to))
+            source = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: from), versionInfo: fromInfo.map { URL(fileURLWithPath: $0) })
+            destination = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: to), versionInfo: toInfo.map { URL(fileURLWithPath: $0) })
         } catch {
             ModelCommand.printError("ocd migrate: \(error.localizedDescription)")
             return 1
@@ -84,7 +97,17 @@ enum MigrateCommand {
                 }
             }
             try coordinator.remove(added)
-            print("Migrated.")
+            // Success is claimed only for work that was done: the store's metadata must now name
+            // the new model version.
+            let after = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+            let hashes = after[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
+            guard destination.isConfiguration(withName: nil, compatibleWithStoreMetadata: after),
+                  NSDictionary(dictionary: hashes) != NSDictionary(dictionary: before[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]) else {
+                ModelCommand.printError("ocd migrate: the store was not rewritten: its metadata still names the model version it was made with (entities \(hashes.keys.sorted().joined(separator: ", "))). Check that --from is the model version that made the store.")
+                return 1
+            }
+            let apple = destination.appleEntityVersionHashesByName == hashes ? "Apple's version hashes of the new model (from its VersionInfo.plist)" : "OpenCoreData's version hashes of the new model (pass --to-version-info for Apple's)"
+            print("Migrated: the store's metadata now carries \(apple) for \(hashes.count) entities.")
             return 0
         } catch {
             let e = error as NSError

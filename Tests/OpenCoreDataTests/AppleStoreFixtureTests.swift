@@ -15,16 +15,7 @@ final class AppleStoreFixtureTests: XCTestCase {
 
     // MARK: - Fixtures
 
-    /// Copies the store at `relative` with its `-wal`/`-shm` into a fresh temporary directory.
-    private func copyStore(_ relative: String) throws -> URL {
-        let source = try appleStores().appendingPathComponent(relative)
-        let directory = try makeTemporaryDirectory("ocd-applestore")
-        let destination = directory.appendingPathComponent(source.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
-            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
-        }
-        return destination
-    }
+    private func copyStore(_ relative: String) throws -> URL { try copyAppleStore(relative) }
 
     /// The model version `version` of the bundle at `bundle`, with Apple's version hashes from
     /// `compiled` (a `.momd`) when given.

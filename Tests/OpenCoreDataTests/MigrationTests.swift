@@ -563,7 +563,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(status, 0, errors)
         for line in ["Migrating \(storeURL.path)", "  entity Note removed", "  entity Team renamed Group",
                      "  Person: attribute nickname added", "  Group: attribute title renamed label",
-                     "  Group   2", "  Person  3", "Migrated."] {
+                     "  Group   2", "  Person  3", "Migrated: the store's metadata now carries OpenCoreData's version hashes of the new model"] {
             XCTAssertTrue(output.contains(line), "missing '\(line)' in:\n\(output)")
         }
 

@@ -21,6 +21,18 @@ func appleStores() throws -> URL {
 }
 
 extension XCTestCase {
+    /// Copies the Apple-written store at `relative` (under `apple-stores/`) with its
+    /// `-wal`/`-shm` into a fresh temporary directory: a store is never opened in place.
+    func copyAppleStore(_ relative: String) throws -> URL {
+        let source = try appleStores().appendingPathComponent(relative)
+        let directory = try makeTemporaryDirectory("ocd-applestore")
+        let destination = directory.appendingPathComponent(source.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
+            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
+        }
+        return destination
+    }
+
     /// A new empty folder `prefix`-UUID under the system's temporary directory, removed when the
     /// test ends — also when it fails or throws, so no store files are left behind. Call from
     /// `setUpWithError()` or from a test.

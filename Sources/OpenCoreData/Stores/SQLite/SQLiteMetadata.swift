@@ -20,21 +20,31 @@ enum SQLiteMetadata {
     static let hashScheme = 1
 
     /// The metadata keys of a new store made with `model`.
+    ///
+    /// A model loaded with its `VersionInfo.plist` knows Apple's hashes for all its entities:
+    /// those are written, without ``hashSchemeKey``, so that Apple's framework recognises the
+    /// store as made with that model version (after a migration, say). Otherwise our own
+    /// hashes are written, marked with ``hashSchemeKey``.
     static func plist(for model: NSManagedObjectModel, entities: [NSEntityDescription]) -> [String: Any] {
         var hashes: [String: Data] = [:]
         for e in entities { if let name = e.name { hashes[name] = e.versionHash } }
+        let apple = model.appleEntityVersionHashesByName.flatMap { apple in
+            hashes.keys.allSatisfy { apple[$0] != nil } ? hashes.keys.reduce(into: [String: Data]()) { $0[$1] = apple[$1] } : nil
+        }
+        let written = apple ?? hashes
         // Apple's NSStoreModelVersionChecksumKey: SHA-256 over the hashes concatenated in name order.
-        let concatenated = hashes.keys.sorted().reduce(into: Data()) { $0.append(hashes[$1]!) }
-        return [
+        let concatenated = written.keys.sorted().reduce(into: Data()) { $0.append(written[$1]!) }
+        var plist: [String: Any] = [
             NSStoreTypeKey: NSSQLiteStoreType,
-            NSStoreModelVersionHashesKey: hashes,
+            NSStoreModelVersionHashesKey: written,
             "NSStoreModelVersionHashesVersion": 3,
             NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
             "NSStoreModelVersionChecksumKey": SHA256.hash(concatenated).base64EncodedString(),
             "NSPersistenceFrameworkVersion": 1,
             "_NSAutoVacuumLevel": "2",
-            hashSchemeKey: hashScheme,
         ]
+        if apple == nil { plist[hashSchemeKey] = hashScheme }
+        return plist
     }
 
     static func encode(_ plist: [String: Any]) throws -> Data {

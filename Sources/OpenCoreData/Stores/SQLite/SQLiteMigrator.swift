@@ -157,7 +157,9 @@ enum SQLiteMigrator {
         }
         if madeStore(destination) { return nil }
         let candidates = sourceModels(in: options)
-        if !ours && !candidates.contains(where: madeStore) { return nil }
+        if !ours && !candidates.contains(where: madeStore) {
+            return try migrateAppleStoreByStructure(at: url, metadata: metadata, to: destination, candidates: candidates)
+        }
         // Without the model, a store of ours may still be read through the new model taken
         // back to what the file shows, when the file leaves no doubt (SQLiteSourceModelRecovery).
         let recovered = { (try? SQLiteSourceModelRecovery.sourceModel(forStoreAt: path, destination: destination)) ?? nil }
@@ -171,6 +173,35 @@ enum SQLiteMigrator {
                     matchByStructure: !candidates.contains { $0 === source })
         // The source model's coordinator registered its entities for the program's classes;
         // the destination model is the one in use from now on.
+        ModelRegistry.register(destination)
+        return mapping
+    }
+
+    /// Migrates a store Apple's framework wrote when neither `destination` nor any candidate has
+    /// Apple's version hashes for it (models loaded without their `VersionInfo.plist`): the
+    /// model whose tables and columns are exactly the store's made it. Nothing to do when that
+    /// is `destination`, or when no candidates were given (opening then compares the store with
+    /// `destination` as before); a clear error when candidates were given but none fits.
+    private static func migrateAppleStoreByStructure(at url: URL, metadata: [String: Any], to destination: NSManagedObjectModel, candidates: [NSManagedObjectModel]) throws -> NSMappingModel? {
+        guard !candidates.isEmpty else { return nil }
+        let path = url.path
+        var differencesByCandidate: [[String]] = []
+        let source: NSManagedObjectModel? = try {
+            let db = try SQLiteConnection(path: path, readOnly: true)
+            defer { db.close() }
+            if try SQLiteSchema.differences(between: destination, and: db).isEmpty { return nil }
+            for candidate in candidates {
+                let differences = try SQLiteSchema.differences(between: candidate, and: db)
+                if differences.isEmpty { return candidate }
+                differencesByCandidate.append(differences)
+            }
+            throw CoreDataError.make(NSMigrationMissingSourceModelError,
+                "The store at \(path) was written by Apple's framework, and none of the \(candidates.count) models in OCDMigrationSourceModelsOption has its tables and columns (\(differencesByCandidate.map { $0.prefix(4).joined(separator: ", ") }.joined(separator: "; "))). Pass the model version that made the store, or load the models with their compiled .momd (VersionInfo.plist) so that Apple's version hashes identify it. The store was left unchanged.",
+                [NSFilePathErrorKey: path, "metadata": metadata])
+        }()
+        guard let source else { return nil }
+        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
+        try migrate(storeAt: url, metadata: metadata, from: source, to: destination, mapping: mapping, matchByStructure: true)
         ModelRegistry.register(destination)
         return mapping
     }
@@ -221,7 +252,9 @@ enum SQLiteMigrator {
             }
             let nsError = error as NSError
             if nsError.domain == NSCocoaErrorDomain, passing.contains(nsError.code) { throw error }
-            throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path)\(failure.isEmpty ? "" : " " + failure) failed: \(nsError.localizedDescription) The original store was left unchanged.",
+            // The copy is ours, not the caller's: the message names the caller's file.
+            let reason = nsError.localizedDescription.replacingOccurrences(of: temporary.path, with: "the migrated copy of \(path)")
+            throw CoreDataError.make(NSMigrationError, "Migrating the store at \(path)\(failure.isEmpty ? "" : " " + failure) failed: \(reason) The original store was left unchanged.",
                                      [NSFilePathErrorKey: path, NSUnderlyingErrorKey: nsError])
         }
     }
@@ -234,10 +267,13 @@ enum SQLiteMigrator {
     static let batchSize = SQLiteStore.rowBatchLimit
 
     private static func writeMigratedStore(from url: URL, to temporary: URL, metadata: [String: Any], source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel, matchByStructure: Bool, externalDirectory: URL) throws {
-        // The records are read through the source model...
+        // The records are read through the source model, read-only: a connection that may
+        // write would checkpoint the original's WAL into its main file when it closes, changing
+        // the original's bytes even when the migration then fails.
         let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: source)
-        let sourceStore = try sourceCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
-                                                                   options: matchByStructure ? [structuralMatchOption: true] : nil)
+        var sourceOptions: [AnyHashable: Any] = [NSReadOnlyPersistentStoreOption: true]
+        if matchByStructure { sourceOptions[structuralMatchOption] = true }
+        let sourceStore = try sourceCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: sourceOptions)
         // Closed on every path: the original must have no connection of ours when it is replaced.
         defer { if sourceStore.persistentStoreCoordinator != nil { try? sourceCoordinator.remove(sourceStore) } }
         guard let reader = sourceStore as? SQLiteStore else { throw migrationError(url.path, "the source store is not a SQLite store") }

@@ -258,6 +258,32 @@ final class SQLiteSchema {
     }
 }
 
+extension SQLiteSchema {
+    /// How the store on `connection` differs from the layout this schema gives `model`, one
+    /// phrase per difference (empty when they agree exactly): entities the store lists that the
+    /// model lacks, and tables or columns missing on either side. For a store Apple's framework
+    /// wrote, whose version hashes OpenCoreData can't compute without the model's
+    /// `VersionInfo.plist`, this tells which model version made it.
+    static func differences(between model: NSManagedObjectModel, and connection: SQLiteConnection) throws -> [String] {
+        let tables = try connection.tableNames()
+        let numbers = Dictionary(try connection.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") {
+            ($0.text(at: 0) ?? "", Int($0.int64(at: 1)))
+        }, uniquingKeysWith: { a, _ in a })
+        let schema: SQLiteSchema
+        do { schema = try SQLiteSchema(model: model, entityNumbers: numbers, existingTables: tables) } catch let error as SQLiteSchemaError {
+            return [error.message]
+        }
+        var differences = try schema.missingNames(in: connection).map { "the store lacks \($0)" }
+        let modelNames = Set(model.entities.flatMap { [$0.name ?? "", $0.renamingIdentifier ?? ""] })
+        differences += numbers.keys.sorted().filter { !modelNames.contains($0) }.map { "the model lacks entity \($0)" }
+        for table in schema.tables where tables.contains(table.name) {
+            let known = Set(["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name))
+            differences += try connection.columnNames(of: table.name).filter { !known.contains($0) }.map { "the model lacks \(table.name).\($0)" }
+        }
+        return differences
+    }
+}
+
 /// The table of one inheritance hierarchy (`ZEMPLOYEE` holds Employee and Manager rows).
 final class SQLiteEntityTable {
     let name: String
