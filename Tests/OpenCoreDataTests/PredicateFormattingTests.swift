@@ -88,6 +88,16 @@ final class PredicateFormattingTests: XCTestCase {
         }
     }
 
+    func testKeysThatNeedEscapingArePrintedWithAHash() throws {
+        for (key, printed) in [("@", "#@ == 1"), ("@1", "#@1 == 1"), ("@_x", "#@_x == 1"), ("size", "#size == 1"), ("@count", "@count == 1"), ("a@b", "a@b == 1")] {
+            let predicate = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: key), rightExpression: NSExpression(forConstantValue: 1),
+                                                  modifier: .direct, type: .equalTo, options: [])
+            XCTAssertEqual(predicate.predicateFormat, printed, key)
+            let reparsed = try NSPredicate(validatingFormat: predicate.predicateFormat, argumentArray: [])
+            XCTAssertEqual(reparsed, predicate, key)
+        }
+    }
+
     func testRoundTripOfArgumentValues() {
         let date = Date(timeIntervalSinceReferenceDate: 123.5)
         let uuid = UUID()

@@ -193,8 +193,13 @@ enum PredicateFormatter {
         return out + "\""
     }
 
-    /// A key-path component, `#`-escaped when it is a reserved word.
+    /// A key-path component, `#`-escaped when it is a reserved word, or when it starts with an
+    /// `@` that does not start a collection operator (`@`, `@1`, `@_x`): the lexer reads a bare
+    /// `@` only before a letter.
     static func escapeKey(_ key: String) -> String {
-        PredicateLexer.reservedWords.contains(key.uppercased()) ? "#" + key : key
+        if PredicateLexer.reservedWords.contains(key.uppercased()) { return "#" + key }
+        let scalars = key.unicodeScalars
+        if scalars.first == "@", !(scalars.dropFirst().first?.properties.isAlphabetic ?? false) { return "#" + key }
+        return key
     }
 }
