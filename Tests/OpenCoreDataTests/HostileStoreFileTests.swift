@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import CSQLite
 import XCTest
 
 /// Store files made to hurt: whatever a file holds, reading it costs bounded time and memory
@@ -109,5 +110,24 @@ final class HostileStoreFileTests: XCTestCase {
         let (_, context) = try store.open()
         XCTAssertEqual(try context.performAndWait { try context.count(for: NSFetchRequest<Employee>(entityName: "Employee")) }, 1500)
         XCTAssertEqual(try store.sql("PRAGMA journal_mode"), [["wal"]])
+    }
+
+    /// A store file SQLite can only read, not yet in WAL mode, can't be switched into it; the
+    /// error says to open it read-only instead of blaming another process. (Tests run as root,
+    /// whom file permissions don't stop, so the message is checked where it is chosen.)
+    func testAStoreThatCanOnlyBeReadIsPointedToTheReadOnlyOption() throws {
+        let readOnly = SQLiteError(code: SQLITE_READONLY, extendedCode: SQLITE_READONLY, message: "attempt to write a readonly database", sql: nil)
+        let message = SQLiteStore.journalSwitchFailure(path: "/data/Store.sqlite", error: readOnly, fileIsReadOnly: true)
+        XCTAssertTrue(message.contains("NSReadOnlyPersistentStoreOption"), message)
+        XCTAssertFalse(message.contains("Another process"), message)
+        let busy = SQLiteError(code: SQLITE_BUSY, extendedCode: SQLITE_BUSY, message: "database is locked", sql: nil)
+        XCTAssertTrue(SQLiteStore.journalSwitchFailure(path: "/data/Store.sqlite", error: busy, fileIsReadOnly: false).contains("Another process"))
+
+        // And the option does open such a store, in rollback-journal mode, without writing to it.
+        let store = try rollbackModeStore()
+        let before = try Data(contentsOf: store.url)
+        let (_, context) = try store.open(options: [NSReadOnlyPersistentStoreOption: true])
+        XCTAssertEqual(try context.performAndWait { try context.count(for: NSFetchRequest<Employee>(entityName: "Employee")) }, 1500)
+        XCTAssertEqual(try Data(contentsOf: store.url), before)
     }
 }

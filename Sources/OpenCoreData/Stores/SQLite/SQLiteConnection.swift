@@ -58,6 +58,10 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Whether SQLite opened the main database for reading only: asked for, or the file can't
+    /// be written (SQLite then opens a read-write request read-only, silently).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// Waits up to `seconds` for another connection's lock before failing with `SQLITE_BUSY`.
     func setBusyTimeout(_ seconds: Double) {
         sqlite3_busy_timeout(handle, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))

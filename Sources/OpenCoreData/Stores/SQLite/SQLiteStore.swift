@@ -297,9 +297,19 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
                 }
             }
             do { try db.execute("PRAGMA journal_mode = WAL") } catch {
-                throw openError(path, "Can't switch the store at \(path) to WAL journal mode: \(error). Another process may hold it open in rollback-journal mode.", error)
+                throw openError(path, Self.journalSwitchFailure(path: path, error: error, fileIsReadOnly: db.isReadOnly), error)
             }
         }
+    }
+
+    /// Why switching the store at `path` into WAL mode failed, and what to do: a file SQLite can
+    /// only read (its permissions, a read-only volume) wants `NSReadOnlyPersistentStoreOption`;
+    /// anything else is most likely another process holding it in rollback-journal mode.
+    static func journalSwitchFailure(path: String, error: Error, fileIsReadOnly: Bool) -> String {
+        if fileIsReadOnly || (error as? SQLiteError)?.code == SQLITE_READONLY {
+            return "The store at \(path) can only be read (the file's permissions or its volume), and opening it for writing switches it to WAL journal mode: \(error). Add it with NSReadOnlyPersistentStoreOption: true to read it, or make the file and its directory writable."
+        }
+        return "Can't switch the store at \(path) to WAL journal mode: \(error). Another process may hold it open in rollback-journal mode."
     }
 
     /// Applies `NSSQLitePragmasOption` after the defaults, so callers can override them.
