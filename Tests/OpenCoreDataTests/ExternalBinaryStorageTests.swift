@@ -158,6 +158,31 @@ final class ExternalBinaryStorageTests: XCTestCase {
         XCTAssertEqual(try freshImage("a"), large)
     }
 
+    /// A process killed between a save's commit and its cleanup leaves the replaced value's file
+    /// behind. The next open collects such files once they are an hour old (a younger one may
+    /// be a migration's, in another process); referenced files stay.
+    func testFilesOrphanedByACrashAreCollectedWhenTheStoreIsOpened() throws {
+        let (coordinator, context) = try open()
+        _ = try insert("kept", image: large, in: context)
+        for store in coordinator.persistentStores { try coordinator.remove(store) }
+        let kept = try XCTUnwrap(externalFiles.first)
+        let old = Date(timeIntervalSinceNow: -2 * 3600)
+        for (name, date) in [("ORPHAN-OLD", old), ("ORPHAN-NEW", Date())] {
+            let url = externalDirectory.appendingPathComponent(name)
+            try large.write(to: url)
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
+        }
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: externalDirectory.appendingPathComponent(kept).path)
+
+        _ = try open()
+        XCTAssertEqual(externalFiles, ["ORPHAN-NEW", kept].sorted(), "the old orphan is gone, the young one and the referenced file stay")
+        XCTAssertEqual(try freshImage("kept"), large)
+        // A read-only open collects nothing.
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: externalDirectory.appendingPathComponent("ORPHAN-NEW").path)
+        _ = try open(options: [NSReadOnlyPersistentStoreOption: true])
+        XCTAssertEqual(externalFiles, ["ORPHAN-NEW", kept].sorted())
+    }
+
     func testMissingFileReadsAsNil() throws {
         let (_, context) = try open()
         _ = try insert("gone", image: large, in: context)

@@ -89,6 +89,31 @@ enum SQLiteExternalData {
         }
     }
 
+    /// How old a file must be before ``collectOrphans(of:in:writeLockedBy:)`` may remove it: a
+    /// younger one may belong to a migration under way in another process, which writes the
+    /// files of its copy into this directory before the copy replaces the store.
+    static let orphanMinimumAge: TimeInterval = 3600
+
+    /// Removes the files in `directory` that the store at `path` no longer references, left by
+    /// a process that died between a save's commit and its cleanup (or a migration's rename and
+    /// its cleanup); returns how many. Runs while `db` holds the store's write lock, since a
+    /// save writes its files inside its write transaction: no other process can be between
+    /// writing a file and committing the row that names it. Files younger than
+    /// ``orphanMinimumAge`` are kept.
+    @discardableResult
+    static func collectOrphans(of path: String, in directory: URL, writeLockedBy db: SQLiteConnection, now: Date = Date()) throws -> Int {
+        let present = fileNames(in: directory)
+        guard !present.isEmpty else { return 0 }
+        try db.execute("BEGIN IMMEDIATE")
+        defer { try? db.execute("ROLLBACK") }
+        let orphans = present.subtracting(try referencedNames(inStoreAt: path)).filter { name in
+            let modified = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate]) as? Date
+            return modified.map { now.timeIntervalSince($0) >= orphanMinimumAge } ?? false
+        }
+        for name in orphans { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+        return orphans.count
+    }
+
     /// The file names the store at `path` references from any BLOB column (a `02` marker):
     /// what must survive when files are cleaned up after a migration.
     static func referencedNames(inStoreAt path: String) throws -> Set<String> {

@@ -153,6 +153,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             try openExistingStore(db, tables: tables, path: path, model: model)
         }
         try applyPragmas(to: db, path: path)
+        if !isReadOnly, !tables.isEmpty, let directory = externalDataDirectory, options?[SQLiteExternalData.directoryOption] == nil {
+            // Best effort: a store whose lock is busy collects its orphans at a later open.
+            _ = try? SQLiteExternalData.collectOrphans(of: path, in: directory, writeLockedBy: db)
+        }
         connection = db
         identifier = metadata[NSStoreUUIDKey] as? String
         success = true
