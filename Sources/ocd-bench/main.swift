@@ -26,9 +26,29 @@ let sizes = quick ? Sizes(insert: 5_000, read: 20_000, saves: 100, iterate: 50_0
                   : Sizes(insert: 50_000, read: 200_000, saves: 1_000, iterate: 1_000_000)
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-\(ProcessInfo.processInfo.processIdentifier)")
-try? FileManager.default.removeItem(at: directory)
+// Folders of earlier runs that were killed before they could clean up: their process is gone.
+for name in (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+where name.hasPrefix("ocd-bench-") {
+    if let pid = Int32(name.dropFirst("ocd-bench-".count)), pid != ProcessInfo.processInfo.processIdentifier, kill(pid, 0) == 0 { continue }
+    try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent(name))
+}
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: directory) }
+
+/// Removes this run's folder and ends the process: every way out goes through here (a
+/// top-level `defer` does not run on `exit`).
+func finish(_ status: Int32 = 0) -> Never {
+    try? FileManager.default.removeItem(at: directory)
+    exit(status)
+}
+// Interrupted or terminated: clean up first.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let stopSources = [SIGINT, SIGTERM].map { signalNumber in
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler { finish(128 + signalNumber) }
+    source.resume()
+    return source
+}
 
 func time(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -103,14 +123,14 @@ if let index = arguments.firstIndex(of: "--w6-child"), index + 2 < arguments.cou
         }
     }
     print(String(format: "w6 %d %.4f %.1f %lld", count, seconds, peakRSS(), sum))
-    exit(0)
+    finish()
 }
 
 // `--migration-store <rows> <directory>`: only writes the input of the migration memory
 // measurement (MigrationStore.swift) and exits.
 if let index = arguments.firstIndex(of: "--migration-store"), index + 2 < arguments.count, let count = Int(arguments[index + 1]) {
     try MigrationStore.make(rows: count, in: URL(fileURLWithPath: arguments[index + 2]))
-    exit(0)
+    finish()
 }
 
 print("ocd-bench (\(quick ? "quick" : "full") sizes, fastest of \(repetitions) runs per side): insert \(sizes.insert), read \(sizes.read), saves \(sizes.saves), iterate \(sizes.iterate)")
@@ -259,3 +279,5 @@ if runs("W6") {
         print(String(format: "peak_rss W6 %.1f MiB (target < 64 MiB); fetch(_:) [T]: %@ MiB", lazy.1, arrayRSS))
     }
 }
+
+finish()

@@ -42,9 +42,6 @@ enum MigrateCommand {
             case "--to": to = rest.popFirst()
             case "--from-version-info": fromInfo = rest.popFirst()
             case "--to-version-info": toInfo = rest.popFirst()
-            case "--help", "-h":
-                print(usage)
-                return 0
             default:
                 if store != nil || argument.hasPrefix("--") {
                     ModelCommand.printError("ocd migrate: unexpected argument '\(argument)'\n\(usage)")

@@ -13,6 +13,29 @@ commands:
 """
 
 let arguments = CommandLine.arguments.dropFirst()
+
+/// Each command's own usage, for `ocd <command> --help` and `ocd help <command>`.
+let commandUsages: [String: String] = [
+    "demo": "usage: ocd demo\n  a guided tour of OpenCoreData: model, insert, relate, validate, undo, save, fetch, delete",
+    "model": ModelCommand.usage,
+    "inspect": InspectCommand.usage,
+    "migrate": MigrateCommand.usage,
+    "sql-session": SQLSessionCommand.usage,
+]
+if let command = arguments.first, let commandUsage = commandUsages[command],
+   arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+    print(commandUsage)
+    exit(0)
+}
+if arguments.first == "help", let command = arguments.dropFirst().first {
+    guard let commandUsage = commandUsages[command] else {
+        print("ocd: unknown command '\(command)'\n\n\(usage)")
+        exit(2)
+    }
+    print(commandUsage)
+    exit(0)
+}
+
 switch arguments.first {
 case "demo":
     do {

@@ -64,6 +64,19 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal")), wal, "the WAL was not checkpointed into the store")
     }
 
+    func testEveryCommandAnswersHelpWithItsOwnUsage() throws {
+        for command in ["demo", "model", "inspect", "migrate", "sql-session"] {
+            for form in [[command, "--help"], [command, "-h"], ["help", command]] {
+                let (status, output, errors) = try runOCD(form)
+                XCTAssertEqual(status, 0, "\(form): \(errors)")
+                XCTAssertTrue(output.hasPrefix("usage: ocd \(command)"), "\(form): \(output)")
+            }
+        }
+        let (status, output, _) = try runOCD(["help", "nonsense"])
+        XCTAssertEqual(status, 2)
+        XCTAssertTrue(output.contains("unknown command 'nonsense'"), output)
+    }
+
     func testInspectFailsClearlyOnWhatIsNotAStore() throws {
         let directory = try makeTemporaryDirectory("ocd-inspect-test")
         let (missing, _, missingMessage) = try runOCD(["inspect", directory.appendingPathComponent("none.sqlite").path])
