@@ -40,7 +40,11 @@ let package = Package(
         .target(name: "MainQueueProbe", dependencies: ["OpenCoreData"], path: "Tests/Programs/MainQueueProbe"),
         .executableTarget(name: "main-queue-dispatch-main", dependencies: ["MainQueueProbe"], path: "Tests/Programs/MainQueueDispatchMain"),
         .executableTarget(name: "main-queue-async-main", dependencies: ["MainQueueProbe"], path: "Tests/Programs/MainQueueAsyncMain"),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "main-queue-dispatch-main", "main-queue-async-main"]),
+        // The crash and stress harnesses: the store they torture, its consistency check, and
+        // `ocd-torture`, the process that is killed or runs beside others.
+        .target(name: "TortureKit", dependencies: ["OpenCoreData"], path: "Tests/Programs/TortureKit"),
+        .executableTarget(name: "ocd-torture", dependencies: ["TortureKit"], path: "Tests/Programs/Torture"),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "TortureKit", "main-queue-dispatch-main", "main-queue-async-main", "ocd-torture"]),
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
             "OpenCoreDataMacros", "OpenCoreDataMacrosPlugin",
             .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),

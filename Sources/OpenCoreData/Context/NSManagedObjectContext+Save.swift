@@ -33,8 +33,41 @@ extension NSManagedObjectContext {
         try batchingSnapshotReleases { try saveToStores(with: coordinator) }
     }
 
+    /// How many times a save goes back to its merge policy when the store's write transaction
+    /// finds a conflict the policy did not see: another process (or another coordinator on the
+    /// same file) committed the same record, or the same unique value, between the policy's
+    /// check and the write.
+    static let storeConflictAttempts = 32
+
+    /// A conflict the store found inside its write transaction, which the merge policy resolves
+    /// on the next attempt (the store wrote nothing).
+    private struct ConflictFoundOnWrite: Error {
+        let error: NSError
+    }
+
     /// The part of ``save()`` after validation, for a context whose parent is a coordinator.
+    ///
+    /// The store checks every version (and every unique value) again inside its write
+    /// transaction. Under a merge policy that resolves conflicts, a conflict found there goes
+    /// back to the policy, with the records as the store now has them, and the save is tried
+    /// again, up to ``storeConflictAttempts`` times; under the error policy it fails the save.
     private func saveToStores(with coordinator: NSPersistentStoreCoordinator) throws {
+        var attempt = 1
+        while true {
+            do {
+                try writeToStores(with: coordinator)
+                return
+            } catch let conflict as ConflictFoundOnWrite {
+                guard attempt < Self.storeConflictAttempts else { throw conflict.error }
+                attempt += 1
+                // Processes that keep colliding take turns: a short random pause, growing.
+                usleep(UInt32.random(in: 0...UInt32(min(attempt, 10) * 2_000)))
+            }
+        }
+    }
+
+    /// One attempt of ``saveToStores(with:)``.
+    private func writeToStores(with coordinator: NSPersistentStoreCoordinator) throws {
         // Conflict checks, resolution and write happen under the coordinator's lock, so no other
         // context of this coordinator can save in between. Constraint conflicts first: the
         // record a policy merges duplicates into is then version-checked like any change.
@@ -78,9 +111,13 @@ extension NSManagedObjectContext {
                 try coordinator.save(changes)
             } catch {
                 for (object, identity) in zip(insertedNow, temporaryIdentities) where !object.identity.names(identity) { reassign(object, to: identity) }
-                if checkOnWrite, (error as NSError).domain == NSCocoaErrorDomain, (error as NSError).code == NSManagedObjectMergeError {
+                let nsError = error as NSError
+                let isConflict = nsError.domain == NSCocoaErrorDomain
+                    && (nsError.code == NSManagedObjectMergeError || nsError.code == NSManagedObjectConstraintMergeError)
+                if checkOnWrite, isConflict, nsError.code == NSManagedObjectMergeError {
                     try resolveOptimisticLockingConflicts(with: coordinator)  // throws the conflicts
                 }
+                if isConflict && !isPlainErrorPolicy { throw ConflictFoundOnWrite(error: nsError) }
                 throw error
             }
             // Saved new objects now have store rows; they hold them like fetched objects.
