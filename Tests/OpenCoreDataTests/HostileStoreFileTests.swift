@@ -130,4 +130,23 @@ final class HostileStoreFileTests: XCTestCase {
         XCTAssertEqual(try context.performAndWait { try context.count(for: NSFetchRequest<Employee>(entityName: "Employee")) }, 1500)
         XCTAssertEqual(try Data(contentsOf: store.url), before)
     }
+
+    /// A binary property list holding a set of dictionaries crashes Foundation's parser on
+    /// Linux (found by FuzzTests; `FuzzCorpus/version-info/regressions/`). Every reader of
+    /// property lists from files refuses it instead.
+    func testABinaryPropertyListThatCrashesFoundationIsRefusedByEveryReader() throws {
+        let bytes = try Data(contentsOf: FuzzRunner.corpus("version-info").appendingPathComponent("regressions/set-of-dictionaries.bplist"))
+        XCTAssertNotNil(UntrustedPropertyList.binaryProblem(bytes))
+        XCTAssertThrowsError(try UntrustedPropertyList.propertyList(from: bytes))
+        XCTAssertNil(SQLiteMetadata.decode(bytes), "store metadata")
+        XCTAssertNil(KeyedArchiveObjects(bytes), "keyed archives")
+        XCTAssertThrowsError(try SQLiteModelCache.model(fromArchive: bytes), "model caches")
+        let info = try makeTemporaryDirectory("ocd-plist").appendingPathComponent("VersionInfo.plist")
+        try bytes.write(to: info)
+        XCTAssertThrowsError(try CompiledModelVersionInfo(contentsOf: info)) { XCTAssertEqual(($0 as NSError).code, NSFileReadCorruptFileError) }
+        // Property lists Foundation writes still read.
+        let written = try PropertyListSerialization.data(fromPropertyList: ["a": [1, 2], "b": Data([1])], format: .binary, options: 0)
+        XCTAssertNil(UntrustedPropertyList.binaryProblem(written))
+        XCTAssertNotNil(try UntrustedPropertyList.propertyList(from: written) as? [String: Any])
+    }
 }

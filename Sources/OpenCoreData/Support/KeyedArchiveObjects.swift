@@ -22,7 +22,7 @@ struct KeyedArchiveObjects {
 
     /// Nil when `data` is not a property list holding a keyed archive.
     init?(_ data: Data) {
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+        guard let plist = try? UntrustedPropertyList.propertyList(from: data) as? [String: Any],
               let objects = plist["$objects"] as? [Any], let top = plist["$top"] as? [String: Any] else { return nil }
         self.objects = objects
         self.top = top

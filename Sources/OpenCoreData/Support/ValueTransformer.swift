@@ -92,7 +92,8 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
 
     /// Unarchives data, allowing only ``allowedTopLevelClasses``.
     open override func reverseTransformedValue(_ value: Any?) -> Any? {
-        guard let data = value as? Data else { return nil }
+        // Stored bytes may come from a damaged or hostile file: refuse what crashes Foundation.
+        guard let data = value as? Data, UntrustedPropertyList.binaryProblem(data) == nil else { return nil }
         return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: type(of: self).allowedTopLevelClasses, from: data)
     }
 }

@@ -36,7 +36,7 @@ public struct CompiledModelVersionInfo: Sendable {
         }
         let plist: [String: Any]
         do {
-            guard let dict = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+            guard let dict = try UntrustedPropertyList.propertyList(from: data) as? [String: Any] else {
                 throw XcodeModelError.corrupt(plistURL, "'\(plistURL.path)' is a property list but not a dictionary; a VersionInfo.plist made by Xcode is one.")
             }
             plist = dict

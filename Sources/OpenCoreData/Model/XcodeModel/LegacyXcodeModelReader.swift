@@ -24,7 +24,7 @@ final class LegacyXcodeModelReader {
     func read(_ data: Data, into model: NSManagedObjectModel) throws {
         let plist: [String: Any]
         do {
-            guard let dict = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+            guard let dict = try UntrustedPropertyList.propertyList(from: data) as? [String: Any] else {
                 throw XcodeModelError.corrupt(url, "'\(url.path)' is a property list but not a keyed archive. Open the model in Xcode and save it again to convert it to the current format.")
             }
             plist = dict

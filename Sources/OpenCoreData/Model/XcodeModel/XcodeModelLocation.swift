@@ -112,7 +112,7 @@ struct XcodeModelLocation {
     private static func currentVersionName(in bundle: URL) -> String? {
         let url = bundle.appendingPathComponent(".xccurrentversion")
         guard let data = try? Data(contentsOf: url),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+              let plist = try? UntrustedPropertyList.propertyList(from: data) as? [String: Any]
         else { return nil }
         return plist["_XCCurrentVersionName"] as? String
     }

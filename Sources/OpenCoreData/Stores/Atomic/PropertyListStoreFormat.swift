@@ -39,7 +39,7 @@ enum PropertyListStoreFormat {
             var format = PropertyListSerialization.PropertyListFormat.binary
             let plist: Any
             do {
-                plist = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+                plist = try UntrustedPropertyList.propertyList(from: data, format: &format)
             } catch {
                 throw CoreDataError.make(NSPersistentStoreOpenError, "The store at \(url.path) is damaged or not a store file (it is not a readable property list: \(error.localizedDescription)). The file was not changed; restore it from a backup, or delete it to start over.", [NSUnderlyingErrorKey: error, NSFilePathErrorKey: url.path])
             }

@@ -53,6 +53,6 @@ enum SQLiteMetadata {
 
     /// The metadata dictionary in `data`, or nil if it is not a property list dictionary.
     static func decode(_ data: Data) -> [String: Any]? {
-        (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) as? [String: Any]
+        (try? UntrustedPropertyList.propertyList(from: data)) as? [String: Any]
     }
 }

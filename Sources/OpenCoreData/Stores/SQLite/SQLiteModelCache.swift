@@ -62,37 +62,23 @@ enum SQLiteModelCache {
 
     /// The model archived in a `Z_MODELCACHE` blob.
     static func model(from blob: Data) throws -> NSManagedObjectModel {
-        let archive = try inflate(blob)
-        let unarchiver: NSKeyedUnarchiver
-        do { unarchiver = try NSKeyedUnarchiver(forReadingFrom: archive) } catch {
-            throw SQLiteModelCacheError("the inflated model cache is not a keyed archive: \(error.localizedDescription)")
+        try model(fromArchive: try inflate(blob))
+    }
+
+    /// The model in an inflated model cache: an `NSKeyedArchiver` binary property list of an
+    /// `NSManagedObjectModel`, the format of a compiled `.mom` file too.
+    ///
+    /// Read as a plain property list (``KeyedArchiveObjects``), never through
+    /// `NSKeyedUnarchiver`: on Linux, a damaged archive whose object fails to decode inside a
+    /// collection leaves a null reference there, and the first read of it crashes the process.
+    static func model(fromArchive archive: Data) throws -> NSManagedObjectModel {
+        guard let objects = KeyedArchiveObjects(archive) else {
+            throw SQLiteModelCacheError("the inflated model cache is not a keyed archive")
         }
-        unarchiver.requiresSecureCoding = false
-        unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        unarchiver.setClass(ArchivedModel.self, forClassName: "NSManagedObjectModel")
-        unarchiver.setClass(ArchivedKnownKeysDictionary.self, forClassName: "NSKnownKeysDictionary1")
-        unarchiver.setClass(ArchivedEntity.self, forClassName: "NSEntityDescription")
-        unarchiver.setClass(ArchivedAttribute.self, forClassName: "NSAttributeDescription")
-        unarchiver.setClass(ArchivedAttribute.self, forClassName: "NSDerivedAttributeDescription")
-        unarchiver.setClass(ArchivedRelationship.self, forClassName: "NSRelationshipDescription")
-        unarchiver.setClass(ArchivedIgnored.self, forClassName: "NSFetchedPropertyDescription")
-        // Any other class Foundation doesn't know (a subentity's `_NSPropertyDescriptionProxy`
-        // for an inherited property, an app's own classes in default values) decodes as an
-        // inert object: on Linux, an undecodable object inside a dictionary crashes the process.
-        let known: Set<String> = ["NSManagedObjectModel", "NSKnownKeysDictionary1", "NSEntityDescription", "NSAttributeDescription",
-                                  "NSDerivedAttributeDescription", "NSRelationshipDescription", "NSFetchedPropertyDescription"]
-        if let plist = try? PropertyListSerialization.propertyList(from: archive, format: nil) as? [String: Any],
-           let objects = plist["$objects"] as? [Any] {
-            for case let object as [String: Any] in objects {
-                guard let name = object["$classname"] as? String, !known.contains(name), NSClassFromString(name) == nil else { continue }
-                unarchiver.setClass(ArchivedIgnored.self, forClassName: name)
-            }
+        guard let root = objects.dict(objects.top["root"]), objects.className(of: root) == "NSManagedObjectModel" else {
+            throw SQLiteModelCacheError("the model cache holds no NSManagedObjectModel")
         }
-        defer { unarchiver.finishDecoding() }
-        guard let archived = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? ArchivedModel else {
-            throw SQLiteModelCacheError("the model cache holds no NSManagedObjectModel" + (unarchiver.error.map { ": \($0.localizedDescription)" } ?? ""))
-        }
-        return try archived.makeModel()
+        return try ArchivedModel(root, in: objects).makeModel()
     }
 }
 
@@ -101,24 +87,21 @@ struct SQLiteModelCacheError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-// MARK: - Archived classes (decode only; the names are Apple's, mapped with setClass)
+// MARK: - Archived objects (the names are Apple's classes')
 
 /// Apple's `NSManagedObjectModel` in the archive.
-private final class ArchivedModel: NSObject, NSCoding {
+private struct ArchivedModel {
     let entities: [ArchivedEntity]
     let versionIdentifiers: [AnyHashable]
 
-    init?(coder: NSCoder) {
-        guard let dictionary = coder.decodeObject(forKey: "NSEntities") as? ArchivedKnownKeysDictionary else { return nil }
-        entities = dictionary.values.compactMap { $0 as? ArchivedEntity }
-        versionIdentifiers = ((coder.decodeObject(forKey: "NSVersionIdentifiers") as? NSSet)?.allObjects ?? []).compactMap { $0 as? AnyHashable }
+    init(_ object: [String: Any], in archive: KeyedArchiveObjects) {
+        // NSEntities is an NSKnownKeysDictionary1: its entities are the array under "values".
+        let entities = archive.dict(object["NSEntities"]).map { archive.array($0["values"]) } ?? []
+        self.entities = entities.compactMap { archive.dict($0) }.filter { archive.className(of: $0) == "NSEntityDescription" }.map { ArchivedEntity($0, in: archive) }
+        versionIdentifiers = archive.array(object["NSVersionIdentifiers"]).compactMap { archive.plainValue($0) as? AnyHashable }
     }
 
-    func encode(with coder: NSCoder) {
-        coder.encode(entities, forKey: "NSEntities")
-    }
-
-    /// Our model of the archived one: entities, subentities, then relationships by name.
+/// Our model of the archived one: entities, subentities, then relationships by name.
     func makeModel() throws -> NSManagedObjectModel {
         var byName: [String: NSEntityDescription] = [:]
         for archived in entities {
@@ -131,6 +114,8 @@ private final class ArchivedModel: NSObject, NSCoding {
         // The archive lists inherited properties in each subentity too; ours declare only their own.
         var inherited: [String: Set<String>] = [:]
         func collectInherited(_ archived: ArchivedEntity, _ names: Set<String>) {
+            // Each entity once: a damaged archive's subentity names can form a cycle.
+            guard inherited[archived.name] == nil else { return }
             inherited[archived.name] = names
             let mine = names.union(archived.properties.map(\.name))
             for sub in entities where archived.subentityNames.contains(sub.name) { collectInherited(sub, mine) }
@@ -143,32 +128,30 @@ private final class ArchivedModel: NSObject, NSCoding {
             entity.subentities = archived.subentityNames.sorted().compactMap { byName[$0] }
             var properties: [NSPropertyDescription] = []
             for property in archived.properties.sorted(by: { $0.name < $1.name }) where !property.name.isEmpty && !(inherited[archived.name] ?? []).contains(property.name) {
-                switch property {
-                case let a as ArchivedAttribute:
-                    let attribute = NSAttributeDescription(name: a.name, type: NSAttributeType(rawValue: a.type) ?? .binaryDataAttributeType, isOptional: a.isOptional)
-                    attribute.isTransient = a.isTransient
-                    attribute.valueTransformerName = a.valueTransformerName
+                switch property.kind {
+                case let .attribute(type, valueTransformerName):
+                    let attribute = NSAttributeDescription(name: property.name, type: NSAttributeType(rawValue: type) ?? .binaryDataAttributeType, isOptional: property.isOptional)
+                    attribute.isTransient = property.isTransient
+                    attribute.valueTransformerName = valueTransformerName
                     properties.append(attribute)
-                case let r as ArchivedRelationship:
+                case let .relationship(r):
                     let relationship = NSRelationshipDescription()
-                    relationship.name = r.name
-                    relationship.isOptional = r.isOptional
-                    relationship.isTransient = r.isTransient
+                    relationship.name = property.name
+                    relationship.isOptional = property.isOptional
+                    relationship.isTransient = property.isTransient
                     relationship.isOrdered = r.isOrdered
                     relationship.minCount = r.minCount
                     relationship.maxCount = r.maxCount
                     relationship.deleteRule = NSDeleteRule(rawValue: r.deleteRule) ?? .nullifyDeleteRule
                     relationships.append((relationship, r, archived.name))
                     properties.append(relationship)
-                default:
-                    continue
                 }
             }
             entity.properties = properties
         }
         for (relationship, archived, owner) in relationships {
             guard let destination = byName[archived.destinationName] else {
-                throw SQLiteModelCacheError("relationship \(owner).\(archived.name) names destination '\(archived.destinationName)', which the cached model lacks")
+                throw SQLiteModelCacheError("relationship \(owner).\(relationship.name) names destination '\(archived.destinationName)', which the cached model lacks")
             }
             relationship.destinationEntity = destination
             if let inverseName = archived.inverseName {
@@ -184,96 +167,67 @@ private final class ArchivedModel: NSObject, NSCoding {
     }
 }
 
-/// Apple's `NSKnownKeysDictionary1` (the model's entities by name): only its values are read.
-private final class ArchivedKnownKeysDictionary: NSObject, NSCoding {
-    let values: [Any]
-
-    init?(coder: NSCoder) {
-        values = (coder.decodeObject(forKey: "values") as? NSArray).map { Array($0) } ?? []
-    }
-
-    func encode(with coder: NSCoder) {
-        coder.encode(values as NSArray, forKey: "values")
-    }
-}
-
 /// Apple's `NSEntityDescription`. Its superentity and its properties' entity are references
-/// back up the graph, never decoded: the hierarchy comes from the subentities' names.
-private final class ArchivedEntity: NSObject, NSCoding {
+/// back up the graph, never followed: the hierarchy comes from the subentities' names.
+private struct ArchivedEntity {
     let name: String
     let renamingIdentifier: String?
     let isAbstract: Bool
     let subentityNames: [String]
     let properties: [ArchivedProperty]
 
-    init?(coder: NSCoder) {
-        name = coder.decodeObject(forKey: "NSEntityName") as? String ?? ""
-        renamingIdentifier = coder.decodeObject(forKey: "NSRenamingIdentifier") as? String
-        isAbstract = coder.decodeBool(forKey: "NSIsAbstract")
-        subentityNames = ((coder.decodeObject(forKey: "NSSubentities") as? NSDictionary)?.allKeys ?? []).compactMap { $0 as? String }
-        properties = ((coder.decodeObject(forKey: "NSProperties") as? NSDictionary)?.allValues ?? []).compactMap { $0 as? ArchivedProperty }
-    }
-
-    func encode(with coder: NSCoder) {
-        coder.encode(name, forKey: "NSEntityName")
+    init(_ object: [String: Any], in archive: KeyedArchiveObjects) {
+        name = archive.string(object["NSEntityName"]) ?? ""
+        renamingIdentifier = archive.string(object["NSRenamingIdentifier"])
+        isAbstract = archive.bool(object["NSIsAbstract"]) ?? false
+        subentityNames = archive.pairs(object["NSSubentities"]).map(\.0)
+        // Fetched properties, proxies of inherited properties and anything else are left out.
+        properties = archive.pairs(object["NSProperties"]).compactMap { _, value in
+            archive.dict(value).flatMap { ArchivedProperty($0, in: archive) }
+        }
     }
 }
 
-/// The keys every archived property has.
-private class ArchivedProperty: NSObject, NSCoding {
+/// An archived attribute (`NSAttributeDescription`, and `NSDerivedAttributeDescription` read as a
+/// plain attribute) or relationship (`NSRelationshipDescription`, with its destination and
+/// inverse by name).
+private struct ArchivedProperty {
+    enum Kind {
+        case attribute(type: UInt, valueTransformerName: String?)
+        case relationship(ArchivedRelationship)
+    }
     let name: String
     let isOptional: Bool
     let isTransient: Bool
+    let kind: Kind
 
-    required init?(coder: NSCoder) {
-        // Never nil: a nil inside a decoded dictionary crashes Foundation on Linux. A property
-        // without a name is dropped when the model is built.
-        name = coder.decodeObject(forKey: "NSPropertyName") as? String ?? ""
-        isOptional = coder.decodeBool(forKey: "NSIsOptional")
-        isTransient = coder.decodeBool(forKey: "NSIsTransient")
-    }
-
-    func encode(with coder: NSCoder) {
-        coder.encode(name, forKey: "NSPropertyName")
-    }
-}
-
-/// `NSAttributeDescription` (and `NSDerivedAttributeDescription`, read as a plain attribute).
-private final class ArchivedAttribute: ArchivedProperty {
-    let type: UInt
-    let valueTransformerName: String?
-
-    required init?(coder: NSCoder) {
-        type = UInt(max(0, coder.decodeInteger(forKey: "NSAttributeType")))
-        valueTransformerName = coder.decodeObject(forKey: "NSValueTransformerName") as? String
-        super.init(coder: coder)
+    init?(_ object: [String: Any], in archive: KeyedArchiveObjects) {
+        name = archive.string(object["NSPropertyName"]) ?? ""
+        isOptional = archive.bool(object["NSIsOptional"]) ?? false
+        isTransient = archive.bool(object["NSIsTransient"]) ?? false
+        switch archive.className(of: object) {
+        case "NSAttributeDescription", "NSDerivedAttributeDescription":
+            kind = .attribute(type: UInt(max(0, archive.int(object["NSAttributeType"]) ?? 0)), valueTransformerName: archive.string(object["NSValueTransformerName"]))
+        case "NSRelationshipDescription":
+            kind = .relationship(ArchivedRelationship(
+                destinationName: archive.string(object["_NSDestinationEntityName"]) ?? "",
+                inverseName: archive.string(object["_NSInverseRelationshipName"]),
+                isOrdered: archive.bool(object["NSIsOrdered"]) ?? false,
+                minCount: archive.int(object["NSMinCount"]) ?? 0,
+                // Apple archives "no limit" as 0 or -1.
+                maxCount: max(0, archive.int(object["NSMaxCount"]) ?? 0),
+                deleteRule: UInt(max(0, archive.int(object["NSDeleteRule"]) ?? 0))))
+        default:
+            return nil
+        }
     }
 }
 
-/// `NSRelationshipDescription`, with its destination and inverse by name.
-private final class ArchivedRelationship: ArchivedProperty {
+private struct ArchivedRelationship {
     let destinationName: String
     let inverseName: String?
     let isOrdered: Bool
     let minCount: Int
     let maxCount: Int
     let deleteRule: UInt
-
-    required init?(coder: NSCoder) {
-        destinationName = coder.decodeObject(forKey: "_NSDestinationEntityName") as? String ?? ""
-        inverseName = coder.decodeObject(forKey: "_NSInverseRelationshipName") as? String
-        isOrdered = coder.decodeBool(forKey: "NSIsOrdered")
-        minCount = coder.decodeInteger(forKey: "NSMinCount")
-        // Apple archives "no limit" as 0 or -1.
-        maxCount = max(0, coder.decodeInteger(forKey: "NSMaxCount"))
-        deleteRule = UInt(max(0, coder.decodeInteger(forKey: "NSDeleteRule")))
-        super.init(coder: coder)
-    }
-}
-
-/// What the store does not read (fetched properties, proxies of inherited properties, an app's
-/// own classes): decoded as nothing.
-private final class ArchivedIgnored: NSObject, NSCoding {
-    init?(coder: NSCoder) {}
-    func encode(with coder: NSCoder) {}
 }

@@ -123,7 +123,7 @@ enum SQLiteValueCoding {
     /// The archived root object, or nil when `data` is not a keyed archive or names a class
     /// this process does not have.
     private static func unarchive(_ data: Data) -> Any? {
-        guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+        guard UntrustedPropertyList.binaryProblem(data) == nil, let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
         unarchiver.requiresSecureCoding = false
         // The default policy on Linux traps on an archive of an unknown class (an Apple app's
         // own NSSecureCoding types, say); report failure instead and keep the bytes.
