@@ -81,6 +81,18 @@ enum InspectCommand {
     static func report(path: String, modelPath: String?, versionInfo: String?) throws -> String {
         let (directory, url) = try temporaryCopy(of: path)
         defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            return try report(path: path, copy: url, modelPath: modelPath, versionInfo: versionInfo)
+        } catch let error as NSError {
+            // The copy is ours: an error names the user's file.
+            var info = error.userInfo
+            info[NSLocalizedDescriptionKey] = error.localizedDescription.replacingOccurrences(of: url.path, with: path)
+            if info[NSFilePathErrorKey] as? String == url.path { info[NSFilePathErrorKey] = path }
+            throw NSError(domain: error.domain, code: error.code, userInfo: info)
+        }
+    }
+
+    private static func report(path: String, copy url: URL, modelPath: String?, versionInfo: String?) throws -> String {
 
         let model: NSManagedObjectModel
         let modelDescription: String

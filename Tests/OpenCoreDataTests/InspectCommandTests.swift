@@ -88,6 +88,8 @@ final class InspectCommandTests: XCTestCase {
         let (notSQLite, _, notSQLiteMessage) = try runOCD(["inspect", text.path])
         XCTAssertEqual(notSQLite, 1)
         XCTAssertTrue(notSQLiteMessage.contains("is not a SQLite database"), notSQLiteMessage)
+        XCTAssertTrue(notSQLiteMessage.contains("The file at \(text.path) is not"), "names the user's file, not the copy: \(notSQLiteMessage)")
+        XCTAssertNil(notSQLiteMessage.range(of: "ocd-inspect-[0-9A-F]{8}-", options: .regularExpression), "the temporary copy's folder: \(notSQLiteMessage)")
         XCTAssertEqual(try String(contentsOf: text, encoding: .utf8), "not a database")
 
         let plain = directory.appendingPathComponent("plain.sqlite")
