@@ -32,4 +32,31 @@ final class KeyedArchiveReadingTests: XCTestCase {
         XCTAssertEqual(depth, 64, "nesting stops at the depth limit")
         XCTAssertTrue(value is NSNull, "the level past the limit reads as nil")
     }
+
+    /// 60 arrays, each holding the next twice: 61 objects that would expand to 2^60 values.
+    /// The reader stops at its budget instead of running out of time and memory.
+    func testAnArchiveWhoseCollectionsShareMembersStopsAtTheBudget() throws {
+        let levels = 60
+        var objects = "<string>$null</string>"
+        for level in 1...levels {
+            let next = "<dict><key>CF$UID</key><integer>\(level + 1)</integer></dict>"
+            objects += "<dict><key>NS.objects</key><array>\(next)\(next)</array></dict>"
+        }
+        objects += "<string>leaf</string>"
+        let xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>$archiver</key><string>NSKeyedArchiver</string>
+        <key>$version</key><integer>100000</integer>
+        <key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>
+        <key>$objects</key><array>\(objects)</array>
+        </dict></plist>
+        """
+        let archive = try XCTUnwrap(KeyedArchiveObjects(Data(xml.utf8)))
+        let started = Date()
+        let value = archive.plainValue(archive.top["root"])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "bounded work")
+        func count(_ value: Any?) -> Int { (value as? [Any]).map { 1 + $0.reduce(0) { $0 + count($1) } } ?? 1 }
+        XCTAssertLessThanOrEqual(count(value), KeyedArchiveObjects.plainValueBudget * 2 + 1)
+    }
 }

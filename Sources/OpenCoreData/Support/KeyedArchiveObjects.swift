@@ -96,11 +96,23 @@ struct KeyedArchiveObjects {
         return zip(keys, values).compactMap { key, value in string(key).map { ($0, value) } }
     }
 
+    /// The most values one ``plainValue(_:depth:)`` builds. Collections may share members, so an
+    /// archive of 60 levels of two references each to the level below is 60 objects that would
+    /// expand to 2^60 values; past the budget, values read as nil.
+    static let plainValueBudget = 100_000
+
     /// A plain value: string, number, data, date (`NS.time`), or an array or dictionary of them.
-    /// Nesting deeper than `depth` (an archive whose collections contain themselves, say) reads
-    /// as nil instead of recursing until the stack overflows.
+    /// Nesting deeper than `depth` (an archive whose collections contain themselves, say), or
+    /// more than ``plainValueBudget`` values in all, reads as nil instead of recursing until the
+    /// stack overflows or the memory runs out.
     func plainValue(_ value: Any?, depth: Int = 64) -> Any? {
-        guard depth > 0 else { return nil }
+        var budget = Self.plainValueBudget
+        return plainValue(value, depth: depth, budget: &budget)
+    }
+
+    private func plainValue(_ value: Any?, depth: Int, budget: inout Int) -> Any? {
+        guard depth > 0, budget > 0 else { return nil }
+        budget -= 1
         let resolved = resolve(value)
         switch resolved {
         case nil: return nil
@@ -112,10 +124,10 @@ struct KeyedArchiveObjects {
             if let t = (resolve(object["NS.time"]) as? NSNumber)?.doubleValue { return Date(timeIntervalSinceReferenceDate: t) }
             if object["NS.keys"] != nil {
                 var result: [String: Any] = [:]
-                for (key, v) in pairs(value) { result[key] = plainValue(v, depth: depth - 1) }
+                for (key, v) in pairs(value) { result[key] = plainValue(v, depth: depth - 1, budget: &budget) }
                 return result
             }
-            if object["NS.objects"] != nil { return array(value).map { plainValue($0, depth: depth - 1) ?? NSNull() } }
+            if object["NS.objects"] != nil { return array(value).map { plainValue($0, depth: depth - 1, budget: &budget) ?? NSNull() } }
             if let d = data(value) { return d }
             return nil
         default: return nil
