@@ -32,7 +32,6 @@ where name.hasPrefix("ocd-bench-") {
     if let pid = Int32(name.dropFirst("ocd-bench-".count)), pid != ProcessInfo.processInfo.processIdentifier, kill(pid, 0) == 0 { continue }
     try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent(name))
 }
-try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 
 /// Removes this run's folder and ends the process: every way out goes through here (a
 /// top-level `defer` does not run on `exit`).
@@ -49,6 +48,8 @@ let stopSources = [SIGINT, SIGTERM].map { signalNumber in
     source.resume()
     return source
 }
+// Made only now that an interruption removes it.
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 
 func time(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds

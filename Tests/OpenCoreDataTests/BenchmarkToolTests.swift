@@ -23,6 +23,9 @@ final class BenchmarkToolTests: XCTestCase {
         while !benchFolders.contains(own), Date() < deadline { usleep(20_000) }
         XCTAssertTrue(benchFolders.contains(own), "the run makes its folder")
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path), "a killed run's folder is removed")
+        // The folder appears once the signal sources are resumed; dispatch registers them with
+        // the kernel a moment later (under a sanitizer, a longer moment).
+        usleep(300_000)
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 128 + SIGINT)

@@ -18,7 +18,9 @@ extension NSManagedObjectContext {
             var current = entity
             for component in KeyPathEvaluator.components(of: key) {
                 if component == "self" || component.hasPrefix("@") { break }
-                guard let property = current.propertiesByName[component] else {
+                // A frozen entity's layout answers without building `propertiesByName`.
+                let property = current.layout.map { layout in layout.indexByName[component].map { layout.properties[$0] } } ?? current.propertiesByName[component]
+                guard let property else {
                     throw KeyValueCodingError.undefinedKey(component, in: "Entity '\(current.name ?? "?")' (sort descriptor key '\(key)')")
                 }
                 guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else { break }
