@@ -138,9 +138,11 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     /// Breaks the one cycle a frozen model's entities are in: an entity keeps the origin of its
     /// temporary IDs, which keeps the entity (IDs must keep their entity alive). Without this a
-    /// model with its entities would never be freed once a coordinator had used it.
+    /// model with its entities would never be freed once a coordinator had used it. And takes
+    /// the entities out of the class registry, which holds them strongly.
     deinit {
         for entity in entities { entity.temporaryIDOrigin = nil }
+        ModelRegistry.forget(self)
     }
 
     /// A deep, unfrozen copy: change the copy when the original is in use.

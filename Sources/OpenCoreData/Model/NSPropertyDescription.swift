@@ -19,7 +19,13 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// The property's name, unique within its entity and its super- and subentities.
     @exclusivity(unchecked) open var name: String = "" { willSet { checkMutable() } }
     /// The entity this property belongs to (set when it is added to `NSEntityDescription.properties`).
-    public internal(set) weak var entity: NSEntityDescription!
+    ///
+    /// `unowned`, as Apple's is `assign`: the entity owns its properties, so it outlives them
+    /// while its model is in use. Not `weak`: a weak reference gives the entity a side table,
+    /// and every retain and release of it (one per managed object made or freed) then takes
+    /// the runtime's slow path. Reading it after the entity was freed stops the program, where
+    /// Apple's would read freed memory.
+    public internal(set) unowned var entity: NSEntityDescription!
     /// Whether a nil value (or an empty to-many) is allowed at save. Default `true`, as in Apple's.
     @exclusivity(unchecked) open var isOptional: Bool = true { willSet { checkMutable() } }
     /// Transient properties live only in memory: they are tracked and undone, never stored.

@@ -339,27 +339,30 @@ public struct NSSnapshotEventType: OptionSet, Sendable {
 }
 
 /// Remembers which entities models have bound to classes, for `+entity()` and `+fetchRequest()`.
-/// It refers to the entities weakly: a model no coordinator or caller uses any more is freed
-/// with its entities, and the class then has no entity until another model binds it.
+/// A model takes its entities out when it is freed (``forget(_:)``), so the registry keeps no
+/// model's entities alive after the model. Strong references, not weak ones: a weak reference
+/// gives the entity a side table, and every retain of it then takes the runtime's slow path.
 enum ModelRegistry {
-    private final class WeakEntity {
-        weak var entity: NSEntityDescription?
-        init(_ entity: NSEntityDescription) { self.entity = entity }
-    }
-
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var entitiesByClass: [ObjectIdentifier: WeakEntity] = [:]  // guarded by `lock`
+    nonisolated(unsafe) private static var entitiesByClass: [ObjectIdentifier: NSEntityDescription] = [:]  // guarded by `lock`
 
     static func register(_ model: NSManagedObjectModel) {
         lock.lock(); defer { lock.unlock() }
         for e in model.entities where e.resolvedClass != NSManagedObject.self {
-            entitiesByClass[ObjectIdentifier(e.resolvedClass)] = WeakEntity(e)
+            entitiesByClass[ObjectIdentifier(e.resolvedClass)] = e
         }
+    }
+
+    /// Removes `model`'s entities (called as the model is freed).
+    static func forget(_ model: NSManagedObjectModel) {
+        let mine = Set(model.entities.map(ObjectIdentifier.init))
+        lock.lock(); defer { lock.unlock() }
+        entitiesByClass = entitiesByClass.filter { !mine.contains(ObjectIdentifier($0.value)) }
     }
 
     static func entity(for type: NSManagedObject.Type) -> NSEntityDescription? {
         lock.lock(); defer { lock.unlock() }
-        return entitiesByClass[ObjectIdentifier(type)]?.entity
+        return entitiesByClass[ObjectIdentifier(type)]
     }
 }
 
