@@ -36,7 +36,12 @@ where name.hasPrefix("ocd-bench-") {
 /// Removes this run's folder and ends the process: every way out goes through here (a
 /// top-level `defer` does not run on `exit`).
 func finish(_ status: Int32 = 0) -> Never {
-    try? FileManager.default.removeItem(at: directory)
+    // On a signal the main thread may still be writing into the folder while it is removed:
+    // try again until the folder is gone.
+    for _ in 0..<50 where FileManager.default.fileExists(atPath: directory.path) {
+        try? FileManager.default.removeItem(at: directory)
+        if FileManager.default.fileExists(atPath: directory.path) { usleep(10_000) }
+    }
     exit(status)
 }
 // Interrupted or terminated: clean up first.
