@@ -84,11 +84,13 @@ final class AppleStoreMigrationTests: XCTestCase {
     }
 
     /// A migration that fails after reading the original (the new version's uniqueness
-    /// constraint is broken by the old rows) leaves the original's main file, WAL and shared
-    /// memory file byte for byte as they were, and the error names the user's file.
+    /// constraint is broken by the old rows) leaves the original's main file and WAL byte for
+    /// byte as they were, and the error names the user's file. The `-shm` file is not compared:
+    /// it holds no data, only SQLite's index of the WAL, which any reader rebuilds when it is
+    /// the first to open the store (Apple's framework and the `sqlite3` shell too).
     func testAFailedMigrationLeavesTheOriginalsBytesAndNamesTheUsersFile() throws {
         let store = try copyAppleStore("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V5.sqlite")
-        let files = ["", "-wal", "-shm"].map { store.path + $0 }
+        let files = ["", "-wal"].map { store.path + $0 }
         let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let v5 = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: try path(bookmarks + "/BookmarksModel 5.xcdatamodel")))
         let v6 = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: try path(bookmarks + "/BookmarksModel 6.xcdatamodel")))
@@ -101,5 +103,6 @@ final class AppleStoreMigrationTests: XCTestCase {
         XCTAssertEqual(error?.code, NSMigrationError, "\(String(describing: error))")
         XCTAssertFalse(error?.localizedDescription.contains(".migrating") ?? true, "\(String(describing: error))")
         XCTAssertEqual(try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before)
+        XCTAssertEqual(try SQLiteInspector.rows(at: store.path, "SELECT count(*) FROM ZBOOKMARKENTITY"), [["10"]])
     }
 }
