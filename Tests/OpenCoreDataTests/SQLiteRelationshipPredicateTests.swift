@@ -1,3 +1,4 @@
+import CSQLite
 @testable import OpenCoreData
 import XCTest
 
@@ -336,8 +337,8 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
         }
         let toOne = try filter("Employee", "manager.department.name BEGINSWITH[c] 'sa'")
         XCTAssertTrue(toOne.isExact)
-        XCTAssertTrue(toOne.sql.contains("FROM ZEMPLOYEE t1 WHERE t1.Z_PK = ZEMPLOYEE.ZMANAGER"), toOne.sql)
-        XCTAssertTrue(toOne.sql.contains("FROM ZDEPARTMENT t2 WHERE t2.Z_PK = t1.ZDEPARTMENT"), toOne.sql)
+        XCTAssertTrue(toOne.sql.contains(#"FROM "ZEMPLOYEE" t1 WHERE t1.Z_PK = "ZEMPLOYEE"."ZMANAGER""#), toOne.sql)
+        XCTAssertTrue(toOne.sql.contains(#"FROM "ZDEPARTMENT" t2 WHERE t2.Z_PK = t1."ZDEPARTMENT""#), toOne.sql)
         XCTAssertTrue(toOne.sql.contains("ocd_match(8, 1, "), toOne.sql)
         XCTAssertFalse(toOne.sql.contains("'sa'"), "the constant is bound: \(toOne.sql)")
         guard case .text("sa")? = toOne.bindings.first else { return XCTFail("\(toOne.bindings)") }
@@ -345,16 +346,16 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
         let manyToMany = try filter("Employee", "ANY projects.title == 'Apollo'")
         XCTAssertTrue(manyToMany.isExact)
         let join = try XCTUnwrap(store.schema.joinTables.first { $0.primary.name == "projects" || $0.secondary.name == "projects" })
-        XCTAssertTrue(manyToMany.sql.hasPrefix("EXISTS (SELECT 1 FROM \(join.name) t1 JOIN ZPROJECT t2 ON t2.Z_PK = t1."), manyToMany.sql)
-        XCTAssertTrue(manyToMany.sql.contains("= ZEMPLOYEE.Z_PK AND t2.ZTITLE IS NOT NULL"), manyToMany.sql)
+        XCTAssertTrue(manyToMany.sql.hasPrefix(#"EXISTS (SELECT 1 FROM "\#(join.name)" t1 JOIN "ZPROJECT" t2 ON t2.Z_PK = t1."#), manyToMany.sql)
+        XCTAssertTrue(manyToMany.sql.contains(#"= "ZEMPLOYEE".Z_PK AND t2."ZTITLE" IS NOT NULL"#), manyToMany.sql)
 
         let oneToMany = try filter("Department", "employees.@count > 1")
-        XCTAssertEqual(oneToMany.sql, "((SELECT COUNT(*) FROM ZEMPLOYEE t1 WHERE t1.ZDEPARTMENT = ZDEPARTMENT.Z_PK) > ?)")
+        XCTAssertEqual(oneToMany.sql, #"((SELECT COUNT(*) FROM "ZEMPLOYEE" t1 WHERE t1."ZDEPARTMENT" = "ZDEPARTMENT".Z_PK) > ?)"#)
 
         let pending = SQLitePredicateFilter(NSPredicate(format: "department.name == 'x' AND salary > 5"), entity: model.entitiesByName["Employee"]!,
                                             table: store.plan(for: model.entitiesByName["Employee"]!)!.table, schema: store.schema, followsRelationships: false)
         XCTAssertEqual(pending?.isExact, false, "relationships are not followed while pending changes are evaluated")
-        XCTAssertEqual(pending?.sql, "((ZEMPLOYEE.ZSALARY IS NOT NULL AND ZEMPLOYEE.ZSALARY > ?))",
+        XCTAssertEqual(pending?.sql, #"(("ZEMPLOYEE"."ZSALARY" IS NOT NULL AND "ZEMPLOYEE"."ZSALARY" > ?))"#,
                        "a part that cannot fail narrows even after one left to memory")
     }
 
@@ -364,5 +365,69 @@ final class SQLiteRelationshipPredicateTests: XCTestCase {
             Case("Employee", "department.name == %@", [], args: ["x' OR 1=1 --"]),
             Case("Employee", "ANY projects.title BEGINSWITH %@", [], args: ["') OR 1=1 --"]),
         ])
+    }
+
+    /// Every statement the store generates quotes the table and column names it builds from
+    /// the model (`"ZEMPLOYEE"."ZSALARY"`): inserts, updates, deletes, join-table pairs, ordered
+    /// positions, fetches through relationships, counts, grouped dictionaries and to-many
+    /// faults. Only `CREATE` statements keep Apple's unquoted schema text. Every statement run
+    /// on the store's connection is traced and checked.
+    func testGeneratedStatementsQuoteEveryNameFromTheModel() throws {
+        let coordinator = try makeStore()
+        let store = try XCTUnwrap(coordinator.persistentStores.first as? SQLiteStore)
+        final class Trace: @unchecked Sendable { var statements: [String] = [] }
+        let trace = Trace()
+        let handle = try store.openConnection().handle
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+            let trace = Unmanaged<Trace>.fromOpaque(context!).takeUnretainedValue()
+            if let sql = sqlite3_sql(OpaquePointer(statement)) { trace.statements.append(String(cString: sql)) }
+            return 0
+        }, Unmanaged.passUnretained(trace).toOpaque())
+        defer { sqlite3_trace_v2(handle, 0, nil, nil) }
+
+        let context = newContext(coordinator)
+        try context.performAndWait {
+            let employees = try context.fetch(NSFetchRequest<Employee>(entityName: "Employee"))
+            let ann = try XCTUnwrap(employees.first { $0.firstName == "Ann" })
+            _ = ann.projects.map(\.title)                                  // many-to-many fault
+            _ = try XCTUnwrap(ann.department).employees.count             // one-to-many fault
+            let project = Project(context: context)
+            project.title = "Ares"
+            project.members = Set(employees.prefix(2))                    // join-table pairs
+            project.milestones = [Milestone(context: context), Milestone(context: context)]  // ordered positions
+            ann.salary += 1
+            context.delete(try XCTUnwrap(employees.first { $0.firstName == "Dan" }))
+            try context.save()
+
+            let related = NSFetchRequest<Employee>(entityName: "Employee")
+            related.predicate = NSPredicate(format: "manager.department.name BEGINSWITH 'S' OR ANY projects.title == 'Apollo' OR department.employees.@count > 1")
+            related.sortDescriptors = [NSSortDescriptor(key: "lastName", ascending: true)]
+            _ = try context.fetch(related)
+            _ = try context.count(for: related)
+            let grouped = NSFetchRequest<NSDictionary>(entityName: "Employee")
+            grouped.resultType = .dictionaryResultType
+            let total = NSExpressionDescription()
+            total.name = "total"
+            total.expression = NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "salary")])
+            total.expressionResultType = .integer64AttributeType
+            grouped.propertiesToFetch = ["department", total]
+            grouped.propertiesToGroupBy = ["department"]
+            grouped.havingPredicate = NSPredicate(format: "total > 0")
+            _ = try context.fetch(grouped)
+        }
+
+        let names = try NSRegularExpression(pattern: #"(?<![A-Za-z0-9_"])Z[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_"])"#)
+        let storeOwn: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT", "Z_MAX", "Z_NAME", "Z_SUPER", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE",
+                                     "Z_VERSION", "Z_UUID", "Z_PLIST", "Z_CONTENT"]
+        let generated = trace.statements.filter { !$0.hasPrefix("CREATE") && $0.contains("Z") }
+        XCTAssertGreaterThan(generated.count, 10, "\(trace.statements)")
+        for sql in generated {
+            let unquoted = names.matches(in: sql, range: NSRange(sql.startIndex..., in: sql))
+                .map { String(sql[Range($0.range, in: sql)!]) }.filter { !storeOwn.contains($0) }
+            XCTAssertEqual(unquoted, [], sql)
+        }
+        for table in ["ZEMPLOYEE", "ZPROJECT", "ZMILESTONE", "ZDEPARTMENT"] {
+            XCTAssertTrue(generated.contains { $0.contains("\"\(table)\"") }, "no statement on \(table): \(generated)")
+        }
     }
 }

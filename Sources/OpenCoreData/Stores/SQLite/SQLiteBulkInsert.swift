@@ -118,10 +118,10 @@ final class SQLiteBulkInsert {
                   case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _)? = store.schema.toManySource(for: relationship) else { continue }
             let sql: String
             if let orderColumn {
-                sql = "INSERT INTO \(join.name) (\(ownerColumn), \(targetColumn), \(orderColumn)) VALUES (?, ?, ?) "
-                    + "ON CONFLICT (\(join.primaryOwnerColumn), \(join.secondaryOwnerColumn)) DO UPDATE SET \(orderColumn) = excluded.\(orderColumn)"
+                sql = "INSERT INTO \(join.sqlName) (\(ownerColumn), \(targetColumn), \(orderColumn)) VALUES (?, ?, ?) "
+                    + "ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) DO UPDATE SET \(orderColumn) = excluded.\(orderColumn)"
             } else {
-                sql = "INSERT OR IGNORE INTO \(join.name) (\(ownerColumn), \(targetColumn)) VALUES (?, ?)"
+                sql = "INSERT OR IGNORE INTO \(join.sqlName) (\(ownerColumn), \(targetColumn)) VALUES (?, ?)"
             }
             for (position, member) in members.enumerated() {
                 var values: [SQLiteValue] = [.integer(row.key.primaryKey), .integer(member.primaryKey)]
@@ -131,10 +131,10 @@ final class SQLiteBulkInsert {
         }
     }
 
-    /// The members' table and order column of an ordered to-many kept by foreign key.
+    /// The members' table and order column of an ordered to-many kept by foreign key, quoted.
     private static func orderedForeignKey(of relationship: NSRelationshipDescription, in store: SQLiteStore) -> (table: String, column: String)? {
         guard relationship.isOrdered, case let .foreignKey(table, _, orderColumn?)? = store.schema.toManySource(for: relationship) else { return nil }
-        return (table.name, table.columns[orderColumn].name)
+        return (table.sqlName, table.columns[orderColumn].sqlName)
     }
 
     /// SQLite and value-coding errors as the store's save errors.

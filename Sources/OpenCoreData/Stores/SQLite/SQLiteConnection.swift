@@ -174,9 +174,10 @@ final class SQLiteConnection {
         Set(try query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(at: 0) ?? "" })
     }
 
-    /// `name` as a quoted SQL identifier (`"a""b"` for `a"b`), for names read from a file,
-    /// which may hold any character. Names from a validated model need no quoting (see
-    /// `NSManagedObjectModel.isIdentifier`), and Apple's schema text has none.
+    /// `name` as a quoted SQL identifier (`"a""b"` for `a"b`). Every statement the store
+    /// generates quotes the table and column names it takes from a model or a file; only the
+    /// `CREATE` statements keep Apple's unquoted schema text, whose names model validation and
+    /// `SQLiteSchema` have checked (`NSManagedObjectModel.isIdentifier`).
     static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -55,14 +55,14 @@ struct SQLiteDictionaryQuery {
             var current = table
             var key: String? = nil  // the Z_PK of the row being read; nil: the fetched row
             func read(_ column: String) -> String {
-                guard let key else { return "\(table.name).\(column)" }
+                guard let key else { return "\(table.sqlName).\(column)" }
                 aliasCount += 1
                 let alias = "t\(aliasCount)"
-                return "(SELECT \(alias).\(column) FROM \(current.name) \(alias) WHERE \(alias).Z_PK = \(key))"
+                return "(SELECT \(alias).\(column) FROM \(current.sqlName) \(alias) WHERE \(alias).Z_PK = \(key))"
             }
             for relationship in value.path {
                 guard let c = current.columnIndex(for: relationship), let destination = relationship.destinationEntity else { return nil }
-                key = read(current.columns[c].name)
+                key = read(current.columns[c].sqlName)
                 guard let next = schema.tableIfPresent(for: destination) else { return nil }
                 current = next
             }
@@ -70,9 +70,9 @@ struct SQLiteDictionaryQuery {
             // such attributes are read through the rows (in memory), which resolve them.
             if let attribute = value.property as? NSAttributeDescription, attribute.storesExternally { return nil }
             guard let c = current.columnIndex(for: value.property) else { return nil }
-            let valueSQL = read(current.columns[c].name)
+            let valueSQL = read(current.columns[c].sqlName)
             if let relationship = value.property as? NSRelationshipDescription {
-                return (valueSQL, current.companionIndex(for: relationship).map { read(current.columns[$0].name) })
+                return (valueSQL, current.companionIndex(for: relationship).map { read(current.columns[$0].sqlName) })
             }
             return (valueSQL, nil)
         }
@@ -140,6 +140,7 @@ struct SQLiteDictionaryQuery {
         let syntheticTable = SQLiteEntityTable(name: "OCDDictionaryResult", rootEntity: synthetic, entities: [synthetic])
         do { try syntheticTable.addColumns(of: [synthetic], number: { _ in 1 }) } catch { return nil }
         var aliasIndex = 0
+        /// The result column of `name`, unquoted: the synthetic table's column, or `C<n>`.
         func alias(_ name: String) -> String {
             if let attribute = syntheticAttributes[name], let c = syntheticTable.columnIndex(for: attribute) { return syntheticTable.columns[c].name }
             aliasIndex += 1
@@ -157,7 +158,7 @@ struct SQLiteDictionaryQuery {
             case .value(let v):
                 guard (request.isGrouped || groupable(v)), let (valueSQL, entitySQL) = expressions(v) else { return nil }
                 if !request.isGrouped { groupExpressions.append(valueSQL) }  // DISTINCT
-                let name = alias(v.name)
+                let raw = alias(v.name), name = SQLiteConnection.quoted(raw)
                 inner.append("\(valueSQL) AS \(name)")
                 if let attribute = v.attribute {
                     outputs.append(.attribute(name: v.name, column: Int32(outer.count), attribute))
@@ -166,7 +167,7 @@ struct SQLiteDictionaryQuery {
                     outputs.append(.toOne(name: v.name, key: Int32(outer.count), entity: entitySQL == nil ? nil : Int32(outer.count + 1), destination: destination))
                     outer.append(name)
                     if let entitySQL {
-                        let entityAlias = name + "_E"
+                        let entityAlias = SQLiteConnection.quoted(raw + "_E")
                         inner.append("\(entitySQL) AS \(entityAlias)")
                         outer.append(entityAlias)
                     }
@@ -175,7 +176,7 @@ struct SQLiteDictionaryQuery {
                 }
             case .aggregate(let a):
                 guard let (argumentSQL, _) = expressions(a.argument), let aggregateSQL = Self.aggregateSQL(a, argumentSQL) else { return nil }
-                let name = alias(a.name)
+                let name = SQLiteConnection.quoted(alias(a.name))
                 inner.append("\(aggregateSQL) AS \(name)")
                 outputs.append(.aggregate(name: a.name, column: Int32(outer.count), a, decoding: NSAttributeDescription(name: a.name, type: a.resultType)))
                 outer.append(name)
@@ -185,15 +186,15 @@ struct SQLiteDictionaryQuery {
             guard groupable(v), let (valueSQL, _) = expressions(v) else { return nil }
             groupExpressions.append(valueSQL)
             // Grouped values that are not fetched still take part in HAVING.
-            if !named.contains(v.name), v.attribute != nil { inner.append("\(valueSQL) AS \(alias(v.name))"); named.insert(v.name) }
+            if !named.contains(v.name), v.attribute != nil { inner.append("\(valueSQL) AS \(SQLiteConnection.quoted(alias(v.name)))"); named.insert(v.name) }
         }
-        inner.append("MIN(\(table.name).Z_PK) AS C_FIRST")
+        inner.append("MIN(\(table.sqlName).Z_PK) AS C_FIRST")
 
-        var sql = "SELECT \(outer.joined(separator: ", ")) FROM (SELECT \(inner.joined(separator: ", ")) FROM \(table.name)\(base.whereClause)"
+        var sql = "SELECT \(outer.joined(separator: ", ")) FROM (SELECT \(inner.joined(separator: ", ")) FROM \(table.sqlName)\(base.whereClause)"
         if !groupExpressions.isEmpty { sql += " GROUP BY " + groupExpressions.joined(separator: ", ") }
         // Named like the synthetic table the HAVING clause is translated against: the filter
         // qualifies its columns with the table name.
-        sql += ") AS \(syntheticTable.name)"
+        sql += ") AS \(syntheticTable.sqlName)"
         var bindings = base.conditionBindings
         if let having = request.having {
             guard let filter = SQLitePredicateFilter(having, entity: synthetic, table: syntheticTable), filter.isExact else { return nil }

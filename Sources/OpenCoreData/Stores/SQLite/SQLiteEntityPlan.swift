@@ -91,7 +91,7 @@ final class SQLiteEntityPlan {
     /// A table of one entity selects `0` for `Z_ENT`, as Apple's fetches do: every row is of
     /// that entity, and ``DecodedRows`` does not read the column.
     static func selectList(of table: SQLiteEntityTable) -> String {
-        (["Z_PK", table.holdsOneEntity ? "0" : "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
+        (["Z_PK", table.holdsOneEntity ? "0" : "Z_ENT", "Z_OPT"] + table.columns.map(\.sqlName)).joined(separator: ", ")
     }
 
     init(entity: NSEntityDescription, schema: SQLiteSchema, store: NSPersistentStore) {
@@ -115,16 +115,16 @@ final class SQLiteEntityPlan {
             } else if let attribute = property as? NSAttributeDescription, let c = table.columnIndex(for: attribute) {
                 slots.append(attribute.storesExternally ? .externalData(column: Int32(3 + c)) : .attribute(column: Int32(3 + c), attribute))
                 writes.append(Self.isScalar(attribute) ? .scalar(slot: i) : .attribute(slot: i, attribute))
-                columnNames.append(table.columns[c].name)
-                if attribute.storesExternally { external.append((i, table.columns[c].name)) }
+                columnNames.append(table.columns[c].sqlName)
+                if attribute.storesExternally { external.append((i, table.columns[c].sqlName)) }
             } else if let r = property as? NSRelationshipDescription, !r.isToMany, let c = table.columnIndex(for: r), let destination = r.destinationEntity {
                 let companion = table.companionIndex(for: r)
                 slots.append(.toOne(foreignKey: Int32(3 + c), companion: companion.map { Int32(3 + $0) }, destination: destination))
                 writes.append(.foreignKey(slot: i))
-                columnNames.append(table.columns[c].name)
+                columnNames.append(table.columns[c].sqlName)
                 if let companion {
                     writes.append(.foreignEntity(slot: i))
-                    columnNames.append(table.columns[companion].name)
+                    columnNames.append(table.columns[companion].sqlName)
                 }
             } else if let r = property as? NSRelationshipDescription, r.isToMany {
                 slots.append(.toMany(r))
@@ -154,12 +154,12 @@ final class SQLiteEntityPlan {
         self.toManySlots = toMany
         self.externalDataSlots = external
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames
-        insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) VALUES (\(insertColumns.map { _ in "?" }.joined(separator: ", ")))"
-        updateSQL = Self.updateSQL(table: table.name, columns: columnNames)
+        insertSQL = "INSERT INTO \(table.sqlName) (\(insertColumns.joined(separator: ", "))) VALUES (\(insertColumns.map { _ in "?" }.joined(separator: ", ")))"
+        updateSQL = Self.updateSQL(table: table.sqlName, columns: columnNames)
         self.columnNames = columnNames
     }
 
-    /// The column of each of `writes`.
+    /// The column of each of `writes`, quoted.
     private let columnNames: [String]
     /// UPDATEs of some columns, by ``changedWrites(from:to:)`` mask. Guarded by the store's lock,
     /// like every save. The same string for the same mask lets the connection find its prepared
@@ -192,7 +192,7 @@ final class SQLiteEntityPlan {
         if let sql = partialUpdateSQL[mask] { return sql }
         guard partialUpdateSQL.count < Self.partialUpdateLimit else { return nil }
         let columns = columnNames.indices.filter { mask & (1 << UInt64($0)) != 0 }.map { columnNames[$0] }
-        let sql = Self.updateSQL(table: table.name, columns: columns)
+        let sql = Self.updateSQL(table: table.sqlName, columns: columns)
         partialUpdateSQL[mask] = sql
         return sql
     }

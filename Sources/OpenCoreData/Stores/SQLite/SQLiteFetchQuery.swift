@@ -90,7 +90,7 @@ struct SQLiteFetchQuery {
 
     /// `SELECT <columns> FROM <table> WHERE ... ORDER BY ... [LIMIT ? OFFSET ?]`.
     func select(_ columns: String) -> String {
-        "SELECT \(columns) FROM \(table.name)\(whereClause)\(order.map { " ORDER BY " + $0 } ?? "")\(limit)"
+        "SELECT \(columns) FROM \(table.sqlName)\(whereClause)\(order.map { " ORDER BY " + $0 } ?? "")\(limit)"
     }
 
     /// ` WHERE <condition>`, or nothing when every row is read.
@@ -100,7 +100,7 @@ struct SQLiteFetchQuery {
 
     /// The number of rows `select` returns. Only meaningful when `isExact`.
     var count: String {
-        limit.isEmpty ? "SELECT COUNT(*) FROM \(table.name)\(whereClause)"
+        limit.isEmpty ? "SELECT COUNT(*) FROM \(table.sqlName)\(whereClause)"
                       : "SELECT COUNT(*) FROM (\(select("Z_PK")))"
     }
 
@@ -110,7 +110,7 @@ struct SQLiteFetchQuery {
               let attribute = entity.propertiesByName[key] as? NSAttributeDescription, !attribute.isTransient,
               let c = table.columnIndex(for: attribute) else { return nil }
         let selector = descriptor.selector?.name ?? "compare:"
-        let column = table.columns[c].name
+        let column = table.columns[c].sqlName
         let direction = descriptor.ascending ? "ASC" : "DESC"
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType,

@@ -370,7 +370,7 @@ enum SQLiteMigrator {
         }
         var rowCounts: [String: Int64] = [:]
         func rowCount(_ entity: NSEntityDescription) throws -> Int64 {
-            guard let table = reader.plan(for: entity)?.table.name else { return 0 }
+            guard let table = reader.plan(for: entity)?.table.sqlName else { return 0 }
             if let known = rowCounts[table] { return known }
             let count = try reader.openConnection().query("SELECT COUNT(*) FROM \(table)", []) { $0.int64(at: 0) }.first ?? 0
             rowCounts[table] = count

@@ -278,12 +278,13 @@ struct SQLiteModelRecovery {
             if tied.count == 1 { return best.number }
         }
         // 3. The only table whose Z_PKs include every value of the column.
-        let nonNull = try db.query("SELECT COUNT(*) FROM \(table) WHERE \(column) IS NOT NULL") { $0.int64(at: 0) }.first ?? 0
+        let t = SQLiteConnection.quoted(table), c = SQLiteConnection.quoted(column)
+        let nonNull = try db.query("SELECT COUNT(*) FROM \(t) WHERE \(c) IS NOT NULL") { $0.int64(at: 0) }.first ?? 0
         guard nonNull > 0 else { return nil }
         var candidates: [Int] = []
         for (number, target) in tables.sorted(by: { $0.key < $1.key }) {
             guard (try? db.columnNames(of: target))?.isEmpty == false else { continue }
-            let outside = try db.query("SELECT COUNT(*) FROM \(table) WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT Z_PK FROM \(target))") { $0.int64(at: 0) }.first ?? 1
+            let outside = try db.query("SELECT COUNT(*) FROM \(t) WHERE \(c) IS NOT NULL AND \(c) NOT IN (SELECT Z_PK FROM \(SQLiteConnection.quoted(target)))") { $0.int64(at: 0) }.first ?? 1
             if outside == 0 { candidates.append(number) }
         }
         return candidates.count == 1 ? candidates[0] : nil

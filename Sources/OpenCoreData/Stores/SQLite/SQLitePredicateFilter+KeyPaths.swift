@@ -22,7 +22,7 @@ extension SQLitePredicateTranslator {
         }
         guard let (destination, foreignKey) = toOneStep(property, from: row),
               let inner = scalar(components.dropFirst(), from: destination) else { return nil }
-        return Scalar("(SELECT \(inner.sql) FROM \(destination.table.name) \(destination.qualifier) WHERE \(destination.qualifier).Z_PK = \(foreignKey))",
+        return Scalar("(SELECT \(inner.sql) FROM \(destination.table.sqlName) \(destination.qualifier) WHERE \(destination.qualifier).Z_PK = \(foreignKey))",
                       inner.type, bindings: inner.bindings)
     }
 
@@ -33,7 +33,7 @@ extension SQLitePredicateTranslator {
         guard let property = row.entity.propertiesByName[name], let (destination, foreignKey) = toOneStep(property, from: row) else { return nil }
         if components.count == 1 { return (foreignKey, destination.entity) }
         guard let inner = key(components.dropFirst(), from: destination) else { return nil }
-        return ("(SELECT \(inner.sql) FROM \(destination.table.name) \(destination.qualifier) WHERE \(destination.qualifier).Z_PK = \(foreignKey))", inner.entity)
+        return ("(SELECT \(inner.sql) FROM \(destination.table.sqlName) \(destination.qualifier) WHERE \(destination.qualifier).Z_PK = \(foreignKey))", inner.entity)
     }
 
     /// The row a to-one relationship leads to (under a fresh alias) and the foreign-key column

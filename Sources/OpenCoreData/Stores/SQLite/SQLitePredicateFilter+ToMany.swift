@@ -26,11 +26,11 @@ extension SQLitePredicateTranslator {
         switch source {
         case let .foreignKey(table, column, _):
             let member = nextAlias()
-            return Members(from: "\(table.name) \(member)", condition: "\(member).\(table.columns[column].name) = \(owner)",
+            return Members(from: "\(table.sqlName) \(member)", condition: "\(member).\(table.columns[column].sqlName) = \(owner)",
                            row: Row(entity: destination, table: table, qualifier: member))
         case let .joinTable(join, ownerColumn, targetColumn, _, targetTable):
             let pair = nextAlias(), member = nextAlias()
-            return Members(from: "\(join.name) \(pair) JOIN \(targetTable.name) \(member) ON \(member).Z_PK = \(pair).\(targetColumn)",
+            return Members(from: "\(join.sqlName) \(pair) JOIN \(targetTable.sqlName) \(member) ON \(member).Z_PK = \(pair).\(targetColumn)",
                            condition: "\(pair).\(ownerColumn) = \(owner)",
                            row: Row(entity: destination, table: targetTable, qualifier: member))
         }

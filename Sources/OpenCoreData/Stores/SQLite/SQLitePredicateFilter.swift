@@ -71,7 +71,7 @@ struct SQLitePredicateFilter {
           storeToken: Int32? = nil, context: NSManagedObjectContext? = nil) {
         let translator = SQLitePredicateTranslator(schema: schema, followsRelationships: followsRelationships && schema != nil,
                                                    storeToken: storeToken, context: context)
-        let row = SQLitePredicateTranslator.Row(entity: entity, table: table, qualifier: table.name)
+        let row = SQLitePredicateTranslator.Row(entity: entity, table: table, qualifier: table.sqlName)
         guard case let .filter(sql, bindings, exact) = translator.translate(predicate, row, variables: [:]) else { return nil }
         self.sql = sql
         self.bindings = bindings
@@ -118,7 +118,7 @@ final class SQLitePredicateTranslator {
         let table: SQLiteEntityTable
         let qualifier: String
 
-        func column(_ index: Int) -> String { "\(qualifier).\(table.columns[index].name)" }
+        func column(_ index: Int) -> String { "\(qualifier).\(table.columns[index].sqlName)" }
     }
 
     /// How a value's SQL compares with constants.

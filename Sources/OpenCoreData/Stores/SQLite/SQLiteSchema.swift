@@ -137,11 +137,11 @@ final class SQLiteSchema {
                 }
                 let targetTable = destinationTable
                 if join.primary === r {
-                    sources[ObjectIdentifier(r)] = .joinTable(join, ownerColumn: join.primaryOwnerColumn, targetColumn: join.secondaryOwnerColumn,
-                                                              orderColumn: join.primaryOrderColumn, targetTable: targetTable)
+                    sources[ObjectIdentifier(r)] = .joinTable(join, ownerColumn: join.primaryOwnerSQL, targetColumn: join.secondaryOwnerSQL,
+                                                              orderColumn: join.primaryOrderColumn.map(SQLiteConnection.quoted), targetTable: targetTable)
                 } else {
-                    sources[ObjectIdentifier(r)] = .joinTable(join, ownerColumn: join.secondaryOwnerColumn, targetColumn: join.primaryOwnerColumn,
-                                                              orderColumn: join.secondaryOrderColumn, targetTable: targetTable)
+                    sources[ObjectIdentifier(r)] = .joinTable(join, ownerColumn: join.secondaryOwnerSQL, targetColumn: join.primaryOwnerSQL,
+                                                              orderColumn: join.secondaryOrderColumn.map(SQLiteConnection.quoted), targetTable: targetTable)
                 }
             }
         }
@@ -286,7 +286,12 @@ extension SQLiteSchema {
 
 /// The table of one inheritance hierarchy (`ZEMPLOYEE` holds Employee and Manager rows).
 final class SQLiteEntityTable {
+    /// `Z<ROOT>`, as it appears in `sqlite_master` and in the `CREATE` statements (unquoted,
+    /// as Apple's are).
     let name: String
+    /// `name` quoted, for the statements the store generates. A validated name needs no
+    /// quoting; generated SQL quotes it anyway, so that no name can ever be read as SQL.
+    let sqlName: String
     let rootEntity: NSEntityDescription
     /// The entities whose rows live here, in entity-number order.
     let entities: [NSEntityDescription]
@@ -308,6 +313,7 @@ final class SQLiteEntityTable {
 
     init(name: String, rootEntity: NSEntityDescription, entities: [NSEntityDescription]) {
         self.name = name
+        sqlName = SQLiteConnection.quoted(name)
         self.rootEntity = rootEntity
         self.entities = entities
     }
@@ -407,8 +413,17 @@ struct SQLiteColumn {
         case order(NSRelationshipDescription)
     }
     let name: String
+    /// `name` quoted, for generated statements (see ``SQLiteEntityTable/sqlName``).
+    let sqlName: String
     let type: String
     let kind: Kind
+
+    init(name: String, type: String, kind: Kind) {
+        self.name = name
+        sqlName = SQLiteConnection.quoted(name)
+        self.type = type
+        self.kind = kind
+    }
 }
 
 /// The join table of a many-to-many relationship pair: `Z_<n(E)><R>` with columns
@@ -426,6 +441,8 @@ final class SQLiteJoinTable {
     /// Orders the members of `primary` when it is ordered (`Z_FOK_1FAVORITES`).
     let primaryOrderColumn: String?
     let secondaryOrderColumn: String?
+    /// The names above quoted, for generated statements (see ``SQLiteEntityTable/sqlName``).
+    let sqlName: String, primaryOwnerSQL: String, secondaryOwnerSQL: String
 
     init(primary: NSRelationshipDescription, secondary: NSRelationshipDescription, primaryOwnerNumber: Int, secondaryOwnerNumber: Int) {
         self.primary = primary
@@ -435,6 +452,9 @@ final class SQLiteJoinTable {
         secondaryOwnerColumn = "Z_\(secondaryOwnerNumber)\(primary.name.uppercased())"
         primaryOrderColumn = primary.isOrdered ? "Z_FOK_" + secondaryOwnerColumn.dropFirst(2) : nil
         secondaryOrderColumn = secondary.isOrdered ? "Z_FOK_" + primaryOwnerColumn.dropFirst(2) : nil
+        sqlName = SQLiteConnection.quoted(name)
+        primaryOwnerSQL = SQLiteConnection.quoted(primaryOwnerColumn)
+        secondaryOwnerSQL = SQLiteConnection.quoted(secondaryOwnerColumn)
     }
 }
 
@@ -443,6 +463,7 @@ enum SQLiteToManySource {
     /// One-to-many: the destination rows' foreign key `column` (an index into the table's columns).
     case foreignKey(table: SQLiteEntityTable, column: Int, orderColumn: Int?)
     /// Many-to-many: pairs in a join table; `targetTable` holds the members' rows (for their `Z_ENT`).
+    /// The column names are quoted, ready for generated SQL.
     case joinTable(SQLiteJoinTable, ownerColumn: String, targetColumn: String, orderColumn: String?, targetTable: SQLiteEntityTable)
 }
 

@@ -132,7 +132,7 @@ extension SQLiteStore {
                     if Self.isAscendingRun(chunk) {
                         // A batch of consecutive keys (a batch of an unsorted fetch, typically): one
                         // range scan instead of a b-tree search per key, the same rows.
-                        statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK BETWEEN ? AND ?")
+                        statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.sqlName) WHERE Z_PK BETWEEN ? AND ?")
                         statement.bind(chunk[0], at: 1)
                         statement.bind(chunk[chunk.count - 1], at: 2)
                     } else {
@@ -140,7 +140,7 @@ extension SQLiteStore {
                         var size = 1
                         while size < chunk.count { size *= 2 }
                         let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: size - chunk.count)
-                        statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
+                        statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.sqlName) WHERE Z_PK IN (\(padded.map { _ in "?" }.joined(separator: ", ")))")
                         for (i, pk) in padded.enumerated() { statement.bind(pk, at: Int32(i + 1)) }
                     }
                     try decoded.appendRows(of: statement, from: self, reusing: requested)
@@ -225,7 +225,7 @@ extension SQLiteStore {
         guard let entityPlan = plan(for: objectID.entity) else { return nil }
         let table = entityPlan.table
         do {
-            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE Z_PK = ?")
+            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.sqlName) WHERE Z_PK = ?")
             statement.bind(objectID.primaryKey, at: 1)
             guard try statement.step() else { return nil }
             var decoded = DecodedRows(of: table, in: self)
@@ -326,14 +326,14 @@ extension SQLiteStore {
         var soleEntity: NSEntityDescription?
         switch source {
         case let .foreignKey(table, column, orderColumn):
-            let fk = table.columns[column].name
-            let order = orderColumn.map { table.columns[$0].name } ?? "Z_PK"
+            let fk = table.columns[column].sqlName
+            let order = orderColumn.map { table.columns[$0].sqlName } ?? "Z_PK"
             soleEntity = soleEntityPlan(of: table)?.entity
-            sql = "SELECT \(fk), Z_PK, \(soleEntity == nil ? "Z_ENT" : "0") FROM \(table.name) WHERE \(owners == nil ? "\(fk) IS NOT NULL" : "\(fk) IN (\(placeholders))") ORDER BY \(fk), \(order), Z_PK"
+            sql = "SELECT \(fk), Z_PK, \(soleEntity == nil ? "Z_ENT" : "0") FROM \(table.sqlName) WHERE \(owners == nil ? "\(fk) IS NOT NULL" : "\(fk) IN (\(placeholders))") ORDER BY \(fk), \(order), Z_PK"
         case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
             let order = orderColumn.map { "j.\($0), " } ?? ""
             soleEntity = soleEntityPlan(of: targetTable)?.entity
-            sql = "SELECT j.\(ownerColumn), j.\(targetColumn), \(soleEntity == nil ? "t.Z_ENT" : "0") FROM \(join.name) j JOIN \(targetTable.name) t ON t.Z_PK = j.\(targetColumn)"
+            sql = "SELECT j.\(ownerColumn), j.\(targetColumn), \(soleEntity == nil ? "t.Z_ENT" : "0") FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.Z_PK = j.\(targetColumn)"
                 + (owners == nil ? "" : " WHERE j.\(ownerColumn) IN (\(placeholders))") + " ORDER BY j.\(ownerColumn), \(order)j.\(targetColumn)"
         }
         var result: [Int64: [NSManagedObjectID]] = [:]

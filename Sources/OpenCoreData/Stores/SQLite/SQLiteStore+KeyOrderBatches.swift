@@ -35,7 +35,7 @@ extension SQLiteStore {
         decoded.rows.reserveCapacity(limit)
         do {
             let entityTest = table.entityTest(numbers)
-            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.name) WHERE \(entityTest.map { $0 + " AND " } ?? "")Z_PK > ? ORDER BY Z_PK LIMIT ?")
+            let statement = try db.statement("SELECT \(SQLiteEntityPlan.selectList(of: table)) FROM \(table.sqlName) WHERE \(entityTest.map { $0 + " AND " } ?? "")Z_PK > ? ORDER BY Z_PK LIMIT ?")
             var index: Int32 = 1
             if entityTest != nil {
                 for number in numbers { statement.bind(Int64(number), at: index); index += 1 }

@@ -121,7 +121,7 @@ extension SQLiteStore {
     /// A locked object (`detectConflicts(for:)`): its version is checked and raised, its values
     /// stay.
     private func bumpVersion(_ row: StoreRow, in db: SQLiteConnection) throws {
-        let table = try entityPlan(row).table.name
+        let table = try entityPlan(row).table.sqlName
         if try db.run("UPDATE \(table) SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
                       [.integer(row.version), .integer(row.key.primaryKey), .integer(row.version - 1)]) == 0 {
             throw conflict(row, "was changed or deleted by another context or process")
@@ -143,7 +143,7 @@ extension SQLiteStore {
 
     private func delete(_ row: StoreRow, external: SQLiteExternalDataSave, in db: SQLiteConnection) throws {
         let plan = try entityPlan(row)
-        let table = plan.table.name
+        let table = plan.table.sqlName
         let oldColumns = try externalColumns(of: row, plan, in: db)
         if try db.run("DELETE FROM \(table) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(row.key.primaryKey), .integer(row.version)]) == 0 {
             // Gone already (deleted elsewhere): nothing to do. Still there: someone changed it.
@@ -155,10 +155,10 @@ extension SQLiteStore {
         }
         for join in schema.joinTables {
             if plan.entity.isKindOf(entity: join.primary.entity) {
-                try db.run("DELETE FROM \(join.name) WHERE \(join.primaryOwnerColumn) = ?", [.integer(row.key.primaryKey)])
+                try db.run("DELETE FROM \(join.sqlName) WHERE \(join.primaryOwnerSQL) = ?", [.integer(row.key.primaryKey)])
             }
             if plan.entity.isKindOf(entity: join.secondary.entity) {
-                try db.run("DELETE FROM \(join.name) WHERE \(join.secondaryOwnerColumn) = ?", [.integer(row.key.primaryKey)])
+                try db.run("DELETE FROM \(join.sqlName) WHERE \(join.secondaryOwnerSQL) = ?", [.integer(row.key.primaryKey)])
             }
         }
     }
@@ -167,7 +167,7 @@ extension SQLiteStore {
     /// without such attributes, so other saves cost no extra query).
     private func externalColumns(of row: StoreRow, _ plan: SQLiteEntityPlan, in db: SQLiteConnection) throws -> [Int: Data] {
         guard !plan.externalDataSlots.isEmpty else { return [:] }
-        let sql = "SELECT \(plan.externalDataSlots.map(\.column).joined(separator: ", ")) FROM \(plan.table.name) WHERE Z_PK = ?"
+        let sql = "SELECT \(plan.externalDataSlots.map(\.column).joined(separator: ", ")) FROM \(plan.table.sqlName) WHERE Z_PK = ?"
         let rows = try db.query(sql, [.integer(row.key.primaryKey)]) { statement in
             plan.externalDataSlots.indices.map { statement.blob(at: Int32($0)) }
         }
@@ -236,7 +236,7 @@ extension SQLiteStore {
         }
         while try statement.step() {}
         if !insert && db.changes == 0 {
-            let exists = try !db.query("SELECT 1 FROM \(plan.table.name) WHERE Z_PK = ?", [.integer(row.key.primaryKey)], { _ in true }).isEmpty
+            let exists = try !db.query("SELECT 1 FROM \(plan.table.sqlName) WHERE Z_PK = ?", [.integer(row.key.primaryKey)], { _ in true }).isEmpty
             throw conflict(row, exists ? "was changed by another context or process" : "was deleted by another context or process")
         }
     }
@@ -267,14 +267,14 @@ extension SQLiteStore {
                     switch source {
                     case let .foreignKey(table, _, orderColumn):
                         guard let orderColumn else { continue }
-                        let sql = "UPDATE \(table.name) SET \(table.columns[orderColumn].name) = ? WHERE Z_PK = ?"
+                        let sql = "UPDATE \(table.sqlName) SET \(table.columns[orderColumn].sqlName) = ? WHERE Z_PK = ?"
                         for (position, member) in members.enumerated() {
                             try db.run(sql, [.integer(Self.orderKey(position)), .integer(member.primaryKey)])
                         }
                     case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
-                        try db.run("DELETE FROM \(join.name) WHERE \(ownerColumn) = ?", [.integer(owner)])
+                        try db.run("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = ?", [.integer(owner)])
                         let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
-                        let sql = "INSERT OR REPLACE INTO \(join.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                        let sql = "INSERT OR REPLACE INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
                         for (position, member) in members.enumerated() {
                             guard let target = try relatedID(.objectID(member), row) else { continue }
                             var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
