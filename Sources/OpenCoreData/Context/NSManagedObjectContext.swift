@@ -262,3 +262,8 @@ final class WeakContextReference: @unchecked Sendable {
     weak var context: NSManagedObjectContext?
     init(_ context: NSManagedObjectContext) { self.context = context }
 }
+
+/// The coordinator and the stores below receive the context a fetch or fault is for as an
+/// opaque reference (``RequestingContext``), so that the coordinator layer does not depend on
+/// contexts.
+extension NSManagedObjectContext: RequestingContext {}

@@ -34,12 +34,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     // MARK: Store types
 
     private static let registryLock = NSLock()
-    nonisolated(unsafe) private static var storeClasses: [String: NSPersistentStore.Type] = [  // guarded by `registryLock`
-        NSInMemoryStoreType: InMemoryStore.self,
-        NSSQLiteStoreType: SQLiteStore.self,
-        NSBinaryStoreType: BinaryStore.self,
-        NSXMLStoreType: XMLStore.self,
-    ]
+    nonisolated(unsafe) private static var storeClasses = builtInStoreClasses  // guarded by `registryLock`
 
     /// Makes `storeClass` available under `storeType` for `addPersistentStore(ofType:...)`.
     open class func registerStoreClass(_ storeClass: AnyClass?, forStoreType storeType: String) {
@@ -312,20 +307,20 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 
     /// The record's row without taking a reference: cached if fresh enough, else from the store.
-    func currentRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: NSManagedObjectContext? = nil) throws -> StoreRow? {
+    func currentRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: (any RequestingContext)? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
         return try locked { try rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) ?? row(for: objectID, in: context) }
     }
 
     /// A relationship the store left out of an object's row, loaded on first read.
-    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue {
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
         guard !objectID.isTemporaryID else { return relationship.isToMany ? .objectIDs([]) : .null }
         return try locked { try backend(of: objectID.persistentStore).relationshipValue(relationship, for: objectID, in: context) }
     }
 
     /// The record's row as the store has it now (the cache is refreshed with it). `context` is
     /// passed on to stores that want it (`NSIncrementalStore.newValuesForObject(with:with:)`).
-    func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext? = nil) throws -> StoreRow? {
+    func row(for objectID: NSManagedObjectID, in context: (any RequestingContext)? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
         return try locked {
             storeRoundTrips += 1
@@ -337,7 +332,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// The record's row for an object that will hold it: from the cache when it is fresh
     /// enough, else from the store. Counts one reference.
-    func retainedRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: NSManagedObjectContext? = nil) throws -> StoreRow? {
+    func retainedRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: (any RequestingContext)? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
         return try locked {
             if let cached = rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) {

@@ -66,7 +66,7 @@ struct FetchPlan {
     let affectedStores: [NSPersistentStore]?
     /// The fetching context and its request: an `NSIncrementalStore` receives both in
     /// `execute(_:with:)` (its fetch answers with `context.object(with:)` faults).
-    var context: NSManagedObjectContext? = nil
+    var context: (any RequestingContext)? = nil
     var request: NSPersistentStoreRequest? = nil
     /// The rows must come in the store's key order (`inStoreOrder`): the context sorts them
     /// stably in memory, so that order decides ties. Otherwise an unsorted, unlimited fetch may
@@ -184,10 +184,10 @@ protocol StoreBackend: AnyObject {
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID]?
     /// `row(for:)` on behalf of `context` (an incremental store passes it to
     /// `newValuesForObject(with:with:)`).
-    func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoreRow?
+    func row(for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoreRow?
     /// The IDs of a relationship a row left unloaded (`UnloadedRelationship`): `.objectID`,
     /// `.null` or `.objectIDs` (`newValue(forRelationship:forObjectWith:with:)`).
-    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue
     /// Called by the coordinator right after `loadMetadata()`: fill in missing metadata, check
     /// the store against the model (134100 when it was made with another model).
     func didLoadMetadata(model: NSManagedObjectModel) throws
@@ -221,8 +221,8 @@ extension StoreBackend {
     }
 
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID]? { nil }
-    func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoreRow? { try row(for: objectID) }
-    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue {
+    func row(for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoreRow? { try row(for: objectID) }
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
         // Stores that return complete rows never leave a relationship unloaded; read it from the row.
         let index = objectID.entity.layout?.indexByName[relationship.name]
         guard let index, let row = try row(for: objectID, in: context), index < row.values.count else { return relationship.isToMany ? .objectIDs([]) : .null }
@@ -243,3 +243,12 @@ struct PreparedStoreSave {
     let commit: () throws -> Void
     let rollback: () -> Void
 }
+
+/// The context on whose behalf the coordinator fetches or fires a fault, as the layers below
+/// contexts see it: a reference they pass on to the store and never call.
+///
+/// `NSManagedObjectContext` is the only conformer (in `Context/`). A store, which sits above
+/// contexts, casts it back where Core Data's API hands a store the context
+/// (`NSIncrementalStore.execute(_:with:)`, `newValuesForObject(with:with:)`), or compares it
+/// by identity with an object's context (the SQLite store's `SELF == %@`).
+protocol RequestingContext: AnyObject {}

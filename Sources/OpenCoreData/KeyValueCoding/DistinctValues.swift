@@ -36,8 +36,8 @@ enum DistinctValues {
     /// same size by looking up one side's members in the other, which is one-sided when the
     /// other side repeats a member.
     private static func same(_ a: Any, _ b: Any) -> Bool {
-        guard ValueComparison.isEqual(a, b, options: []) else { return false }
-        return KVCValueKinds.collection(a) == nil || ValueComparison.isEqual(b, a, options: [])
+        guard ValueComparison.isEqual(a, b, folding: .none) else { return false }
+        return KVCValueKinds.collection(a) == nil || ValueComparison.isEqual(b, a, folding: .none)
     }
 
     /// A hash that values equal under ``same(_:_:)`` share. A collection hashes its size and the

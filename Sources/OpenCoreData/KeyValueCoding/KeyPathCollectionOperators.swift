@@ -48,7 +48,7 @@ enum KeyPathCollectionOperators {
             var best: Any?
             for v in try mapped() {
                 guard let current = best else { best = v; continue }
-                guard let order = ValueComparison.compare(v, current, options: []) else {
+                guard let order = ValueComparison.compare(v, current, folding: .none) else {
                     throw KeyPathCollectionOperators.incomparable(op, v, current)
                 }
                 if (op == "@min" && order == .orderedAscending) || (op == "@max" && order == .orderedDescending) {

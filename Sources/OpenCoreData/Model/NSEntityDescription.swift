@@ -94,22 +94,6 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         return false
     }
 
-    /// The entity named `entityName` in the model of `context`'s coordinator.
-    open class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription? {
-        context.managedObjectModel?.entitiesByName[entityName]
-    }
-
-    /// Creates an object of the entity named `entityName`, inserted into `context`.
-    ///
-    /// An unknown entity name stops with a message naming the entity, as Apple's raises.
-    open class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
-        guard let entity = entity(forEntityName: entityName, in: context) else {
-            preconditionFailure("+insertNewObject: the model has no entity named '\(entityName)'. Known entities: \(context.managedObjectModel?.entitiesByName.keys.sorted() ?? []).")
-        }
-        let objectClass = entity.resolvedClass
-        return objectClass.init(entity: entity, insertInto: context)
-    }
-
     public var versionHash: Data { VersionHasher.hash(of: self) }
 
     // MARK: Frozen layout

@@ -53,21 +53,6 @@ extension NSManagedObject {
         ownSlots = committedStorage?.map { .value($0) } ?? []
     }
 
-    /// Sets the values of a fetched object: the row's values are both its committed and (until
-    /// it changes) its current values.
-    func takeValues(of row: StoreRow) {
-        withUnsafePointer(to: row) { takeValues(ofRowAt: $0) }
-    }
-
-    /// ``takeValues(of:)`` for a row read where it lies (a fetch's rows): taken as a value,
-    /// the row's values were retained twice and released once on the way in.
-    func takeValues(ofRowAt row: UnsafePointer<StoreRow>) {
-        committedStorage = row.pointee.values
-        ownSlots = []
-        flags.insert(.slotsFollowCommitted)
-        version = row.pointee.version
-    }
-
     func readToOne(_ i: Int) -> NSManagedObject? {
         fireFaultIfNeeded()
         loadRelationshipIfNeeded(i)

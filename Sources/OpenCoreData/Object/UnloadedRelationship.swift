@@ -49,16 +49,3 @@ extension NSManagedObject {
         if let committed, i < committed.count, UnloadedRelationship.isMarker(committed[i]) { self.committed![i] = value }
     }
 }
-
-extension NSManagedObjectContext {
-    /// A relationship's IDs, from the parent for a child context, from the store for a root one.
-    func loadRelationship(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> StoredValue {
-        let objectID = object.objectID
-        if let parent {
-            let index = object.layout.indexByName[relationship.name]!
-            return parent.performAndWait { parent.object(with: objectID).readStored(index) }
-        }
-        guard let coordinator = persistentStoreCoordinator else { return relationship.isToMany ? .objectIDs([]) : .null }
-        return try coordinator.relationshipValue(relationship, for: objectID, in: self)
-    }
-}

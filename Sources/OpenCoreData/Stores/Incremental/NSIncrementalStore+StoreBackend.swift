@@ -16,7 +16,7 @@ extension NSIncrementalStore: StoreBackend {
     /// objects or IDs become fault rows, so values load only when a fault fires.
     func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         let request = storeRequest(for: plan)
-        let answer = try execute(request, with: plan.context)
+        let answer = try execute(request, with: plan.context as? NSManagedObjectContext)
         guard let elements = answer as? [Any] else {
             throw CoreDataError.make(NSCoreDataError, "\(Swift.type(of: self)).execute(_:with:) answered a fetch with \(Swift.type(of: answer)); return an array of managed objects (context.object(with:)) or of NSManagedObjectIDs.")
         }
@@ -61,8 +61,8 @@ extension NSIncrementalStore: StoreBackend {
 
     /// A fault fires: `newValuesForObject(with:with:)`. Relationships the node left out stay
     /// unloaded until read (`relationshipValue(_:for:in:)`).
-    func row(for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoreRow? {
-        guard let context else {
+    func row(for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoreRow? {
+        guard let context = context as? NSManagedObjectContext else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "An NSIncrementalStore loads values on behalf of a context (newValuesForObject(with:with:)), and none was given for \(objectID.uriRepresentation().absoluteString). Load objects through a managed object context.")
         }
         let node = try newValuesForObject(with: objectID, with: context)
@@ -84,8 +84,8 @@ extension NSIncrementalStore: StoreBackend {
     }
 
     /// A relationship the node left out, when it is first read.
-    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: NSManagedObjectContext?) throws -> StoredValue {
-        let value = try newValue(forRelationship: relationship, forObjectWith: objectID, with: context)
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
+        let value = try newValue(forRelationship: relationship, forObjectWith: objectID, with: context as? NSManagedObjectContext)
         return try storedRelationshipValue(value, relationship, of: objectID)
     }
 

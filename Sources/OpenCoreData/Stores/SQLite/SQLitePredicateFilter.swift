@@ -68,7 +68,7 @@ struct SQLitePredicateFilter {
     /// compared with an object ID of this store, or an object of that context, by key.
     init?(_ predicate: NSPredicate, entity: NSEntityDescription, table: SQLiteEntityTable,
           schema: SQLiteSchema? = nil, followsRelationships: Bool = true,
-          storeToken: Int32? = nil, context: NSManagedObjectContext? = nil) {
+          storeToken: Int32? = nil, context: (any RequestingContext)? = nil) {
         let translator = SQLitePredicateTranslator(schema: schema, followsRelationships: followsRelationships && schema != nil,
                                                    storeToken: storeToken, context: context)
         let row = SQLitePredicateTranslator.Row(entity: entity, table: table, qualifier: table.sqlName)
@@ -87,10 +87,10 @@ final class SQLitePredicateTranslator {
     /// The store's token (in its object IDs' keys) and the fetching context: an ID constant
     /// of this store, or an object of this context, names a row by its key.
     let storeToken: Int32?
-    private weak var context: NSManagedObjectContext?
+    private weak var context: (any RequestingContext)?
     private var aliasCount = 0
 
-    init(schema: SQLiteSchema?, followsRelationships: Bool, storeToken: Int32? = nil, context: NSManagedObjectContext? = nil) {
+    init(schema: SQLiteSchema?, followsRelationships: Bool, storeToken: Int32? = nil, context: (any RequestingContext)? = nil) {
         self.schema = schema
         self.followsRelationships = followsRelationships
         self.storeToken = storeToken

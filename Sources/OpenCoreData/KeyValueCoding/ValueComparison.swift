@@ -2,6 +2,10 @@ import Foundation
 
 /// How predicates and sort descriptors decide that two values are equal or ordered.
 ///
+/// Key-value coding's collection operators use the same rules, so they live in this layer; the
+/// public spellings taking `NSComparisonPredicate.Options` are declared with predicates
+/// (`Predicate/ValueComparison+Options.swift`).
+///
 /// ```swift
 /// ValueComparison.isEqual(Int16(3), 3.0, options: [])                       // true
 /// ValueComparison.isEqual("Éclair", "eclair", options: [.caseInsensitive, .diacriticInsensitive]) // true
@@ -17,16 +21,16 @@ import Foundation
 /// - Dates compare by time; collections compare element-wise (arrays) or as sets.
 /// - Other values compare with `==` when `Hashable`, else by object identity.
 public enum ValueComparison {
-    /// Whether `a` equals `b` under the string `options` (which only affect strings).
-    public static func isEqual(_ a: Any?, _ b: Any?, options: NSComparisonPredicate.Options) -> Bool {
+    /// Whether `a` equals `b`, strings folded as `folding` asks.
+    static func isEqual(_ a: Any?, _ b: Any?, folding: StringFolding) -> Bool {
         let a = KVCValueKinds.unwrap(a), b = KVCValueKinds.unwrap(b)
         let aNull = KVCValueKinds.isNull(a), bNull = KVCValueKinds.isNull(b)
         if aNull || bNull { return aNull && bNull }
         guard let a, let b else { return false }
         if let sa = KVCValueKinds.string(a) {
             guard let sb = KVCValueKinds.string(b) else { return false }
-            if options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive) {
-                return PredicateStringFolding.fold(sa, options: options) == PredicateStringFolding.fold(sb, options: options)
+            if !folding.isNone {
+                return PredicateStringFolding.fold(sa, folding) == PredicateStringFolding.fold(sb, folding)
             }
             return sa == sb
         }
@@ -41,9 +45,9 @@ public enum ValueComparison {
         if let (ea, ka) = KVCValueKinds.collection(a) {
             guard let (eb, kb) = KVCValueKinds.collection(b), ea.count == eb.count else { return false }
             if ka == .set || kb == .set {
-                return ea.allSatisfy { x in eb.contains { isEqual(x, $0, options: options) } }
+                return ea.allSatisfy { x in eb.contains { isEqual(x, $0, folding: folding) } }
             }
-            return zip(ea, eb).allSatisfy { isEqual($0, $1, options: options) }
+            return zip(ea, eb).allSatisfy { isEqual($0, $1, folding: folding) }
         }
         if KVCValueKinds.isObject(a) || KVCValueKinds.isObject(b) {
             if let pa = a as? any PredicateEquatable, let answer = pa.isPredicateEqual(to: b) { return answer }
@@ -54,8 +58,9 @@ public enum ValueComparison {
         return false
     }
 
-    /// The order of `a` and `b`, or nil when they cannot be ordered (nil, mixed kinds, unorderable types).
-    public static func compare(_ a: Any?, _ b: Any?, options: NSComparisonPredicate.Options) -> ComparisonResult? {
+    /// The order of `a` and `b`, or nil when they cannot be ordered (nil, mixed kinds, unorderable
+    /// types); strings folded as `folding` asks.
+    static func compare(_ a: Any?, _ b: Any?, folding: StringFolding) -> ComparisonResult? {
         guard let a = KVCValueKinds.unwrap(a), let b = KVCValueKinds.unwrap(b) else { return nil }
         if let na = NumericValue(a) {
             guard let nb = NumericValue(b) else { return nil }
@@ -63,14 +68,14 @@ public enum ValueComparison {
         }
         if let sa = KVCValueKinds.string(a) {
             guard let sb = KVCValueKinds.string(b) else { return nil }
-            return compareStrings(sa, sb, options: options)
+            return compareStrings(sa, sb, folding: folding)
         }
         if let da = a as? Date {
             guard let db = b as? Date else { return nil }
             return da < db ? .orderedAscending : (da > db ? .orderedDescending : .orderedSame)
         }
         if let ua = a as? UUID, let ub = b as? UUID {
-            return compareStrings(ua.uuidString, ub.uuidString, options: [])
+            return compareStrings(ua.uuidString, ub.uuidString, folding: .none)
         }
         if let da = a as? Data, let db = b as? Data {
             for (x, y) in zip(da, db) where x != y { return x < y ? .orderedAscending : .orderedDescending }
@@ -80,12 +85,12 @@ public enum ValueComparison {
     }
 
     /// Literal string order after folding; Swift's `<` already respects canonical equivalence.
-    public static func compareStrings(_ a: String, _ b: String, options: NSComparisonPredicate.Options) -> ComparisonResult {
-        let fa = PredicateStringFolding.fold(a, options: options), fb = PredicateStringFolding.fold(b, options: options)
+    static func compareStrings(_ a: String, _ b: String, folding: StringFolding) -> ComparisonResult {
+        let fa = PredicateStringFolding.fold(a, folding), fb = PredicateStringFolding.fold(b, folding)
         return fa < fb ? .orderedAscending : (fa == fb ? .orderedSame : .orderedDescending)
     }
 
-    /// A hashable stand-in for `value` that is equal exactly when `isEqual(_:_:options: [])` is,
+    /// A hashable stand-in for `value` that is equal exactly when `isEqual(_:_:folding: .none)` is,
     /// for the kinds that can be hashed (used for set membership and `@distinctUnionOf...`).
     static func hashKey(_ value: Any) -> AnyHashable? {
         if KVCValueKinds.isNull(value) { return AnyHashable(NullKey()) }

@@ -11,11 +11,14 @@ import Foundation
 /// Case folding is Unicode full case folding (so `ß` matches `ss`), not ASCII-only like
 /// SQLite's `NOCASE`; diacritic folding removes combining marks (`é` → `e`). `[n]` (normalized)
 /// and `[l]` (locale) do not fold: Apple defines `[n]` as "the strings are already folded".
+///
+/// It lives below predicates because key-value coding's collection operators (`@max`,
+/// `@distinctUnionOf...`) compare values by the same rules; the `options:` spelling that takes
+/// `NSComparisonPredicate.Options` is in `Predicate/PredicateStringFolding+Options.swift`.
 public enum PredicateStringFolding {
-    /// `string` folded as `options` ask (`.caseInsensitive`, `.diacriticInsensitive`; other options are ignored).
-    @inlinable
-    public static func fold(_ string: String, options: NSComparisonPredicate.Options) -> String {
-        fold(string, caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive))
+    /// `string` folded as `folding` asks.
+    static func fold(_ string: String, _ folding: StringFolding) -> String {
+        fold(string, caseInsensitive: folding.caseInsensitive, diacriticInsensitive: folding.diacriticInsensitive)
     }
 
     /// `string` folded for case and/or diacritics; the form the SQLite store registers.
@@ -33,4 +36,14 @@ public enum PredicateStringFolding {
         // Compose afterwards so folded strings compare and hash the same whatever form they came in.
         return string.folding(options: options, locale: nil).precomposedStringWithCanonicalMapping
     }
+}
+
+/// Which differences between strings a comparison ignores: a predicate's `[c]` and `[d]`
+/// (`NSComparisonPredicate.Options` without the options that do not fold).
+struct StringFolding: Equatable {
+    var caseInsensitive = false
+    var diacriticInsensitive = false
+    /// Strings compare as they are.
+    static let none = StringFolding()
+    var isNone: Bool { !caseInsensitive && !diacriticInsensitive }
 }
