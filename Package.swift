@@ -15,6 +15,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+        // `swift package generate-documentation` builds the DocC catalog (Documentation.docc).
+        // A command plugin: nothing of it is linked into the products.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The system SQLite, through its C API (needs libsqlite3-dev on Linux).

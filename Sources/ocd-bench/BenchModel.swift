@@ -1,7 +1,7 @@
 import OpenCoreDataMacros
 
 /// The benchmark entity: ten Integer 64 attributes, `a0` indexed, declared with `@ManagedProperty`
-/// (the fastest accessors; `@Managed` costs more per access, see README "Performance").
+/// (the fastest accessors; `@Managed` costs more per access, see docs/PERFORMANCE.md).
 final class BenchRow: NSManagedObject {
     @ManagedProperty var a0: Int64
     @ManagedProperty var a1: Int64

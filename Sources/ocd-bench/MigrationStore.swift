@@ -2,7 +2,7 @@ import Foundation
 import OpenCoreData
 
 /// `ocd-bench --migration-store <rows> <directory>`: the input of the lightweight-migration
-/// memory measurement (README, Performance). Writes two Xcode model versions and a store of the
+/// memory measurement (docs/PERFORMANCE.md). Writes two Xcode model versions and a store of the
 /// first with `rows` items, each with a to-one group and two tags (many-to-many):
 ///
 /// ```

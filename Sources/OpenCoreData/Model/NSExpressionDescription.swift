@@ -17,7 +17,7 @@ import Foundation
 /// let rows = try context.fetch(request)   // [["department": <ID>, "total": 4200], ...]
 /// ```
 ///
-/// Supported expressions are a key path (the value itself, under ``name``) and the functions
+/// Supported expressions are a key path (the value itself, under `name`) and the functions
 /// `count:`, `sum:`, `average:`, `min:` and `max:` of one key path. The value in the result is
 /// converted to ``expressionResultType`` when that is a number type (integers truncate toward
 /// zero, as SQLite's integer read of a real does); `.undefinedAttributeType` keeps the

@@ -12,7 +12,7 @@ import Foundation
 /// p.evaluate(with: ["name": "Annie"])     // true
 /// ```
 ///
-/// Operator semantics are in ``ComparisonEvaluator``. A constant right-hand side is prepared
+/// Operator semantics are in `ComparisonEvaluator`. A constant right-hand side is prepared
 /// once at creation (regular expression compiled, string folded), not per evaluated object.
 // @unchecked Sendable: immutable (all `let`); see NSPredicate.
 open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
@@ -77,7 +77,7 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
         super.init(kind: .subclass)
     }
 
-    /// Decodes a comparison archived as its format (see ``PredicateArchiving``).
+    /// Decodes a comparison archived as its format (see `PredicateArchiving`).
     public required convenience init(from decoder: Decoder) throws {
         let format = try decoder.singleValueContainer().decode(String.self)
         guard let c = try PredicateArchiving.parse(format) as? NSComparisonPredicate else {

@@ -35,7 +35,7 @@ open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
         super.init(kind: .subclass)
     }
 
-    /// Decodes a compound archived as its format (see ``PredicateArchiving``).
+    /// Decodes a compound archived as its format (see `PredicateArchiving`).
     public required convenience init(from decoder: Decoder) throws {
         let format = try decoder.singleValueContainer().decode(String.self)
         guard let c = try PredicateArchiving.parse(format) as? NSCompoundPredicate else {

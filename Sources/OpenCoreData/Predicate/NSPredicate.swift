@@ -61,7 +61,7 @@ open class NSPredicate: NSObject, @unchecked Sendable {
 
     // MARK: Archiving (the encoding half is in PredicateArchiving.swift)
 
-    /// A predicate decoded from its format string (see ``PredicateArchiving``). Declared here
+    /// A predicate decoded from its format string (see `PredicateArchiving`). Declared here
     /// because required initializers cannot live in extensions.
     public required convenience init(from decoder: Decoder) throws {
         let format = try decoder.singleValueContainer().decode(String.self)
