@@ -20,6 +20,27 @@ final class ContextUndoTests: XCTestCase {
         }
     }
 
+    /// `undo()` and `redo()` on the context go to its undo manager, as Apple's do; without one
+    /// they do nothing.
+    func testTheContextsUndoAndRedoUseItsUndoManager() throws {
+        let stack = TestStack(undo: true)
+        try stack.context.performAndWait {
+            let e = stack.employee("Fiona")
+            try stack.context.save()
+            stack.context.undoManager!.removeAllActions()
+            e.firstName = "Fi"
+            stack.context.processPendingChanges()
+            stack.context.undo()
+            XCTAssertEqual(e.firstName, "Fiona")
+            stack.context.redo()
+            XCTAssertEqual(e.firstName, "Fi")
+            stack.context.undoManager = nil
+            e.firstName = "F"
+            stack.context.undo()
+            XCTAssertEqual(e.firstName, "F")
+        }
+    }
+
     func testUndoCoversTransientProperties() throws {
         let stack = TestStack(undo: true)
         try stack.context.performAndWait {

@@ -42,20 +42,6 @@ extension NSManagedObjectContext {
         if isNew && awake { object.awakeFromInsert() }
     }
 
-    /// Undo of an insertion: the object leaves the context again.
-    private func undoInsertion(of object: NSManagedObject) {
-        inserted.remove(object)
-        eventInserted.remove(object)
-        updated.remove(object)
-        object.flags.remove(.inserted)
-        registry.forget(object)
-        object.managedObjectContext = nil
-        undoManager?.registerUndo(withTarget: self) { context in
-            context.insert(object)
-            object.awake(fromSnapshotEvents: .undoDeletion)
-        }
-    }
-
     /// Marks an object deleted. Its delete rules run at the next `processPendingChanges()`
     /// (at the latest when saving); the record is removed from the store by `save()`.
     public func delete(_ object: NSManagedObject) {
@@ -77,23 +63,6 @@ extension NSManagedObjectContext {
         eventDeleted.insert(object)
         deletesToPropagate.append(object)
         undoManager?.registerUndo(withTarget: self) { context in context.undoDeletion(of: object, wasInserted: wasInserted) }
-    }
-
-    private func undoDeletion(of object: NSManagedObject, wasInserted: Bool) {
-        object.flags.remove([.deleted, .awaitingRemoval])
-        deleted.remove(object)
-        eventDeleted.remove(object)
-        deletesToPropagate.removeAll { $0 === object }
-        if wasInserted {
-            if object.managedObjectContext == nil { object.managedObjectContext = self; registry.register(object) }
-            object.flags.insert(.inserted)
-            inserted.insert(object)
-        } else if object.hasPersistentChangedValues {
-            object.flags.insert(.updated)
-            updated.insert(object)
-        }
-        object.awake(fromSnapshotEvents: .undoDeletion)
-        undoManager?.registerUndo(withTarget: self) { context in context.delete(object) }
     }
 
     /// Called by an object after one of its slots changed.
@@ -156,30 +125,5 @@ extension NSManagedObjectContext {
             object.managedObjectContext = nil
         }
         undoManager?.closeEventGroupIfNeeded()
-    }
-
-    /// Applies each deleted object's delete rules, repeatedly, until cascades stop.
-    private func propagateDeletes() {
-        while !deletesToPropagate.isEmpty {
-            let object = deletesToPropagate.removeFirst()
-            guard object.isDeleted else { continue }
-            object.prepareForDeletion()
-            for i in object.layout.relationshipIndexes {
-                guard let r = object.layout.properties[i] as? NSRelationshipDescription else { continue }
-                let related: [NSManagedObject] = r.isToMany ? object.readToMany(i).objects : object.readToOne(i).map { [$0] } ?? []
-                switch r.deleteRule {
-                case .nullifyDeleteRule:
-                    if let inverse = r.inverseRelationship {
-                        for target in related where !target.isDeleted { target.removeMember(object, from: inverse) }
-                    }
-                case .cascadeDeleteRule:
-                    for target in related where !target.isDeleted { delete(target) }
-                case .denyDeleteRule, .noActionDeleteRule:
-                    // Deny is checked by validateForDelete at save; No Action leaves the
-                    // related objects pointing at the deleted one, as documented.
-                    break
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Merging another context's save into this one.
+///
+/// ```swift
+/// NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: background, queue: nil) { note in
+///     viewContext.perform { viewContext.mergeChanges(fromContextDidSave: note) }
+/// }
+/// ```
+extension NSManagedObjectContext {
+    /// Applies another context's save (the `NSManagedObjectContextDidSave` notification) to this
+    /// context: changed objects are refreshed with their new values, deleted ones are removed,
+    /// inserted ones become available to fetches.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        assertOnQueue()
+        let info = notification.userInfo ?? [:]
+        func ids(_ idKey: String, _ objectKey: String) -> [NSManagedObjectID] {
+            if let ids = info[idKey] as? Set<NSManagedObjectID> { return Array(ids) }
+            return (info[objectKey] as? Set<NSManagedObject>)?.map(\.objectID) ?? []
+        }
+        var refreshed = Set<NSManagedObject>(), removed = Set<NSManagedObject>()
+        for id in ids(NSUpdatedObjectIDsKey, NSUpdatedObjectsKey) {
+            guard let object = registry.object(for: id.key) else { continue }
+            refresh(object, mergeChanges: true, fromStore: true)
+            refreshed.insert(object)
+        }
+        for id in ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey) {
+            guard let object = registry.object(for: id.key) else { continue }
+            releaseSnapshot(of: object)
+            object.flags.formIntersection(.slotsFollowCommitted)
+            inserted.remove(object); updated.remove(object); deleted.remove(object)
+            registry.forget(object)
+            object.managedObjectContext = nil
+            removed.insert(object)
+        }
+        if !refreshed.isEmpty || !removed.isEmpty {
+            var userInfo: [String: Any] = [:]
+            if !refreshed.isEmpty { userInfo[NSRefreshedObjectsKey] = refreshed }
+            if !removed.isEmpty { userInfo[NSDeletedObjectsKey] = removed }
+            NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
+        }
+    }
+}

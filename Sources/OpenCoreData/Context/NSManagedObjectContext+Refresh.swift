@@ -1,0 +1,62 @@
+import Foundation
+
+/// Refreshing: bringing registered objects up to date with their store, or turning them back
+/// into faults to free their values.
+///
+/// ```swift
+/// context.refresh(employee, mergeChanges: false)   // a fault again; unsaved changes dropped
+/// context.refreshAllObjects()                      // every object without unsaved changes
+/// ```
+extension NSManagedObjectContext {
+    /// Brings an object up to date with its store.
+    ///
+    /// `mergeChanges: false` turns it into a fault, discarding unsaved changes and releasing the
+    /// objects it referenced. `true` loads the store's newest values, re-applies this context's
+    /// unsaved changes on top, and puts transient values back after `awakeFromFetch()`.
+    public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
+        assertOnQueue()
+        refresh(object, mergeChanges: flag, fromStore: false)
+    }
+
+    /// `fromStore` skips the row cache (a save elsewhere is known to have changed the record).
+    func refresh(_ object: NSManagedObject, mergeChanges flag: Bool, fromStore: Bool) {
+        guard object.managedObjectContext === self, !object.isFault, !object.isInserted else { return }
+        let row: StoreRow?
+        if !flag {
+            row = nil
+        } else if parent != nil {
+            row = try? sourceRow(for: object.objectID)
+        } else {
+            row = try? (fromStore ? persistentStoreCoordinator?.row(for: object.objectID, in: self)
+                        : persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval, in: self))
+        }
+        if !flag || row == nil {
+            object.willTurnIntoFault()
+            releaseSnapshot(of: object)
+            object.slots = []
+            object.committed = nil
+            object.dropFetchedPropertyCache()
+            object.flags.insert(.fault)
+            if object.flags.contains(.updated) { object.flags.remove(.updated); updated.remove(object) }
+            object.didTurnIntoFault()
+            return
+        }
+        let layout = object.layout
+        var localChanges: [Int: PropertySlot] = [:]
+        var transients: [Int: PropertySlot] = [:]
+        for i in layout.properties.indices {
+            if layout.properties[i].isTransient { transients[i] = object.slots[i] }
+            else if let committed = object.committed, !object.slots[i].storedValue.isSame(as: committed[i]) { localChanges[i] = object.slots[i] }
+        }
+        object.dropFetchedPropertyCache()
+        fill(object, from: row!)
+        for (i, slot) in localChanges { object.slots[i] = slot }
+        for (i, slot) in transients { object.slots[i] = slot }
+        if localChanges.isEmpty, object.flags.contains(.updated) { object.flags.remove(.updated); updated.remove(object) }
+    }
+
+    /// Refreshes every registered object that has no unsaved changes.
+    public func refreshAllObjects() {
+        for object in registry.allObjects where !object.hasChanges { refresh(object, mergeChanges: true) }
+    }
+}
