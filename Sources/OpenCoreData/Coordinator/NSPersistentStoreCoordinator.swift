@@ -420,9 +420,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
         try locked {
             // New objects come in runs of one entity (usually a single run): the store is looked
-            // up once a run, and stores and entity hierarchies are grouped by run, not by object
-            // (appending each object's index to its group cost W1 about 500 instructions an
-            // object). A coordinator has few stores, so a short list beats hashing.
+            // up once a run, and stores and entity hierarchies are grouped by run, not by object,
+            // so no object's index is appended to a group. A coordinator has few stores, so a
+            // short list beats hashing.
             typealias Run = (entity: NSEntityDescription, range: Range<Int>)
             var perStore: [(store: NSPersistentStore, runs: [Run])] = []
             var start = 0
@@ -488,8 +488,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Refuses relationships between objects in different stores: a store can only hold
     /// foreign keys to its own records.
     private func checkRelationshipsStayInTheirStores(_ changes: StoreChanges) throws {
-        // Rows are read in place, not gathered into one array: that copied every saved row
-        // (W1: about 600 instructions an object, for an entity without relationships).
+        // Rows are read in place, not gathered into one array, which would copy every saved
+        // row, even those of entities without relationships.
         try checkRelationshipsStayInTheirStores(changes.inserted)
         try checkRelationshipsStayInTheirStores(changes.updated)
     }
@@ -538,14 +538,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Each store's part of `changes`; refuses rows whose store is gone or read-only. When every
     /// row is in one store (the usual case) the changes go to it as they are: splitting them
-    /// row by row cost about 900 instructions per row (W1).
+    /// costs a store lookup, a hash lookup and a copy per row.
     private func changesByStore(_ changes: StoreChanges) throws -> [(NSPersistentStore, StoreChanges)] {
         var only: NSPersistentStore?
         var severalStores = false
         // Until a second store shows up; the split below checks every row again anyway. A row
         // whose key names the store of the row before is in that store (each store has its own
-        // token): its store, which a weak reference holds, is not loaded again (a save of
-        // 50,000 new objects spent about 400 instructions an object here).
+        // token): its store, which a weak reference holds, is not loaded again (loading a weak
+        // reference takes the runtime's slow path and a retain).
         var checkedToken: Int32?
         findStores: for rows in [changes.inserted, changes.updated, changes.deleted, changes.locked] {
             for index in rows.indices {

@@ -11,10 +11,10 @@ extension UnsafeBufferPointer where Element == StoreRow {
     /// }
     /// ```
     ///
-    /// A fetch decodes all its rows before it makes objects of them, so by the time the first
-    /// object takes its row's values, 200,000 rows later, they are out of every cache; taking
-    /// the reference then stalled on each row's memory (`perf` put 15% of W2's time in that
-    /// one retain). Started a dozen rows ahead, the load overlaps the work on the rows before.
+    /// A fetch decodes all its rows before it makes objects of them, so in a large fetch a
+    /// row's values are out of every cache by the time its object takes them, and taking the
+    /// reference stalls on each row's memory. Started a dozen rows ahead, the load overlaps the
+    /// work on the rows before.
     ///
     /// Reads the values' storage address from the row's bytes rather than through `values`,
     /// which would take a reference: the very access that stalls. A wrong address would cost

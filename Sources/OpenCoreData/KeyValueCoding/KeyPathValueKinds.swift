@@ -53,7 +53,7 @@ public enum KVCValueKinds {
     /// Whether `value` is exactly `Int`, `Int64`, `String`, `Double`, `Bool` or `Date`: a
     /// metatype comparison, far cheaper than the dynamic casts (`value is Int`) it lets hot paths
     /// skip. (`Int64` is what `%lld` format arguments and Integer 64 attributes arrive as; the
-    /// first protocol cast of a process scans every conformance, about 430,000 instructions.)
+    /// first protocol cast of a process scans every conformance record.)
     @inlinable
     public static func isCommonScalar(_ value: Any) -> Bool {
         let t = type(of: value)

@@ -115,8 +115,8 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) var rootEntityNumber: Int32 = 0
     /// The class named by managedObjectClassName, resolved when the model is frozen.
     @exclusivity(unchecked) var resolvedClass: NSManagedObject.Type = NSManagedObject.self
-    /// Whether ``resolvedClass`` conforms to `PropertyValueValidating`, asked once here: the
-    /// dynamic cast costs about 1,000 instructions, and saving asks it of every object.
+    /// Whether ``resolvedClass`` conforms to `PropertyValueValidating`, asked once here so
+    /// that saving, which asks it of every object, needs no dynamic cast.
     @exclusivity(unchecked) var resolvedClassValidatesProperties = false
 
     func checkMutable(_ function: StaticString = #function) {
@@ -201,16 +201,15 @@ final class EntityLayout {
     /// The slots of an object inserted as it is made, which its app is about to set: an array
     /// of its own, so the first write does not copy a shared one.
     ///
-    /// Copying ``initialSlots`` on the first write went element by element through
-    /// `PropertySlot`'s copy (a switch and a call each), about a thousand instructions for an
-    /// entity of ten attributes; copying the bytes of slots that hold no reference is a
-    /// `memcpy`. Other entities share the array as before.
+    /// Copying ``initialSlots`` on the first write goes element by element through
+    /// `PropertySlot`'s copy (a switch and a call each); copying the bytes of slots that hold
+    /// no reference is one `memcpy`. Other entities share ``initialSlots``.
     func slotsForNewObject() -> [PropertySlot] {
         guard initialSlotsAreBitwiseCopyable, !initialSlots.isEmpty else { return initialSlots }
         // Made as nils and overwritten: `init(unsafeUninitializedCapacity:)` and
         // `init(repeating:count:)` allocate through the standard library's unspecialized code,
-        // which looks the array's type up on every call (~650 instructions); `reserveCapacity`
-        // and `append` are specialized here.
+        // which looks the array's type up on every call; `reserveCapacity` and `append` are
+        // specialized here.
         var slots: [PropertySlot] = []
         slots.reserveCapacity(initialSlots.count)
         for _ in initialSlots.indices { slots.append(.null) }

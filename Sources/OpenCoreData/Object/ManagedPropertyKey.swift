@@ -113,11 +113,12 @@ extension NSManagedObject {
     }
 
     // A subscript setter takes its index owned: its caller retains the key and the setter
-    // releases it, two atomic operations per property written (20 per object in W1). Inlined,
-    // the setter hands the key to a function, which borrows it.
+    // releases it, two atomic operations per property written. Inlined, the setter hands the
+    // key to a function, which borrows it.
 
     /// The writes behind the subscripts' setters: the generic one, and one per scalar type so
-    /// that each is specialized here (a shared generic write cost W1 1.6 M instructions).
+    /// that each is specialized here (an unspecialized generic write takes the value
+    /// indirectly and calls through its type's witness table).
     @usableFromInline func writeManaged<Value>(_ value: Value, _ key: ManagedPropertyKey<Value>) {
         Value.write(value, to: self, slot: slot(of: key))
     }
@@ -128,9 +129,9 @@ extension NSManagedObject {
     @usableFromInline func writeManaged(_ value: Double, _ key: ManagedPropertyKey<Double>) { Double.write(value, to: self, slot: slot(of: key)) }
     @usableFromInline func writeManaged(_ value: Bool, _ key: ManagedPropertyKey<Bool>) { Bool.write(value, to: self, slot: slot(of: key)) }
 
-    /// Every read the fast paths above don't answer. Out of line, so that a fast path needs
-    /// none of the registers or stack this one does: the fast read stays a handful of
-    /// instructions (a fetch that reads every attribute does it once per attribute and row).
+    /// Every read the fast paths above don't answer. Out of line, so that a fast path, inlined
+    /// at every read, carries none of the registers or stack this one needs (a fetch that
+    /// reads every attribute takes a fast path once per attribute and row).
     @inline(never) private func readOutOfLine<Value>(_ key: ManagedPropertyKey<Value>) -> Value {
         self[genericManaged: key, slot(of: key)]
     }

@@ -25,7 +25,7 @@ extension NSManagedObject {
 
     /// This object as a ``PropertyValueValidating``, if its class is one. Saving asks it of
     /// every object, so for the entity's own class the answer worked out when the model froze
-    /// stands in for the dynamic cast (about 1,000 instructions), which only a validator pays.
+    /// stands in for the dynamic cast, which only a validator pays.
     private var propertyValidator: PropertyValueValidating? {
         let validates = type(of: self) == entity.resolvedClass ? entity.resolvedClassValidatesProperties : self is PropertyValueValidating
         return validates ? self as? PropertyValueValidating : nil

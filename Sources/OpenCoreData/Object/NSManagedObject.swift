@@ -41,8 +41,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     @exclusivity(unchecked) private var assignedIdentity: ObjectIdentity?
     @exclusivity(unchecked) var flags = ObjectFlags()
     /// `objectID.key`, read without making or retaining an ID (the deinit of every fetched
-    /// object asks). Spelled out rather than `identity.key`, which copied the identity: about
-    /// 100 instructions more per object freed.
+    /// object asks). Spelled out rather than `identity.key`, which copies the identity: a
+    /// retain and a release more per object freed.
     var assignedObjectKey: ObjectKey { assignedIdentity?.key ?? assignTemporaryIdentity().key }
     /// The object's identity, without making an ID object where it has none yet.
     var identity: ObjectIdentity { assignedIdentity ?? assignTemporaryIdentity() }
@@ -50,8 +50,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// until something asks for ``objectID`` (each ask then makes one, equal to the others).
     ///
     /// A save of new objects replaces each temporary identity with a permanent one, so an ID
-    /// object made at insertion was usually made only to be freed at the save: an allocation,
-    /// its release and about 700 instructions per object in W1.
+    /// object made at insertion would usually be made only to be freed at the save: an
+    /// allocation and its release per new object, for nothing.
     private func assignTemporaryIdentity() -> ObjectIdentity {
         let identity: ObjectIdentity
         if let origin = entity.temporaryIDOrigin {
@@ -161,8 +161,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     class func entity(in context: NSManagedObjectContext) -> NSEntityDescription? {
         // An app makes its objects a class at a time. A root context answers a repeat from its
         // coordinator, borrowed: coordinator and model both have weak references to them, so
-        // retaining them takes the runtime's slow path, and with the class hashed into the
-        // model's table that was about 440 instructions per object made.
+        // retaining them takes the runtime's slow path. A repeat then costs neither those
+        // retains nor a hash lookup of the class in the model's table.
         var found: NSEntityDescription?
         context.withRootCoordinator { coordinator in
             if let last = context.entityOfLastClass, last.type == ObjectIdentifier(self), last.model === coordinator.managedObjectModel {

@@ -30,8 +30,8 @@ struct ObjectIdentity: @unchecked Sendable {
     private let storedPrimaryKey: Int64
 
     /// The `storedPrimaryKey` that says `reference` is an ID. A marker value rather than a flag
-    /// keeps an identity at two words, and an object or row that holds one a word smaller (an
-    /// object crossed into the next `malloc` size, and W1 slowed by a tenth). A record whose
+    /// keeps an identity at two words, and an object or row that holds one a word smaller
+    /// (with a flag, an object crosses into the next `malloc` size class). A record whose
     /// primary key is this value gets an ID object at once instead (``stored(_:primaryKey:)``),
     /// so the marker never names a record.
     private static var holdsObjectID: Int64 { .min }

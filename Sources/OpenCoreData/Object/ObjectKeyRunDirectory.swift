@@ -10,8 +10,7 @@
 /// temporary IDs count up too. So the runs of one store and root entity are numbered in a flat
 /// array indexed by run (a *section*), and consecutive keys read consecutive entries. A
 /// `Dictionary` of runs, which this replaces for dense keys, put each run in a random bucket:
-/// after a large fetch every eighth lookup missed the CPU caches, and the misses were 6% of W2's
-/// time (fetching 200,000 objects) and 9% of W3's.
+/// after a large fetch every eighth lookup missed the CPU caches.
 ///
 /// A run no section of its store and entity may hold — below the section's first run, or too
 /// far past its runs for how many it holds — starts a section of its own; once there are

@@ -21,11 +21,10 @@
 /// missed the cache two or three times. Objects come and go in primary-key order (a fetch that
 /// sorts by nothing returns rows in `Z_PK` order, and its result array releases them in that
 /// order), so here eight consecutive lookups share one run: one cache-missing probe, then
-/// neighbouring memory. Freeing 200,000 fetched objects had spent a quarter of W2's time in those
-/// misses. Hashing runs of keys to neighbouring buckets of one `Dictionary` kept the locality but
-/// cost about 1,500 instructions more per object: removing a key makes `Dictionary` rehash the
-/// rest of its probe chain, and runs make long chains. Here a run leaves the directory only
-/// when the table is rebuilt.
+/// neighbouring memory; freeing a large fetch's objects is bound by those misses. Hashing runs
+/// of keys to neighbouring buckets of one `Dictionary` would keep the locality but make removal
+/// slow: removing a key makes `Dictionary` rehash the rest of its probe chain, and runs make
+/// long chains. Here a run leaves the directory only when the table is rebuilt.
 ///
 /// A run that empties keeps its number, so the same records coming back (the same fetch run
 /// again) find their run without a new directory entry, and removing a key never touches the

@@ -14,9 +14,9 @@
 /// holding its place. A row of ten integers takes 114 bytes instead of the 272 of an array
 /// (a `StoredValue` is 24 bytes, for `Decimal`), and frees without destroying each value.
 ///
-/// Why: a large fetch is bound by memory, not instructions. Fetching 200,000 rows writes
-/// every row's values once, reads them back when the objects are read and frees them, each
-/// time from memory far outside the CPU caches; the bytes per row are what those passes cost.
+/// Why: a large fetch is bound by memory traffic, not by computation. It writes every row's
+/// values once, reads them back when the objects are read and frees them, each time from
+/// memory far outside the CPU caches; the bytes per row are what those passes cost.
 struct RowValues: @unchecked Sendable {
     // @unchecked Sendable as `Array` is: the storage is shared only while nobody writes to it
     // (every write goes through `makeUnique()`), and `StoredValue` is Sendable.
@@ -237,7 +237,7 @@ struct RowValuesHeader {
 ///
 /// The header is read through `withUnsafeMutablePointerToHeader`, never `header`:
 /// `ManagedBuffer.header` is a class's stored property, and Swift checks each access to it
-/// for exclusivity at run time (`swift_beginAccess`, about 60 instructions a read).
+/// for exclusivity at run time (a `swift_beginAccess` call on every read).
 final class RowValuesStorage: ManagedBuffer<RowValuesHeader, UInt64> {
     private static let wordsPerPlace = (MemoryLayout<StoredValue>.stride + 7) / 8
     /// The 8-byte words after the cells that `count` tags take; the places start after them.

@@ -69,8 +69,8 @@ enum PredicateLexer {
             return String(word)
         }
         /// Whether the format has `text` (upper-case ASCII: a symbol, `<NULL>`, a UTI suffix)
-        /// at `position`, ASCII letters in any case. Compared scalar by scalar: a `String` per
-        /// character, upper-cased, made tokenizing `a0 < %lld` cost 20,000 instructions.
+        /// at `position`, ASCII letters in any case. Compared scalar by scalar, without making
+        /// and upper-casing a `String` per character.
         func matches(_ text: String, at position: Int) -> Bool {
             var k = position
             for expected in text.unicodeScalars {

@@ -8,9 +8,8 @@ extension Set {
     ///
     /// `Set` probes linearly and compares the new element with every one it meets on the way.
     /// The objects and IDs Core Data hands out in change notifications compare through
-    /// `NSObject.isEqual(_:)`, which on Linux begins with a dynamic cast (about 360
-    /// instructions). At the three-quarters load `Set(_:)` allows, building a set met about
-    /// 0.8 members per insert; with twice the room, about a quarter as many.
+    /// `NSObject.isEqual(_:)`, which on Linux begins with a dynamic cast. With twice the room,
+    /// an insert meets far fewer members than at the three-quarters load `Set(_:)` allows.
     init<S: Sequence>(distinct elements: S) where S.Element == Element {
         self.init(minimumCapacity: elements.underestimatedCount * 2)
         for element in elements { insert(element) }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Core Data hands attribute values out as `NSNumber` (key-value coding, the per-key
 /// `validate(_:value:)` of a ``PropertyValueValidating`` class, dictionary results), and
-/// Foundation on Linux allocates each one: about 840 instructions, and as many again to free it.
+/// Foundation on Linux allocates each one: an allocation and a free per value handed out.
 /// Apple's runtime gets small numbers for free as tagged pointers; this is the Linux stand-in.
 /// Saving a validating object boxes every property for its validator, so an object of ten
 /// small integer attributes paid for ten allocations per save.

@@ -7,9 +7,9 @@
 /// func _rawHashValue(seed: Int) -> Int { SplitMixHash.hash(word, seed: seed) }
 /// ```
 ///
-/// It is the finaliser of SplitMix64 (a multiply-xorshift mix: about a dozen instructions, every
-/// input bit reaching every output bit). It gives no protection against chosen-key flooding,
-/// which these keys don't need: they are not strings from outside.
+/// It is the finaliser of SplitMix64 (a multiply-xorshift mix: two multiplications and three
+/// shift-xors, every input bit reaching every output bit). It gives no protection against
+/// chosen-key flooding, which these keys don't need: they are not strings from outside.
 enum SplitMixHash {
     @inline(__always)
     static func hash(_ word: UInt64, seed: Int) -> Int {

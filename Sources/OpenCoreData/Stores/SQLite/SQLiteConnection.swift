@@ -103,8 +103,8 @@ final class SQLiteConnection {
     /// The prepared statement for `sql`, reset and with its bindings cleared.
     ///
     /// `bindingEveryParameter`: the caller binds all of the statement's parameters before it
-    /// steps, so the old bindings are left as they are (clearing them cost a save about 280
-    /// instructions a row).
+    /// steps, so the old bindings are left as they are: clearing them would be a
+    /// `sqlite3_clear_bindings` call per row for nothing.
     func statement(_ sql: String, bindingEveryParameter: Bool = false) throws -> SQLiteStatement {
         // A save runs the same INSERT or UPDATE for row after row. Comparing with the last SQL
         // is a pointer compare when the caller passes the same string (an entity plan's), where

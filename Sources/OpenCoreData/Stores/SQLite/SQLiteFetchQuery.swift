@@ -36,7 +36,7 @@ struct SQLiteFetchQuery {
     let conditionBindings: [SQLiteValue]
     /// `ORDER BY` terms, ending in `Z_PK`; nil for an exact fetch without sort descriptors and
     /// limits, whose order is unspecified: `ORDER BY Z_PK` would make SQLite scan the table in
-    /// key order instead of searching an index for the predicate (W5).
+    /// key order instead of searching an index for the predicate.
     let order: String?
     /// `LIMIT ? OFFSET ?` and its two bindings, or empty.
     let limit: String

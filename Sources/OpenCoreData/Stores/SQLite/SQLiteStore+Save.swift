@@ -179,8 +179,8 @@ extension SQLiteStore {
     /// INSERT (`Z_OPT` = 1) or version-checked UPDATE of a row's attributes and to-one keys.
     ///
     /// An UPDATE given the values the record holds (`old`) writes only the columns that differ,
-    /// as Apple's store does: an unchanged indexed column then costs no index update, and W4's
-    /// one-attribute change wrote two pages per save instead of one.
+    /// as Apple's store does: an unchanged indexed column then costs no index update, so a
+    /// change to an unindexed attribute writes the table's page and no index page.
     /// `plan`: the plan of the row's entity, when the caller has it already.
     func write(_ row: StoreRow, insert: Bool, replacing old: RowValues? = nil, external: SQLiteExternalDataSave, in db: SQLiteConnection,
                plan knownPlan: SQLiteEntityPlan? = nil) throws {
