@@ -136,9 +136,8 @@ final class CoordinatorTests: XCTestCase {
 }
 
 /// A store that holds nothing and refuses every save with error 4242.
-final class RefusingStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
-    var evaluatesFetchPlans: Bool { false }
-    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] { [] }
+final class RefusingStore: NSPersistentStore, RowListingStore, @unchecked Sendable {
+    func allRows(for plan: FetchPlan) throws -> [StoreRow] { [] }
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? { nil }
     func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] { (1...Int64(count)).map { $0 } }
     func save(_ changes: StoreChanges) throws { throw NSError(domain: "test", code: 4242) }

@@ -3,8 +3,8 @@ import XCTest
 
 /// A fetch on the SQLite store translates its request to SQL once: the store's answer to
 /// "do you evaluate this?" and the fetch itself share the translation (the store's
-/// `fetchTranslations`, through `@testable`). A request the context corrects for pending
-/// changes runs a different plan, which gets its own translation.
+/// `fetchTranslations`, through `@testable`), also when the context corrects the store's rows
+/// for pending changes and asks for them in key order instead of the request's.
 final class SQLiteFetchTranslationTests: XCTestCase {
     private func seeded() throws -> TestStack {
         let directory = try makeTemporaryDirectory("ocd-translate")
@@ -39,16 +39,16 @@ final class SQLiteFetchTranslationTests: XCTestCase {
         }
     }
 
-    func testAPlanChangedForPendingChangesIsTranslatedAgain() throws {
+    func testAFetchCorrectedForPendingChangesIsTranslatedOnceToo() throws {
         let stack = try seeded()
         try stack.context.performAndWait {
             let bob = try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Employee")).first { $0.firstName == "Bob" }!
             bob.salary = 250
             let before = translations(stack)
-            // The store's answer is corrected in memory: the rows come in key order, not the
-            // request's, so the store must not reuse the exact plan's SQL.
+            // The store's answer is corrected in memory: the rows come as candidates, in key
+            // order without the request's ORDER BY and LIMIT, from the same translation.
             XCTAssertEqual(try stack.context.fetch(request()).map(\.firstName), ["Cat", "Bob", "Ann"])
-            XCTAssertEqual(translations(stack), before + 2, "the exact plan, then the key-order plan the context corrects")
+            XCTAssertEqual(translations(stack), before + 1, "one preparation serves the candidates the context corrects")
         }
     }
 }

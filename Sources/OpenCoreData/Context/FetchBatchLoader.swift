@@ -108,8 +108,8 @@ extension NSManagedObjectContext {
     /// A batched fetch (`fetchBatchSize > 0`) the store evaluates: object IDs only, faults for
     /// them, values loaded batch by batch through a ``FetchBatchLoader``. nil when the store
     /// can't list IDs (then the fetch reads rows as usual).
-    func batchedObjects(_ plan: FetchPlan, batchSize: Int) throws -> [NSManagedObject]? {
-        guard let coordinator = persistentStoreCoordinator, let ids = try coordinator.fetchObjectIdentities(plan) else { return nil }
+    func batchedObjects(_ fetch: PreparedFetch, batchSize: Int) throws -> [NSManagedObject]? {
+        guard let ids = try fetch.objectIdentities() else { return nil }
         registry.reserveCapacity(forKeys: ids.lazy.map(\.key))
         // Made in place: `map` appends one at a time, checking capacity and uniqueness each.
         let objects = [NSManagedObject](unsafeUninitializedCapacity: ids.count) { buffer, initialized in

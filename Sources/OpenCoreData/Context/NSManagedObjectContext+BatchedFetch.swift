@@ -33,8 +33,8 @@ extension NSManagedObjectContext {
               request.includesPropertyValues,
               // Unsaved changes could add, remove or reorder objects: fetch(_:) corrects the
               // store's answer in memory, which needs every object.
-              let (coordinator, plan) = storeEvaluatedPlan(request),
-              let keys = try coordinator.fetchObjectKeys(plan),
+              let fetch = try storeEvaluatedFetch(request),
+              let keys = try fetch.objectKeys(),
               let convert = BatchFaultingStorage<T>.converter(for: keys.entities) else { return nil }
         return BatchFaultingStorage(context: self, keys: keys, batchSize: request.fetchBatchSize,
                                     asFaults: request.returnsObjectsAsFaults, convert: convert)

@@ -109,7 +109,7 @@ extension NSManagedObjectContext {
                                      fetchLimit: 0, fetchOffset: 0, affectedStores: nil)
                 // The store may only narrow the rows (a plan it can't evaluate exactly): each row's
                 // values are compared here.
-                for row in try coordinator.fetchRows(plan) {
+                for row in try coordinator.prepareFetch(plan).rows(.candidates) {
                     guard let slots = rule.slots(in: row.entity), slots.allSatisfy({ $0 < row.values.count }),
                           let key = ConstraintGroupKey(rule: rule, values: slots.map { row.values[$0] }),
                           groups[key] != nil, groups[key]!.databaseRow == nil else { continue }

@@ -15,7 +15,7 @@ extension NSManagedObjectContext {
         let dictionaryPlan = try DictionaryResultPlan(request, entity: entity)
         let plan = FetchPlan(request, entity: entity, context: self)
         let rows: [[String: Any]]
-        if parent == nil, let answer = try coordinator.fetchDictionaries(plan, dictionaryPlan) {
+        if parent == nil, let answer = try coordinator.prepareFetch(plan).dictionaries(dictionaryPlan) {
             rows = answer
         } else {
             let scratch = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

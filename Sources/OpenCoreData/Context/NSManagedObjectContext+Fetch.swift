@@ -53,29 +53,27 @@ extension NSManagedObjectContext {
     /// The count as the store computes it (`COUNT(*)` in SQLite), when the store evaluates the
     /// whole request and nothing unsaved in this context could change the answer; else nil.
     private func storeCount<T>(_ request: NSFetchRequest<T>) throws -> Int? {
-        guard let (coordinator, plan) = storeEvaluatedPlan(request) else { return nil }
-        return try coordinator.countRows(plan)
+        try storeEvaluatedFetch(request)?.count()
     }
 
     /// The IDs as the store lists them, when it evaluates the whole request, nothing unsaved
     /// could change the answer and nothing is to be prefetched; else nil.
     private func storeObjectIDs<T>(_ request: NSFetchRequest<T>) throws -> [NSManagedObjectID]? {
         guard (request.relationshipKeyPathsForPrefetching ?? []).isEmpty,
-              let (coordinator, plan) = storeEvaluatedPlan(request) else { return nil }
-        return try coordinator.fetchObjectIDs(plan)
+              let fetch = try storeEvaluatedFetch(request) else { return nil }
+        return try fetch.objectIDs()
     }
 
-    /// The request's plan, when a root context's single store evaluates all of it and no
-    /// pending change of this context could alter the answer.
-    func storeEvaluatedPlan<T>(_ request: NSFetchRequest<T>) -> (NSPersistentStoreCoordinator, FetchPlan)? {
+    /// The request's fetch, prepared by the stores, when a root context's single store decides
+    /// all of it and no pending change of this context could alter the answer.
+    func storeEvaluatedFetch<T>(_ request: NSFetchRequest<T>) throws -> PreparedFetch? {
         guard parent == nil, let coordinator = persistentStoreCoordinator else { return nil }
         let model = coordinator.managedObjectModel
         guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else { return nil }
         if request.includesPendingChanges { processPendingChanges() }
         guard !(request.includesPendingChanges && hasChanges) else { return nil }
-        let plan = FetchPlan(request, entity: entity, context: self)
-        guard coordinator.storesEvaluate(plan) else { return nil }
-        return (coordinator, plan)
+        let fetch = try coordinator.prepareFetch(FetchPlan(request, entity: entity, context: self))
+        return fetch.isExact ? fetch : nil
     }
 
     /// The coordinator to fetch through and the request's entity, or the error explaining why
@@ -101,16 +99,20 @@ extension NSManagedObjectContext {
         // whatever crosses relationships to memory (FetchPlan.evaluatesPendingChanges).
         plan.evaluatesPendingChanges = pendingMayMatter
         // A child context evaluates predicates itself: its parent hands over every row of the
-        // entity as the parent sees it, unsaved changes included.
-        let storeEvaluates = parent == nil && coordinator.storesEvaluate(plan)
+        // entity as the parent sees it, unsaved changes included. A root context has its stores
+        // prepare the fetch once, and asks that for whatever it needs below.
+        let fetch = parent == nil ? try coordinator.prepareFetch(plan) : nil
+        let storeEvaluates = fetch?.isExact ?? false
         let prefetching = !(request.relationshipKeyPathsForPrefetching ?? []).isEmpty
         // Batch faulting: the store lists the IDs, values load a batch at a time as faults fire.
-        if request.fetchBatchSize > 0, storeEvaluates, !pendingMayMatter, !prefetching, request.includesPropertyValues,
+        if let fetch, request.fetchBatchSize > 0, storeEvaluates, !pendingMayMatter, !prefetching, request.includesPropertyValues,
            request.resultType == .managedObjectResultType,
-           let objects = try batchedObjects(plan, batchSize: request.fetchBatchSize) {
+           let objects = try batchedObjects(fetch, batchSize: request.fetchBatchSize) {
             return (entity, objects)
         }
-        let rows = try sourceRows(storeEvaluates && !pendingMayMatter ? plan : storeEvaluates ? plan.inStoreOrder : plan.withoutLimits)
+        // The store's answer when it decides everything; otherwise the rows that may match, which
+        // are evaluated (and corrected for unsaved changes) here.
+        let rows = try fetch.map { try $0.rows(storeEvaluates && !pendingMayMatter ? .answer : .candidates) } ?? rowsFromParent(plan)
         // Faults are cheap to return: their rows wait in the coordinator's cache. Without property
         // values, rows are not kept and each fault reads its own row when it fires.
         // Objects that must be evaluated in memory would fire at once, so they are filled instead.

@@ -7,13 +7,11 @@ import Foundation
 // save paths need no second implementation.
 
 extension NSManagedObjectContext {
-    /// The rows a fetch starts from: the parent's objects for a child, the stores for a root context.
-    func sourceRows(_ plan: FetchPlan) throws -> [StoreRow] {
-        if let parent {
-            return try parent.performAndWait { try parent.rowsForChild(entity: plan.entity, includesSubentities: plan.includesSubentities) }
-        }
-        guard let coordinator = persistentStoreCoordinator else { return [] }
-        return try coordinator.fetchRows(plan)
+    /// The rows a child context's fetch starts from: every object of the plan's entity as the
+    /// parent sees it now. (A root context asks its stores: `PreparedFetch`.)
+    func rowsFromParent(_ plan: FetchPlan) throws -> [StoreRow] {
+        guard let parent else { return [] }
+        return try parent.performAndWait { try parent.rowsForChild(entity: plan.entity, includesSubentities: plan.includesSubentities) }
     }
 
     /// One record's current values: from the parent for a child, from the store for a root context.

@@ -4,7 +4,7 @@ import Foundation
 /// the rows belong to several entities, a 2-byte entity index per row.
 ///
 /// ```swift
-/// if let keys = try coordinator.fetchObjectKeys(plan) {   // SQLite: SELECT Z_PK, Z_ENT ...
+/// if let keys = try coordinator.prepareFetch(plan).objectKeys() {   // SQLite: SELECT Z_PK, Z_ENT ...
 ///     let id = keys.objectID(at: 0)                          // made on demand
 /// }
 /// ```
@@ -83,16 +83,4 @@ struct FetchedObjectKeys {
 
     /// Every row's object ID (for stores that list IDs: the eager batched `fetch(_:)`).
     var objectIDs: [NSManagedObjectID] { (0..<count).map(objectID(at:)) }
-}
-
-extension NSPersistentStoreCoordinator {
-    /// The keys of a plan its single store evaluates, when the store lists them alone (see
-    /// `StoreBackend.fetchObjectKeys(_:)`); nil otherwise.
-    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? {
-        try locked {
-            let targets = stores(for: plan.entity, among: plan.affectedStores)
-            guard targets.count == 1 else { return nil }
-            return try backend(of: targets[0]).fetchObjectKeys(plan)
-        }
-    }
 }

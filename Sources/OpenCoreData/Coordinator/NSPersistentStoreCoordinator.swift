@@ -176,7 +176,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 let entities = (managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []).filter { $0.superentity == nil }
                 var rows: [StoreRow] = []
                 for root in entities {
-                    rows += try source.fetchRows(FetchPlan(entity: root, predicate: nil, sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil))
+                    rows += try source.prepareFetch(FetchPlan(entity: root, predicate: nil, sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil)).rows(.candidates)
                 }
                 // New keys in the new store; relationships are rewritten through the key map.
                 var newIDs: [ObjectKey: NSManagedObjectID] = [:]
@@ -242,69 +242,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return backend
     }
 
-    /// Whether the store for the plan evaluates it itself (predicate, sort, limits). With several
-    /// stores the context merges and evaluates in memory.
-    func storesEvaluate(_ plan: FetchPlan) -> Bool {
-        locked {
-            let targets = stores(for: plan.entity, among: plan.affectedStores)
-            return targets.count <= 1 && targets.allSatisfy { ($0 as? StoreBackend)?.canEvaluate(plan) ?? false }
-        }
-    }
-
-    /// The number of rows matching a plan that `storesEvaluate(plan)` said its store evaluates.
-    func countRows(_ plan: FetchPlan) throws -> Int {
-        try locked {
-            try stores(for: plan.entity, among: plan.affectedStores).reduce(0) { try $0 + backend(of: $1).countRows(plan) }
-        }
-    }
-
-    /// The object IDs of a plan its single store evaluates, when the store lists IDs alone.
-    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? {
-        try locked {
-            let targets = stores(for: plan.entity, among: plan.affectedStores)
-            guard targets.count == 1 else { return nil }
-            return try backend(of: targets[0]).fetchObjectIDs(plan)
-        }
-    }
-
-    /// ``fetchObjectIDs(_:)`` as identities: no ID object per record.
-    func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]? {
-        try locked {
-            let targets = stores(for: plan.entity, among: plan.affectedStores)
-            guard targets.count == 1 else { return nil }
-            return try backend(of: targets[0]).fetchObjectIdentities(plan)
-        }
-    }
-
-    /// The dictionaries of a dictionary fetch, when the plan's single store answers it itself
-    /// (the SQLite store, in SQL); nil when the context must compute them.
-    func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? {
-        try locked {
-            let targets = stores(for: plan.entity, among: plan.affectedStores)
-            guard targets.count == 1, let rows = try backend(of: targets[0]).fetchDictionaries(plan, request) else { return nil }
-            dictionaryFetchesAnsweredByStores += 1
-            return rows
-        }
-    }
-
-    /// How many fetches read rows from stores (`fetchRows`; for tests of fetches that need none).
-    private(set) var rowFetches = 0
+    /// How many fetches read rows from stores (`PreparedFetch.rows`; for tests of fetches that need none).
+    var rowFetches = 0
 
     /// How many dictionary fetches a store answered itself (for tests that the SQL path ran).
-    private(set) var dictionaryFetchesAnsweredByStores = 0
-
-    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
-        try locked {
-            rowFetches += 1
-            let stores = stores(for: plan.entity, among: plan.affectedStores)
-            // One store (the common case) hands its array over as it is: joining arrays copies
-            // every row, three reference counts each.
-            let rows = stores.count == 1 ? try backend(of: stores[0]).fetchRows(plan)
-                                         : try stores.flatMap { try backend(of: $0).fetchRows(plan) }
-            rowCache.update(rows)
-            return rows
-        }
-    }
+    var dictionaryFetchesAnsweredByStores = 0
 
     /// The record's row without taking a reference: cached if fresh enough, else from the store.
     func currentRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: (any RequestingContext)? = nil) throws -> StoreRow? {

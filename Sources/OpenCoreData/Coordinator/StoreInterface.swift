@@ -77,20 +77,10 @@ struct FetchPlan {
     /// through relationships: an unsaved change of a related object (a department renamed) can
     /// make a row match that is unchanged itself, and only in-memory evaluation sees it.
     var evaluatesPendingChanges = false
-    /// The store's translation of this plan, made once for `canEvaluate` and the fetch after it.
-    let translation = FetchPlanTranslation()
 
-    /// The same fetch without offset and limit (applied later, after pending changes).
-    var withoutLimits: FetchPlan {
-        FetchPlan(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors, includesSubentities: includesSubentities,
-                  fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request,
-                  evaluatesPendingChanges: evaluatesPendingChanges)
-    }
-
-    /// The same fetch without sort descriptors, offset and limit: the rows a context re-sorts
-    /// in memory after correcting them for pending changes. Its stable sort keeps the store's
-    /// order for ties, so that order must not depend on stored values the context has changed
-    /// (an `NSIncrementalStore` still sees the request's own sort descriptors).
+    /// The same fetch without sort descriptors, offset and limit, in key order: what
+    /// ``FetchForm/candidates`` asks a store that evaluates plans by running them (an
+    /// `NSIncrementalStore`, which still sees the request's own sort descriptors).
     var inStoreOrder: FetchPlan {
         FetchPlan(entity: entity, predicate: predicate, sortDescriptors: [], includesSubentities: includesSubentities,
                   fetchLimit: 0, fetchOffset: 0, affectedStores: affectedStores, context: context, request: request, inKeyOrder: true,
@@ -126,7 +116,53 @@ struct StoreChanges: Sendable {
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && locked.isEmpty }
 }
 
-/// What the coordinator needs from a store.
+/// The store contract: what the coordinator needs from a store, and what a store must
+/// guarantee. The SQLite store, the in-memory store and the adapters of `NSIncrementalStore` and
+/// `NSAtomicStore` implement it; a new store (PostgreSQL) implements the same requirements.
+///
+/// ```swift
+/// final class MyStore: NSPersistentStore, StoreBackend {
+///     func prepareFetch(_ plan: FetchPlan) throws -> any PreparedStoreFetch { ... }
+///     func row(for objectID: NSManagedObjectID) throws -> StoreRow? { ... }
+///     func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] { ... }   // optional
+///     func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] { ... }
+///     func save(_ changes: StoreChanges) throws { ... }
+///     func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave { ... }  // optional
+/// }
+/// ```
+///
+/// **Reading.** A fetch goes down once: ``prepareFetch(_:)`` translates the plan, and the
+/// context asks the returned ``PreparedStoreFetch`` whether the store decides it exactly and
+/// for the rows, count, keys or dictionaries it needs. Exact means the in-memory evaluator's
+/// answer, to the row and the order (ties in primary-key order); a store that cannot promise
+/// that for a plan answers `isExact == false` and returns candidates, and the context does
+/// the rest. A fault fires through ``row(for:)`` (or ``rows(for:)`` for a batch). Rows carry
+/// every value in slot order (`EntityLayout`), relationships as object IDs, and the record's
+/// version.
+///
+/// **Versions.** Every record has a version: 1 when inserted, one more per saved change
+/// (Core Data's `Z_OPT`). A save carries, for each updated, deleted or locked row, the version
+/// it will have (`version`): the store must refuse the save, writing nothing, with
+/// `NSManagedObjectMergeError` (133020) when a record's stored version is not `version - 1`
+/// (updates, locked rows) or `version` (deletes), checked inside its write transaction, so that
+/// a change another process committed after the context's own check is still found. Such a
+/// failure goes back to the context's merge policy, which resolves it and saves again.
+///
+/// **Uniqueness.** A store that keeps uniqueness constraints (the SQLite store: a unique index)
+/// must refuse a save that would store a second record with the same values, writing nothing,
+/// with `NSManagedObjectConstraintMergeError` (133021). The context resolves the conflicts it
+/// can see before saving; this catches the values another process inserted meanwhile, and the
+/// merge policy resolves them on the next attempt.
+///
+/// **Atomicity.** ``save(_:)`` and the `commit` of ``prepareSave(_:)`` apply all of a save or,
+/// throwing, none of it, and a process killed at any point leaves the store with all or none of
+/// it. Primary keys from ``newPrimaryKeys(for:count:)`` are never handed out twice, also across
+/// processes and after a crash.
+///
+/// **Threads.** The coordinator calls a store only under its own lock, so calls of one
+/// coordinator never overlap; several coordinators (or processes) may use the same store file or
+/// database at once, and the store's transactions keep them apart. A call may come from any
+/// thread (the calling context's queue).
 protocol StoreBackend: AnyObject {
     /// Whether saves must hand this store the managed objects behind its rows
     /// (``StoreRow/source``): `NSAtomicStore` and `NSIncrementalStore` pass objects to their
@@ -136,34 +172,11 @@ protocol StoreBackend: AnyObject {
     /// expects (an `UPDATE ... WHERE Z_OPT = ?`), failing with `NSManagedObjectMergeError`.
     /// Then a save under the error merge policy need not read every changed record first.
     var checksVersionsOnWrite: Bool { get }
-    /// Whether `fetchRows` applies predicates, sort descriptors and limits itself. Stores that
-    /// don't return every row of the entity, and the context evaluates the rest in memory.
-    /// The default answer of ``canEvaluate(_:)``.
-    var evaluatesFetchPlans: Bool { get }
-    /// Whether `fetchRows(plan)` applies this plan's predicate, sort descriptors, offset and
-    /// limit itself, giving exactly the in-memory evaluator's answer. A store that translates
-    /// plans into a query language answers per plan (the SQLite store: when all of it
-    /// translates exactly). Default: ``evaluatesFetchPlans``.
-    func canEvaluate(_ plan: FetchPlan) -> Bool
-    /// The number of rows `fetchRows(plan)` returns, for a plan the store can evaluate
-    /// (`count(for:)` without pending changes). Default: counts `fetchRows`.
-    func countRows(_ plan: FetchPlan) throws -> Int
-    /// The IDs `fetchRows(plan)` would return, in order, without their values — for batched
-    /// fetches (`fetchBatchSize`), whose values load a batch at a time through
-    /// `rows(for:)`. nil when the store can't list IDs more cheaply than rows. Default: nil.
-    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]?
-    /// ``fetchObjectIDs(_:)`` as identities (a batched fetch's faults need no ID objects).
-    /// Default: the IDs of `fetchObjectIDs`.
-    func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]?
-    /// The same records as ``fetchObjectIDs(_:)``, as compact keys (no ID object per row): a
-    /// lazily batched fetch (`NSBatchFaultingArray`) keeps only these. Default: the IDs of
-    /// `fetchObjectIDs`, compacted.
-    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys?
-    /// The dictionaries of a `.dictionaryResultType` fetch (columns, DISTINCT, GROUP BY,
-    /// aggregates, HAVING, order, limits), when the store computes exactly what the context's
-    /// in-memory evaluation would; nil to leave it to the context. Default: nil.
-    func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]?
-    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow]
+    /// Prepares `plan` once: the one way a fetch goes down to the store. The context then asks
+    /// the prepared fetch whether the store decides the plan exactly, and for the rows, count,
+    /// keys or dictionaries it needs (``PreparedStoreFetch``). A store that evaluates nothing
+    /// conforms to ``RowListingStore`` instead and gets this for free.
+    func prepareFetch(_ plan: FetchPlan) throws -> any PreparedStoreFetch
     /// The current row for `objectID`, or nil if the store has no such record.
     func row(for objectID: NSManagedObjectID) throws -> StoreRow?
     /// `count` new primary keys for objects of `entity` (one key sequence per root entity).
@@ -201,15 +214,6 @@ protocol StoreBackend: AnyObject {
 extension StoreBackend {
     var needsSourceObjects: Bool { false }
     var checksVersionsOnWrite: Bool { false }
-    func canEvaluate(_ plan: FetchPlan) -> Bool { evaluatesFetchPlans }
-    func countRows(_ plan: FetchPlan) throws -> Int { try fetchRows(plan).count }
-    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? { nil }
-    func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]? {
-        try fetchObjectIDs(plan)?.map { .id($0) }
-    }
-    /// Only the SQLite store lists keys; every other store leaves lazy batching to `fetch(_:)`.
-    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? { nil }
-    func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? { nil }
 
     func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] {
         try identities.compactMap { try row(for: $0.objectID) }

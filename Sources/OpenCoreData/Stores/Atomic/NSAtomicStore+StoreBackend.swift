@@ -4,15 +4,13 @@ import Foundation
 // (`StoreBackend`): rows come from cache nodes; a save turns managed objects into nodes through
 // the subclass's callbacks and then lets the subclass write its file.
 
-extension NSAtomicStore: StoreBackend {
+extension NSAtomicStore: RowListingStore {
     /// Subclasses receive managed objects at save (cache nodes, `NSSaveChangesRequest`).
     var needsSourceObjects: Bool { true }
 
-    /// Rows hold every record of the entity; the context evaluates predicates and sort
-    /// descriptors in memory, as for the in-memory store.
-    var evaluatesFetchPlans: Bool { false }
-
-    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
+    /// Every record of the entity; the context evaluates predicates and sort descriptors in
+    /// memory, as for the in-memory store.
+    func allRows(for plan: FetchPlan) throws -> [StoreRow] {
         try dataLock.withLock {
             try nodes.values.filter { plan.includes($0.objectID.entity) }
                 .sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It returns every row of an entity and lets the context evaluate predicates and sort
 /// descriptors on the objects, which is exactly the in-memory evaluator's semantics.
-final class InMemoryStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
+final class InMemoryStore: NSPersistentStore, RowListingStore, @unchecked Sendable {
     // @unchecked Sendable: `rows` and `lastPrimaryKey` are guarded by `dataLock`.
     private let dataLock = NSLock()
     private var rows: [ObjectKey: StoreRow] = [:]
@@ -13,9 +13,7 @@ final class InMemoryStore: NSPersistentStore, StoreBackend, @unchecked Sendable 
 
     override var type: String { NSInMemoryStoreType }
 
-    var evaluatesFetchPlans: Bool { false }
-
-    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
+    func allRows(for plan: FetchPlan) throws -> [StoreRow] {
         dataLock.lock(); defer { dataLock.unlock() }
         return rows.values.filter { plan.includes($0.entity) }.sorted { $0.key.primaryKey < $1.key.primaryKey }
     }

@@ -9,12 +9,12 @@ extension NSIncrementalStore: StoreBackend {
     var needsSourceObjects: Bool { true }
 
     /// Incremental stores apply predicates, sort descriptors and limits themselves (the guide's
-    /// "Handling Scope Modifiers and Sort Descriptors").
-    var evaluatesFetchPlans: Bool { true }
+    /// "Handling Scope Modifiers and Sort Descriptors"): their fetches are exact.
+    func prepareFetch(_ plan: FetchPlan) throws -> any PreparedStoreFetch { IncrementalStoreFetch(store: self, plan: plan) }
 
     /// A fetch: `execute(_:with:)` with an `NSFetchRequest<NSFetchRequestResult>`; the answer's
     /// objects or IDs become fault rows, so values load only when a fault fires.
-    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
+    fileprivate func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
         let request = storeRequest(for: plan)
         let answer = try execute(request, with: plan.context as? NSManagedObjectContext)
         guard let elements = answer as? [Any] else {
@@ -176,4 +176,16 @@ protocol FetchRequestConvertible {
 
 extension NSFetchRequest: FetchRequestConvertible {
     func resultRequestCopy() -> NSFetchRequest<NSFetchRequestResult> { copyRequest(as: NSFetchRequestResult.self) }
+}
+
+/// An incremental store's fetch: the subclass runs the request (`execute(_:with:)`) when rows
+/// are asked for; nothing is translated beforehand.
+private final class IncrementalStoreFetch: PreparedStoreFetch {
+    let store: NSIncrementalStore
+    let plan: FetchPlan
+    init(store: NSIncrementalStore, plan: FetchPlan) { self.store = store; self.plan = plan }
+    var isExact: Bool { true }
+    func rows(_ form: FetchForm) throws -> [StoreRow] {
+        try store.fetchRows(form == .answer ? plan : plan.inStoreOrder)
+    }
 }

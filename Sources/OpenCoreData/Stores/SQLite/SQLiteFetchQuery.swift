@@ -12,7 +12,7 @@ import Foundation
 /// query.count          // SELECT COUNT(*) FROM (SELECT Z_PK FROM ZITEM WHERE ... LIMIT ? OFFSET ?)
 /// ```
 ///
-/// When the query is exact, the store answers the fetch itself (`canEvaluate`): rows come back
+/// When the query is exact, the store answers the fetch itself (`isExact` of its prepared fetch): rows come back
 /// filtered, in the order `SortEvaluation` would give, limited, and counts are `COUNT(*)`. When
 /// it is not, the WHERE clause only narrows the rows (``SQLitePredicateFilter``), the order is
 /// `Z_PK` (the order the in-memory evaluator's stable sort starts from) and nothing is limited:
@@ -91,6 +91,13 @@ struct SQLiteFetchQuery {
     /// `SELECT <columns> FROM <table> WHERE ... ORDER BY ... [LIMIT ? OFFSET ?]`.
     func select(_ columns: String) -> String {
         "SELECT \(columns) FROM \(table.sqlName)\(whereClause)\(order.map { " ORDER BY " + $0 } ?? "")\(limit)"
+    }
+
+    /// `SELECT <columns> FROM <table> WHERE ... ORDER BY Z_PK`: the rows that may match, with
+    /// the predicate (exact or narrowing) and nothing else, in the key order the context's
+    /// stable sort starts from. Bound with ``conditionBindings``.
+    func selectCandidates(_ columns: String) -> String {
+        "SELECT \(columns) FROM \(table.sqlName)\(whereClause) ORDER BY Z_PK"
     }
 
     /// ` WHERE <condition>`, or nothing when every row is read.

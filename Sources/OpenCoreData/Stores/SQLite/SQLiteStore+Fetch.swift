@@ -9,29 +9,22 @@ import CSQLite
 // (predicate, order, limits): then the store answers it; otherwise the predicate only narrows
 // the rows and the context evaluates predicate, sort and limits in memory.
 extension SQLiteStore {
-    /// Whether SQL answers `plan` exactly as in-memory evaluation would (``SQLiteFetchQuery``):
-    /// then `fetchRows` filters, sorts and limits, and `countRows` counts.
-    func canEvaluate(_ plan: FetchPlan) -> Bool {
-        query(for: plan)?.isExact ?? true
+    /// The fetch of `plan`, translated into SQL once, when first asked (a dictionary fetch
+    /// makes its own query and never needs this one).
+    func prepareFetch(_ plan: FetchPlan) throws -> any PreparedStoreFetch { SQLitePreparedFetch(store: self, plan: plan) }
+
+    /// The fetch's SQL, or nil when no table holds a non-abstract entity of the plan.
+    fileprivate func query(for plan: FetchPlan) -> SQLiteFetchQuery? {
+        fetchTranslations += 1
+        let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
+        guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity) else { return nil }
+        return SQLiteFetchQuery(plan, table: tablePlan.table, entityNumbers: included.map { schema.number(of: $0) }, schema: schema, storeToken: token)
     }
 
-    /// The fetch's SQL, or nil when no table holds a non-abstract entity of the plan. Made once
-    /// per plan: `canEvaluate` and the fetch that follows it share it.
-    private func query(for plan: FetchPlan) -> SQLiteFetchQuery? {
-        plan.translation.cached(by: self, for: plan) {
-            fetchTranslations += 1
-            let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
-            guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity) else { return nil }
-            return SQLiteFetchQuery(plan, table: tablePlan.table, entityNumbers: included.map { schema.number(of: $0) }, schema: schema, storeToken: token)
-        }
-    }
-
-    /// `COUNT(*)` of an exact plan's rows (offset and limit applied).
-    func countRows(_ plan: FetchPlan) throws -> Int {
+    /// `COUNT(*)` of an exact query's rows (offset and limit applied).
+    fileprivate func countRows(_ query: SQLiteFetchQuery) throws -> Int {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
-        guard let query = query(for: plan) else { return 0 }
-        guard query.isExact else { return try fetchRows(plan).count }
         do {
             let statement = try db.statement(query.count)
             for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
@@ -44,14 +37,17 @@ extension SQLiteStore {
         }
     }
 
-    func fetchRows(_ plan: FetchPlan) throws -> [StoreRow] {
+    /// The rows of `query` in `form`: its answer, or its candidates (the WHERE clause only, in
+    /// key order).
+    fileprivate func fetchRows(_ query: SQLiteFetchQuery, _ form: FetchForm) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
-        guard let query = query(for: plan) else { return [] }
         var rows = DecodedRows(of: query.table, in: self)
         do {
-            let statement = try db.statement(query.select(SQLiteEntityPlan.selectList(of: query.table)))
-            for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+            let columns = SQLiteEntityPlan.selectList(of: query.table)
+            let statement = try db.statement(form == .answer ? query.select(columns) : query.selectCandidates(columns))
+            let bindings = form == .answer ? query.bindings : query.conditionBindings
+            for (i, value) in bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
             try rows.appendRows(of: statement, from: self)
         } catch let error as SQLiteError {
             throw fetchError(error)
@@ -59,27 +55,13 @@ extension SQLiteStore {
         return try completeToMany(rows, in: db)
     }
 
-    /// The IDs of an exact plan's rows, in order (`SELECT Z_PK, Z_ENT`, or `SELECT Z_PK` from a
-    /// table of one entity): a batched fetch's first query. nil when SQL does not decide the
-    /// plan (the context evaluates it on rows).
-    func fetchObjectIDs(_ plan: FetchPlan) throws -> [NSManagedObjectID]? {
-        try fetchObjectKeys(plan)?.objectIDs
-    }
-
-    /// ``fetchObjectIDs(_:)`` as identities (each entity's ``ObjectIDOrigin`` and the key).
-    func fetchObjectIdentities(_ plan: FetchPlan) throws -> [ObjectIdentity]? {
-        guard let keys = try fetchObjectKeys(plan) else { return nil }
-        return (0..<keys.count).map(keys.identity(at:))
-    }
-
-    /// ``fetchObjectIDs(_:)`` as compact keys (8 bytes a row, no ID objects): what a lazily
-    /// batched fetch keeps of 1,000,000 rows.
-    func fetchObjectKeys(_ plan: FetchPlan) throws -> FetchedObjectKeys? {
+    /// The records of an exact query, in order, as compact keys (`SELECT Z_PK, Z_ENT`, or
+    /// `SELECT Z_PK` from a table of one entity): 8 bytes a row and no ID objects, what a lazily
+    /// batched fetch keeps of 1,000,000 rows. nil when the keys cannot be compacted.
+    fileprivate func fetchObjectKeys(_ query: SQLiteFetchQuery) throws -> FetchedObjectKeys? {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
         var keys = FetchedObjectKeys(store: self)
-        guard let query = query(for: plan) else { return keys }
-        guard query.isExact else { return nil }
         let soleOrigin = soleEntityPlan(of: query.table)?.origin
         do {
             let statement = try db.statement(query.select(soleOrigin == nil ? "Z_PK, Z_ENT" : "Z_PK"))
@@ -354,5 +336,50 @@ extension SQLiteStore {
                                   busy ? "The SQLite store at \(url?.path ?? "?") stayed locked by another connection past the busy timeout (NSPersistentStoreTimeoutOption). Try again, or raise the timeout."
                                        : "Reading the SQLite store at \(url?.path ?? "?") failed: \(error).",
                                   ["NSSQLiteErrorDomain": Int(error.extendedCode), NSUnderlyingErrorKey: error as NSError])
+    }
+}
+
+/// A fetch the SQLite store prepared: its ``SQLiteFetchQuery``, made on first use and kept for
+/// every form asked after (exactness, answer, candidates, count, keys). No query, when no table
+/// holds a non-abstract entity of the plan: an exact, empty answer.
+private final class SQLitePreparedFetch: PreparedStoreFetch {
+    let store: SQLiteStore
+    let plan: FetchPlan
+    private var translated = false
+    private var madeQuery: SQLiteFetchQuery?
+
+    init(store: SQLiteStore, plan: FetchPlan) {
+        self.store = store
+        self.plan = plan
+    }
+
+    private var query: SQLiteFetchQuery? {
+        if !translated {
+            madeQuery = store.query(for: plan)
+            translated = true
+        }
+        return madeQuery
+    }
+
+    var isExact: Bool { query?.isExact ?? true }
+
+    func rows(_ form: FetchForm) throws -> [StoreRow] {
+        guard let query else { return [] }
+        return try store.fetchRows(query, form)
+    }
+
+    func count() throws -> Int {
+        guard let query else { return 0 }
+        return try store.countRows(query)
+    }
+
+    func objectKeys() throws -> FetchedObjectKeys? {
+        guard let query else { return FetchedObjectKeys(store: store) }
+        guard query.isExact else { return nil }
+        return try store.fetchObjectKeys(query)
+    }
+
+    func dictionaries(_ request: DictionaryResultPlan) throws -> [[String: Any]]? {
+        try store.fetchDictionaries(plan, request)
     }
 }

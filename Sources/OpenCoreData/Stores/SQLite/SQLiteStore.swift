@@ -28,7 +28,7 @@ public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 ///   pragma names and values, applied after the defaults), `NSPersistentStoreTimeoutOption`.
 ///
 /// Fetches are answered in SQL — filtered, sorted, limited, counted — when the whole request
-/// translates exactly (`canEvaluate`, ``SQLiteFetchQuery``); otherwise the rows are narrowed in
+/// translates exactly (`prepareFetch`, ``SQLiteFetchQuery``); otherwise the rows are narrowed in
 /// SQL and the context evaluates predicate, sorting and limits in memory.
 final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     // @unchecked Sendable: `connection` and everything derived from the file are guarded by
@@ -52,7 +52,6 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
 
     override var type: String { NSSQLiteStoreType }
 
-    var evaluatesFetchPlans: Bool { false }
     /// Updates and deletes carry `WHERE Z_OPT = ?`; a mismatch fails the save with 133020.
     var checksVersionsOnWrite: Bool { true }
 
