@@ -153,7 +153,7 @@ enum ModelCommand {
         return parts.joined(separator: "  ")
     }
 
-    static func describe(_ request: NSFetchRequest<NSManagedObject>) -> String {
+    static func describe(_ request: NSFetchRequest<NSFetchRequestResult>) -> String {
         var text = request.entityName ?? "(no entity)"
         if let predicate = request.predicate { text += " where \(predicate.predicateFormat)" }
         if request.fetchLimit > 0 { text += ", limit \(request.fetchLimit)" }

@@ -153,7 +153,8 @@ final class FetchRequestTests: XCTestCase {
 
     func testFetchRequestTemplatesSubstituteVariables() throws {
         let model = CompanyModel.make()
-        let template = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        // Apple types templates NSFetchRequest<NSFetchRequestResult>: results are cast.
+        let template = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
         template.predicate = NSPredicate(format: "salary > $MIN")
         model.setFetchRequestTemplate(template, forName: "RichEmployees")
         let stack = TestStack(model: model)
@@ -161,7 +162,8 @@ final class FetchRequestTests: XCTestCase {
             _ = stack.employee("A", salary: 10); _ = stack.employee("B", salary: 1000)
             try stack.context.save()
             let request = stack.model.fetchRequestFromTemplate(withName: "RichEmployees", substitutionVariables: ["MIN": 500])!
-            XCTAssertEqual(try stack.context.fetch(request).map { $0.value(forKey: "firstName") as? String }, ["B"])
+            let employees = try XCTUnwrap(try stack.context.fetch(request) as? [Employee])
+            XCTAssertEqual(employees.map(\.firstName), ["B"])
         }
     }
 
@@ -170,7 +172,7 @@ final class FetchRequestTests: XCTestCase {
         let richer = NSFetchedPropertyDescription()
         richer.name = "earnsMore"
         richer.userInfo = ["kind": "earner"]
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
         // $FETCHED_PROPERTY is the description itself; its userInfo is readable in the predicate.
         request.predicate = NSPredicate(format: "salary > $FETCH_SOURCE.salary AND $FETCHED_PROPERTY.userInfo.kind == 'earner'")
         request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: true)]
@@ -194,7 +196,7 @@ final class FetchRequestTests: XCTestCase {
         let model = CompanyModel.make()
         let colleagues = NSFetchedPropertyDescription()
         colleagues.name = "sameSalary"
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
         request.predicate = NSPredicate(format: "salary == $FETCH_SOURCE.salary AND SELF != $FETCH_SOURCE")
         colleagues.fetchRequest = request
         model.entitiesByName["Employee"]!.properties.append(colleagues)

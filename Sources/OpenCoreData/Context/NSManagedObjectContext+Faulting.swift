@@ -72,7 +72,7 @@ extension NSManagedObject {
     func fetchedPropertyValue(_ property: NSFetchedPropertyDescription, slot i: Int) -> [NSManagedObject] {
         if let cached = cachedFetchedProperty(slot: i) { return cached }
         guard let context = managedObjectContext, let template = property.fetchRequest else { return [] }
-        let request = template.copyRequest()
+        let request = template.copyRequest(as: NSManagedObject.self)
         request.predicate = template.predicate?.withSubstitutionVariables(["FETCH_SOURCE": self, "FETCHED_PROPERTY": property])
         let result = (try? context.fetch(request)) ?? []
         cacheFetchedProperty(result, slot: i)

@@ -88,19 +88,19 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     // MARK: Fetch request templates
 
-    private var templates: [String: NSFetchRequest<NSManagedObject>] = [:]
+    private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
 
-    open var fetchRequestTemplatesByName: [String: NSFetchRequest<NSManagedObject>] { templates }
+    open var fetchRequestTemplatesByName: [String: NSFetchRequest<NSFetchRequestResult>] { templates }
 
-    open func setFetchRequestTemplate(_ fetchRequestTemplate: NSFetchRequest<NSManagedObject>?, forName name: String) {
+    open func setFetchRequestTemplate(_ fetchRequestTemplate: NSFetchRequest<NSFetchRequestResult>?, forName name: String) {
         checkMutable()
         templates[name] = fetchRequestTemplate
     }
 
-    open func fetchRequestTemplate(forName name: String) -> NSFetchRequest<NSManagedObject>? { templates[name] }
+    open func fetchRequestTemplate(forName name: String) -> NSFetchRequest<NSFetchRequestResult>? { templates[name] }
 
     /// A copy of the template `name` whose predicate has `variables` substituted for its `$NAME`s.
-    open func fetchRequestFromTemplate(withName name: String, substitutionVariables variables: [String: Any]) -> NSFetchRequest<NSManagedObject>? {
+    open func fetchRequestFromTemplate(withName name: String, substitutionVariables variables: [String: Any]) -> NSFetchRequest<NSFetchRequestResult>? {
         guard let template = templates[name] else { return nil }
         let request = template.copyRequest()
         request.predicate = template.predicate?.withSubstitutionVariables(variables)

@@ -65,7 +65,7 @@ open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Senda
     /// The request run for each source object. It refers to its entity weakly: the entity is
     /// kept alive by the model, and a strong reference would make a cycle (entity → property →
     /// request → entity) that no model could ever be freed from.
-    open var fetchRequest: NSFetchRequest<NSManagedObject>? {
+    open var fetchRequest: NSFetchRequest<NSFetchRequestResult>? {
         willSet { checkMutable() }
         didSet { fetchRequest?.holdEntityWeakly() }
     }

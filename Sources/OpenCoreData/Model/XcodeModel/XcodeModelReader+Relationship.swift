@@ -63,8 +63,8 @@ extension XcodeModelReader {
 
     /// A `<fetchRequest entity predicateString fetchLimit ...>`, or nil (with a warning) when its
     /// predicate does not parse. Its entity is connected after all entities are read.
-    func readFetchRequest(_ element: XcodeXMLElement, owner: String) -> NSFetchRequest<NSManagedObject>? {
-        let request = NSFetchRequest<NSManagedObject>()
+    func readFetchRequest(_ element: XcodeXMLElement, owner: String) -> NSFetchRequest<NSFetchRequestResult>? {
+        let request = NSFetchRequest<NSFetchRequestResult>()
         if let text = element.string("predicateString"), !text.trimmingCharacters(in: .whitespaces).isEmpty {
             do {
                 request.predicate = try NSPredicate(validatingFormat: text, argumentArray: [])

@@ -19,7 +19,7 @@ final class XcodeModelReader {
     /// `<composite name>` definitions, for attributes of type Composite.
     var compositesByName: [String: XcodeXMLElement] = [:]
     /// Fetch requests whose entity is resolved once all entities exist.
-    var pendingRequestEntities: [(request: NSFetchRequest<NSManagedObject>, entityName: String, owner: String)] = []
+    var pendingRequestEntities: [(request: NSFetchRequest<NSFetchRequestResult>, entityName: String, owner: String)] = []
     /// Relationships with their written `inverseEntity`, checked once all entities exist.
     var inverseEntityNames: [(relationship: NSRelationshipDescription, inverseEntity: String, label: String)] = []
 
