@@ -45,18 +45,20 @@ enum ContextNotificationKeys {
 
 /// A userInfo dictionary with fixed keys, copied and filled for each notification.
 ///
-/// Inserting an `AnyHashable` key hashes it through its box, about 1,000 instructions, and
-/// every save posts two dictionaries of six and three keys. A copy of a dictionary keeps its
-/// indices, so writing each value through an index the template found once hashes nothing.
+/// Inserting an `AnyHashable` key hashes it through its box, and every save posts two
+/// dictionaries of six and three keys. A copy of a dictionary keeps its indices, so writing
+/// each value through an index the template found once hashes nothing. Filled only through the
+/// labelled functions below, so that no value can land under another key.
 ///
 /// ```swift
-/// let info = UserInfoTemplate.didSave.userInfo(insertedIDs, updatedIDs, deletedIDs, inserted, updated, deleted)
+/// let info = UserInfoTemplate.didSave(insertedIDs: a, updatedIDs: b, deletedIDs: c,
+///                                     inserted: d, updated: e, deleted: f)
 /// ```
 struct UserInfoTemplate {
     private let template: [AnyHashable: Any]
     private let indices: [Dictionary<AnyHashable, Any>.Index]
 
-    init(keys: [AnyHashable]) {
+    private init(keys: [AnyHashable]) {
         // Sparse, so an observer's lookup rarely meets another key: comparing two AnyHashables
         // is a dynamic comparison that costs more than the rest of the lookup.
         var template = [AnyHashable: Any](minimumCapacity: keys.count * 4)
@@ -66,16 +68,25 @@ struct UserInfoTemplate {
     }
 
     /// The dictionary with `values` for the keys, in the order the keys were given.
-    func userInfo(_ values: Any...) -> [AnyHashable: Any] {
+    private func filled(_ values: [Any]) -> [AnyHashable: Any] {
         precondition(values.count == indices.count, "one value per key")
         var info = template
         for (index, value) in zip(indices, values) { info.values[index] = value }
         return info
     }
 
-    typealias Key = ContextNotificationKeys
-    /// `NSManagedObjectContextDidSave`: IDs and objects, inserted, updated, deleted.
-    nonisolated(unsafe) static let didSave = UserInfoTemplate(keys: [Key.insertedIDs, Key.updatedIDs, Key.deletedIDs, Key.inserted, Key.updated, Key.deleted])
-    /// `NSManagedObjectContextDidSaveObjectIDs`: inserted, updated, deleted IDs.
-    nonisolated(unsafe) static let didSaveObjectIDs = UserInfoTemplate(keys: [Key.insertedIDs, Key.updatedIDs, Key.deletedIDs])
+    private typealias Key = ContextNotificationKeys
+    nonisolated(unsafe) private static let didSaveTemplate = UserInfoTemplate(keys: [Key.insertedIDs, Key.updatedIDs, Key.deletedIDs, Key.inserted, Key.updated, Key.deleted])
+    nonisolated(unsafe) private static let didSaveObjectIDsTemplate = UserInfoTemplate(keys: [Key.insertedIDs, Key.updatedIDs, Key.deletedIDs])
+
+    /// The userInfo of `NSManagedObjectContextDidSave`: IDs and objects, inserted, updated, deleted.
+    static func didSave(insertedIDs: Set<NSManagedObjectID>, updatedIDs: Set<NSManagedObjectID>, deletedIDs: Set<NSManagedObjectID>,
+                        inserted: Set<NSManagedObject>, updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>) -> [AnyHashable: Any] {
+        didSaveTemplate.filled([insertedIDs, updatedIDs, deletedIDs, inserted, updated, deleted])
+    }
+
+    /// The userInfo of `NSManagedObjectContextDidSaveObjectIDs`: inserted, updated, deleted IDs.
+    static func didSaveObjectIDs(inserted: Set<NSManagedObjectID>, updated: Set<NSManagedObjectID>, deleted: Set<NSManagedObjectID>) -> [AnyHashable: Any] {
+        didSaveObjectIDsTemplate.filled([inserted, updated, deleted])
+    }
 }

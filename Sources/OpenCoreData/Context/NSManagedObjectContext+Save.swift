@@ -206,8 +206,9 @@ extension NSManagedObjectContext {
         // Filled from templates ([AnyHashable: Any], the type `post` takes): no key is hashed.
         let insertedIDs = Set(distinct: insertedNow.lazy.map(\.objectID)), updatedIDs = Set(distinct: updatedNow.lazy.map(\.objectID))
         let deletedIDs = Set(distinct: deletedNow.lazy.map(\.objectID))
-        let info = UserInfoTemplate.didSave.userInfo(insertedIDs, updatedIDs, deletedIDs, insertedObjects, updatedObjects, deletedObjects)
-        let ids = UserInfoTemplate.didSaveObjectIDs.userInfo(insertedIDs, updatedIDs, deletedIDs)
+        let info = UserInfoTemplate.didSave(insertedIDs: insertedIDs, updatedIDs: updatedIDs, deletedIDs: deletedIDs,
+                                            inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        let ids = UserInfoTemplate.didSaveObjectIDs(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)
         NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: ids)
         for object in insertedNow { object.didSave() }
