@@ -44,16 +44,16 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         set { _coordinator = newValue }
     }
     @exclusivity(unchecked) private var _coordinator: NSPersistentStoreCoordinator? {
-        didSet { unretainedCoordinator = _coordinator.map(Unmanaged.passUnretained) }
+        didSet { unretainedCoordinator = _coordinator.map(UnretainedReference.init) }
     }
     /// `_coordinator`, for calls that borrow it instead of retaining it: its stores keep weak
     /// references to it, and retaining an object that has weak references takes the runtime's
     /// slow path (about 75 instructions, paid for every object a root context frees).
-    @exclusivity(unchecked) private var unretainedCoordinator: Unmanaged<NSPersistentStoreCoordinator>?
+    @exclusivity(unchecked) private var unretainedCoordinator: UnretainedReference<NSPersistentStoreCoordinator>?
     /// Calls `body` with the coordinator set on this context itself (none for a child context),
     /// borrowed, not retained. `body` must not change this context's coordinator.
     @inline(__always) final func withRootCoordinator(_ body: (NSPersistentStoreCoordinator) -> Void) {
-        unretainedCoordinator?._withUnsafeGuaranteedRef(body)
+        unretainedCoordinator?.withObject(body)
     }
 
     /// A parent context receives this context's saves instead of a store (see the persistence issue).

@@ -11,12 +11,12 @@ import Foundation
 /// negative store token) are reported to their store as they come and go; their IDs are kept in
 /// `observedIDs` so that an unregistration can name the ID after the object changed it.
 final class ObjectRegistry {
-    @exclusivity(unchecked) private var objects = ObjectKeyTable<Unmanaged<NSManagedObject>>()
+    @exclusivity(unchecked) private var objects = ObjectKeyTable<UnretainedReference<NSManagedObject>>()
     @exclusivity(unchecked) private var observedIDs: [ObjectKey: NSManagedObjectID] = [:]
     /// Objects pushed out of `objects` by another object registered under their key (a store
     /// that hands out an existing record's ID as a new one). They still name this context as
     /// theirs, so the context must find them when it goes away (``allObjects``).
-    @exclusivity(unchecked) private var displaced: [Unmanaged<NSManagedObject>] = []
+    @exclusivity(unchecked) private var displaced: [UnretainedReference<NSManagedObject>] = []
 
     var count: Int { objects.count }
     /// How many objects the table has room for (for tests that it gives memory back).
@@ -26,16 +26,16 @@ final class ObjectRegistry {
     func reserveCapacity<Keys: Sequence<ObjectKey>>(forKeys keys: Keys) { objects.reserveCapacity(forKeys: keys) }
 
     func register(_ object: NSManagedObject) {
-        let entry = Unmanaged.passUnretained(object)
+        let entry = UnretainedReference(object)
         let key = object.assignedObjectKey
-        if let previous = objects.updateValue(entry, forKey: key), previous.toOpaque() != entry.toOpaque() {
+        if let previous = objects.updateValue(entry, forKey: key), !previous.refers(toSameObjectAs: entry) {
             displaced.append(previous)
         }
         if key.storeToken < 0 { observe(object.objectID) }
     }
 
     func object(for key: ObjectKey) -> NSManagedObject? {
-        objects[key]?.takeUnretainedValue()
+        objects[key]?.object
     }
 
     /// Removes `object`'s entry (only if the entry is that object).
@@ -54,8 +54,8 @@ final class ObjectRegistry {
     /// One hash lookup, not two: every object that dies while registered comes here.
     private func removeEntry(_ key: ObjectKey, ifItIs object: NSManagedObject) {
         guard let index = objects.index(forKey: key),
-              objects[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else {
-            if !displaced.isEmpty { displaced.removeAll { $0.toOpaque() == Unmanaged.passUnretained(object).toOpaque() } }
+              objects[index].refers(to: object) else {
+            if !displaced.isEmpty { displaced.removeAll { $0.refers(to: object) } }
             return
         }
         objects.remove(at: index)
@@ -63,7 +63,7 @@ final class ObjectRegistry {
     }
 
     /// Every object that names this context, displaced ones included.
-    var allObjects: [NSManagedObject] { (objects.values + displaced).map { $0.takeUnretainedValue() } }
+    var allObjects: [NSManagedObject] { (objects.values + displaced).map(\.object) }
 
     func removeAll() {
         objects.removeAll()

@@ -67,8 +67,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// The context this object lives in; nil once it was deleted and saved, or never inserted,
     /// and once the context is gone.
     public internal(set) var managedObjectContext: NSManagedObjectContext? {
-        get { contextReference?.takeUnretainedValue() }
-        set { contextReference = newValue.map(Unmanaged.passUnretained) }
+        get { contextReference?.object }
+        set { contextReference = newValue.map(UnretainedReference.init) }
     }
     /// Unretained, as Apple's is, and not weak: a weak reference costs an atomic operation on
     /// the context's side table when set and when cleared, and two whenever it is read (every
@@ -76,13 +76,13 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// that context's registry holds it (every assignment comes with `registry.register`, every
     /// clearing with `forget` or `removeAll`), and a context clears it for every registered
     /// object in its `deinit`.
-    @exclusivity(unchecked) private var contextReference: Unmanaged<NSManagedObjectContext>?
+    @exclusivity(unchecked) private var contextReference: UnretainedReference<NSManagedObjectContext>?
 
     /// Calls `body` with the object's context, if it has one, without retaining the context:
     /// whoever calls into the object on the context's queue keeps the context alive, and `body`
     /// must not let it go. For the path every property write takes.
     @inline(__always) final func withContext(_ body: (NSManagedObjectContext) -> Void) {
-        contextReference?._withUnsafeGuaranteedRef(body)
+        contextReference?.withObject(body)
     }
 
     /// Current values, one slot per property of the entity (empty while the object is a fault).
@@ -196,7 +196,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
 
     deinit {
         // The context outlives this call (see `contextReference`): borrowed, not retained.
-        contextReference?._withUnsafeGuaranteedRef { context in
+        contextReference?.withObject { context in
             // The key once for both tables: each read is a look through the identity.
             let key = assignedObjectKey
             context.registry.forget(self, key: key)
