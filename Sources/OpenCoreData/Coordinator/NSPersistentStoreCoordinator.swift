@@ -1,5 +1,10 @@
 import Foundation
 
+// Longer than most files (about 530 lines) for a reason: Apple's coordinator methods are
+// `open`, and Swift on Linux cannot override members declared in extensions, so they stay in the
+// class body. What is not overridable lives beside it: +BuiltInStores, PreparedFetch.swift,
+// FetchedObjectKeys.swift.
+
 /// Presents one or more persistent stores to contexts as a single store.
 ///
 /// ```swift

@@ -1,5 +1,9 @@
 import Foundation
 
+// Longer than most files (about 600 lines) for a reason: one recursive-descent parser, whose
+// grammar reads top to bottom here (entry points, tokens, predicates, expressions, arguments);
+// split, each rule would lose sight of the rules it calls.
+
 /// A recursive-descent parser for Apple's predicate format language (grammar in
 /// docs/predicates.md), producing `NSPredicate` / `NSExpression` trees.
 ///

@@ -1,3 +1,7 @@
+// Longer than most files (about 660 lines) for a reason: `UndoManager` is an `open` class whose
+// `open` members subclasses override, and Swift on Linux cannot override members declared in
+// extensions, so they all live in the class body.
+
 /// A general-purpose recorder of operations that undo and redo changes.
 ///
 /// swift-corelibs-foundation ships no `UndoManager`; this class provides
