@@ -47,7 +47,9 @@ let package = Package(
         // `ocd-torture`, the process that is killed or runs beside others.
         .target(name: "TortureKit", dependencies: ["OpenCoreData"], path: "Tests/Programs/TortureKit"),
         .executableTarget(name: "ocd-torture", dependencies: ["TortureKit"], path: "Tests/Programs/Torture"),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "TortureKit", "main-queue-dispatch-main", "main-queue-async-main", "ocd-torture"]),
+        // The fuzz corpus is read from the source tree by path (FuzzRunner), not bundled.
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "TortureKit", "main-queue-dispatch-main", "main-queue-async-main", "ocd-torture"],
+                    exclude: ["Reliability/FuzzCorpus"]),
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
             "OpenCoreDataMacros", "OpenCoreDataMacrosPlugin",
             .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),

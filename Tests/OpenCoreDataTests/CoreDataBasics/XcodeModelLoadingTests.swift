@@ -10,13 +10,7 @@ final class XcodeModelLoadingTests: XCTestCase {
 
     /// The shared fixtures folder: `$OCD_FIXTURES`, else `../shared/fixtures` beside the package.
     private func fixtures() throws -> URL {
-        let root: URL
-        if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"], !path.isEmpty {
-            root = URL(fileURLWithPath: path)
-        } else {
-            let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-        }
+        let root = fixturesRoot
         guard FileManager.default.fileExists(atPath: root.appendingPathComponent("xcdatamodels").path) else {
             throw XCTSkip("Fixtures not found at \(root.path). Set OCD_FIXTURES to the shared fixtures folder (the one holding xcdatamodels/ and apple-stores/), or check it out at ../shared/fixtures beside the package.")
         }

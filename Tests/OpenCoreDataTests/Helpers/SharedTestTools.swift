@@ -1,19 +1,30 @@
 import OpenCoreData
 import XCTest
 
-// Helpers several test files share: finding the fixtures and running the built `ocd` tool.
+// Helpers several test files share: finding the package and the fixtures, and running the
+// built `ocd` tool.
 
-/// The `apple-stores/` fixtures folder: under `$OCD_FIXTURES`, else `../shared/fixtures` beside
-/// the package. Skips the test with instructions when it is missing (`.ci/run` fails on skips).
-func appleStores() throws -> URL {
-    let root: URL
-    if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"], !path.isEmpty {
-        root = URL(fileURLWithPath: path)
-    } else {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+/// The package's root folder: the nearest folder above this file that holds `Package.swift`,
+/// so that a test finds it from whichever folder of the test target it lives in.
+let packageRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        url.deleteLastPathComponent()
     }
-    let stores = root.appendingPathComponent("apple-stores")
+    return url
+}()
+
+/// The shared fixtures folder (holding `apple-stores/` and `xcdatamodels/`): `$OCD_FIXTURES`,
+/// else `../shared/fixtures` beside the package. It may be missing: see ``appleStores()``.
+var fixturesRoot: URL {
+    if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"], !path.isEmpty { return URL(fileURLWithPath: path) }
+    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+}
+
+/// The `apple-stores/` fixtures folder (in ``fixturesRoot``). Skips the test with instructions
+/// when it is missing (`.ci/run` fails on skips).
+func appleStores() throws -> URL {
+    let stores = fixturesRoot.appendingPathComponent("apple-stores")
     guard FileManager.default.fileExists(atPath: stores.path) else {
         throw XCTSkip("Fixtures not found at \(stores.path). Set OCD_FIXTURES to the shared fixtures folder (the one holding apple-stores/), or check it out at ../shared/fixtures beside the package.")
     }

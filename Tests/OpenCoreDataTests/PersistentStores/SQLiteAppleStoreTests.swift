@@ -16,11 +16,7 @@ final class SQLiteAppleStoreTests: XCTestCase {
         directory = try makeTemporaryDirectory("ocd-apple")
     }
 
-    private static var fixtures: URL {
-        if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"] { return URL(fileURLWithPath: path) }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return package.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-    }
+    private static var fixtures: URL { fixturesRoot }
 
     /// Copies `relativePath` and its `-wal`/`-shm` siblings into the test's directory.
     private func copyStore(_ relativePath: String) throws -> URL {

@@ -647,11 +647,7 @@ final class MigrationTests: XCTestCase {
 
     // MARK: A store Apple's framework wrote
 
-    private static var fixtures: URL {
-        if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"] { return URL(fileURLWithPath: path) }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return package.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-    }
+    private static var fixtures: URL { fixturesRoot }
 
     /// CoreDataPlus's SampleModel_V1.sqlite (Apple's), migrated to SampleModel2 as Apple's
     /// framework did it to make SampleModel_V2.sqlite: ExpensiveSportCar renamed LuxuryCar

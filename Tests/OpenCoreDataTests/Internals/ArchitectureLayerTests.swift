@@ -10,7 +10,7 @@ import XCTest
 /// also for a listed exception the code no longer has, so the list stays true.
 final class ArchitectureLayerTests: XCTestCase {
     func testEachLayerNamesOnlyTypesOfTheLayersBelowIt() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = packageRoot
         let document = try String(contentsOf: root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
         let layers = try LayerCheck.Layers(markdown: document)
         let sources = try LayerCheck.sources(under: root.appendingPathComponent("Sources/OpenCoreData"))
