@@ -159,28 +159,41 @@ final class ExternalBinaryStorageTests: XCTestCase {
     }
 
     /// A process killed between a save's commit and its cleanup leaves the replaced value's file
-    /// behind. The next open collects such files once they are an hour old (a younger one may
-    /// be a migration's, in another process); referenced files stay.
+    /// behind, and the marker the save wrote before touching files. The next open that finds a
+    /// marker collects such files once they are an hour old (a younger one may be a migration's,
+    /// in another process) and removes markers as old; referenced files stay. Without a marker
+    /// (every save finished) an open reads nothing.
     func testFilesOrphanedByACrashAreCollectedWhenTheStoreIsOpened() throws {
         let (coordinator, context) = try open()
         _ = try insert("kept", image: large, in: context)
         for store in coordinator.persistentStores { try coordinator.remove(store) }
         let kept = try XCTUnwrap(externalFiles.first)
+        XCTAssertEqual(externalFiles, [kept], "a finished save leaves no marker")
         let old = Date(timeIntervalSinceNow: -2 * 3600)
-        for (name, date) in [("ORPHAN-OLD", old), ("ORPHAN-NEW", Date())] {
+        func place(_ name: String, _ data: Data, modified date: Date) throws {
             let url = externalDirectory.appendingPathComponent(name)
-            try large.write(to: url)
+            try data.write(to: url)
             try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
         }
+        try place("ORPHAN-OLD", large, modified: old)
+        try place("ORPHAN-NEW", large, modified: Date())
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: externalDirectory.appendingPathComponent(kept).path)
 
         _ = try open()
-        XCTAssertEqual(externalFiles, ["ORPHAN-NEW", kept].sorted(), "the old orphan is gone, the young one and the referenced file stay")
+        XCTAssertEqual(externalFiles, ["ORPHAN-NEW", "ORPHAN-OLD", kept].sorted(), "no marker: nothing is scanned or removed")
+
+        // The markers' names are part of the folder's layout (SQLiteExternalData.pendingMarkerPrefix).
+        let oldMarker = ".OCDPendingFiles-crashed", youngMarker = ".OCDPendingFiles-running"
+        try place(oldMarker, Data(), modified: old)
+        try place(youngMarker, Data(), modified: Date())
+        _ = try open()
+        XCTAssertEqual(externalFiles, ["ORPHAN-NEW", kept, youngMarker].sorted(),
+                       "the old orphan and the old marker are gone; the young ones and the referenced file stay")
         XCTAssertEqual(try freshImage("kept"), large)
         // A read-only open collects nothing.
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: externalDirectory.appendingPathComponent("ORPHAN-NEW").path)
         _ = try open(options: [NSReadOnlyPersistentStoreOption: true])
-        XCTAssertEqual(externalFiles, ["ORPHAN-NEW", kept].sorted())
+        XCTAssertEqual(externalFiles, ["ORPHAN-NEW", kept, youngMarker].sorted())
     }
 
     func testMissingFileReadsAsNil() throws {

@@ -94,23 +94,43 @@ enum SQLiteExternalData {
     /// files of its copy into this directory before the copy replaces the store.
     static let orphanMinimumAge: TimeInterval = 3600
 
+    /// The names of the markers a save or a migration keeps in the folder while the files it
+    /// wrote or released may not yet match what the store references (``writePendingMarker(in:)``).
+    static let pendingMarkerPrefix = ".OCDPendingFiles-"
+
+    /// Writes a new marker into `directory`, durably (a crash right after must find it), and
+    /// returns it. Its owner removes it once its files match the store again: after the commit
+    /// and the removal of the files it released, or after a rollback removed the files it wrote.
+    /// A marker left behind means its owner died in between, and the next open collects.
+    static func writePendingMarker(in directory: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let marker = directory.appendingPathComponent(pendingMarkerPrefix + UUID().uuidString)
+        try AtomicFileWriter.write(Data(), to: marker)
+        return marker
+    }
+
     /// Removes the files in `directory` that the store at `path` no longer references, left by
     /// a process that died between a save's commit and its cleanup (or a migration's rename and
-    /// its cleanup); returns how many. Runs while `db` holds the store's write lock, since a
-    /// save writes its files inside its write transaction: no other process can be between
-    /// writing a file and committing the row that names it. Files younger than
-    /// ``orphanMinimumAge`` are kept.
+    /// its cleanup); returns how many. Only when such a process left its marker: an open of a
+    /// store whose saves all finished reads nothing. Runs while `db` holds the store's write
+    /// lock, since a save writes its files inside its write transaction: no other process can be
+    /// between writing a file and committing the row that names it. Files younger than
+    /// ``orphanMinimumAge`` are kept; so are markers (a live process may own one), until they
+    /// are that old.
     @discardableResult
     static func collectOrphans(of path: String, in directory: URL, writeLockedBy db: SQLiteConnection, now: Date = Date()) throws -> Int {
-        let present = fileNames(in: directory)
-        guard !present.isEmpty else { return 0 }
-        try db.execute("BEGIN IMMEDIATE")
-        defer { try? db.execute("ROLLBACK") }
-        let orphans = present.subtracting(try referencedNames(inStoreAt: path)).filter { name in
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let markers = names.filter { $0.hasPrefix(pendingMarkerPrefix) }
+        guard !markers.isEmpty else { return 0 }
+        func isOld(_ name: String) -> Bool {
             let modified = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate]) as? Date
             return modified.map { now.timeIntervalSince($0) >= orphanMinimumAge } ?? false
         }
+        try db.execute("BEGIN IMMEDIATE")
+        defer { try? db.execute("ROLLBACK") }
+        let orphans = fileNames(in: directory).subtracting(try referencedNames(inStoreAt: path)).filter(isOld)
         for name in orphans { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+        for marker in markers where isOld(marker) { try? FileManager.default.removeItem(at: directory.appendingPathComponent(marker)) }
         return orphans.count
     }
 
@@ -135,7 +155,7 @@ enum SQLiteExternalData {
 
     /// Names of the files in `directory` (none if it does not exist).
     static func fileNames(in directory: URL) -> Set<String> {
-        Set((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { !$0.hasPrefix(pendingMarkerPrefix) })
     }
 }
 
@@ -149,51 +169,70 @@ final class SQLiteExternalDataSave {
     private let makeDirectory: () -> URL
     private(set) var created: [URL] = []
     private(set) var obsolete: [URL] = []
+    /// This save's marker, written before its first file is written or released
+    /// (``SQLiteExternalData/writePendingMarker(in:)``), removed when its files match the store.
+    private var marker: URL?
 
     init(directory: @escaping @autoclosure () -> URL) { makeDirectory = directory }
+
+    /// Writes this save's marker, once, before the first file that a crash could orphan.
+    private func markPending() throws {
+        guard marker == nil else { return }
+        do {
+            marker = try SQLiteExternalData.writePendingMarker(in: directory)
+        } catch {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "Can't write in the directory \(directory.path) of the store's external values: \(error.localizedDescription). Nothing was saved.", [NSFilePathErrorKey: directory.path])
+        }
+    }
+
+    private func removeMarker() {
+        if let marker { try? FileManager.default.removeItem(at: marker) }
+        marker = nil
+    }
 
     /// The column for `value` of an external-storage attribute whose column held `old` (nil
     /// for a new row). An unchanged external value keeps its file.
     func columnValue(_ value: StoredValue, replacing old: Data?, for attribute: NSAttributeDescription) throws -> SQLiteValue {
         let oldName: String? = old.flatMap { if case .external(let name) = SQLiteExternalData.decode($0) { return name } else { return nil } }
         guard case .data(let data) = value else {
-            if let oldName { obsolete.append(directory.appendingPathComponent(oldName)) }
+            if let oldName { try markPending(); obsolete.append(directory.appendingPathComponent(oldName)) }
             return try SQLiteValueCoding.columnValue(value, for: attribute)
         }
         if data.count <= SQLiteExternalData.threshold {
-            if let oldName { obsolete.append(directory.appendingPathComponent(oldName)) }
+            if let oldName { try markPending(); obsolete.append(directory.appendingPathComponent(oldName)) }
             return .blob(SQLiteExternalData.inlineColumn(data))
         }
         if let oldName, isFile(oldName, holding: data) { return .blob(SQLiteExternalData.referenceColumn(oldName)) }
         let name = UUID().uuidString
         let file = directory.appendingPathComponent(name)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CoreDataError.make(NSPersistentStoreSaveError, "Can't create the directory \(directory.path) for the external value of '\(attribute.name)': \(error.localizedDescription). Nothing was saved.", [NSFilePathErrorKey: directory.path])
-        }
+        try markPending()  // creates the directory too
         // Durable (temporary file, fsync, rename, fsync of the directory) before the row that
         // names it can commit.
         try AtomicFileWriter.write(data, to: file)
         created.append(file)
-        if let oldName { obsolete.append(directory.appendingPathComponent(oldName)) }
+        if let oldName { try markPending(); obsolete.append(directory.appendingPathComponent(oldName)) }
         return .blob(SQLiteExternalData.referenceColumn(name))
     }
 
     /// A deleted row's column: its file goes after the commit.
     func release(_ old: Data?) {
         guard let old, case .external(let name) = SQLiteExternalData.decode(old) else { return }
+        // Best effort: without a marker (the folder is not writable), a crash before the file
+        // is removed would leave it for good, as files it can't remove anyway.
+        try? markPending()
         obsolete.append(directory.appendingPathComponent(name))
     }
 
     func didCommit() {
         for file in obsolete { try? FileManager.default.removeItem(at: file) }
         obsolete.removeAll(); created.removeAll()
+        removeMarker()
     }
 
     func didRollBack() {
         for file in created { try? FileManager.default.removeItem(at: file) }
         obsolete.removeAll(); created.removeAll()
+        removeMarker()
     }
 
     private func isFile(_ name: String, holding data: Data) -> Bool {

@@ -238,6 +238,11 @@ enum SQLiteMigrator {
         try? SQLiteStore.destroyPersistentStore(at: temporary)   // left over from a crash
         let externalDirectory = SQLiteExternalData.directory(forStoreAt: url)
         let filesBefore = SQLiteExternalData.fileNames(in: externalDirectory)
+        // From the copy's first file to the removal of the original's old ones, the folder's
+        // files may not match the store: a marker tells the next open to collect if this
+        // process dies in between. A store without the folder has no external files to leave.
+        let marker = filesBefore.isEmpty ? nil : try? SQLiteExternalData.writePendingMarker(in: externalDirectory)
+        defer { if let marker { try? FileManager.default.removeItem(at: marker) } }
         do {
             try write(temporary, externalDirectory)
             pauseForTests(at: "before-replace")
