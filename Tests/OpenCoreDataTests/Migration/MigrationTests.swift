@@ -647,14 +647,12 @@ final class MigrationTests: XCTestCase {
 
     // MARK: A store Apple's framework wrote
 
-    private static var fixtures: URL { fixturesRoot }
-
     /// CoreDataPlus's SampleModel_V1.sqlite (Apple's), migrated to SampleModel2 as Apple's
     /// framework did it to make SampleModel_V2.sqlite: ExpensiveSportCar renamed LuxuryCar
     /// (elementID), Car.color and Person.id removed. Source and destination are matched by the
     /// hashes in the compiled model's VersionInfo.plist.
     func testAnAppleStoreMigratesToTheNextVersionOfItsXcodeModel() throws {
-        let base = Self.fixtures.appendingPathComponent("apple-stores/alemar11__CoreDataPlus/SampleModel")
+        let base = fixturesRoot.appendingPathComponent("apple-stores/alemar11__CoreDataPlus/SampleModel")
         let fixture = base.appendingPathComponent("Fixtures/SampleModel_V1.sqlite")
         guard FileManager.default.fileExists(atPath: fixture.path) else {
             XCTFail("Missing fixture \(fixture.path). Set OCD_FIXTURES to the shared fixtures directory.")

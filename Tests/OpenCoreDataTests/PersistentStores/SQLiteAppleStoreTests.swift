@@ -16,11 +16,9 @@ final class SQLiteAppleStoreTests: XCTestCase {
         directory = try makeTemporaryDirectory("ocd-apple")
     }
 
-    private static var fixtures: URL { fixturesRoot }
-
     /// Copies `relativePath` and its `-wal`/`-shm` siblings into the test's directory.
     private func copyStore(_ relativePath: String) throws -> URL {
-        let source = Self.fixtures.appendingPathComponent("apple-stores").appendingPathComponent(relativePath)
+        let source = fixturesRoot.appendingPathComponent("apple-stores").appendingPathComponent(relativePath)
         guard FileManager.default.fileExists(atPath: source.path) else {
             XCTFail("Missing fixture \(source.path). Set OCD_FIXTURES to the shared fixtures directory.")
             throw CocoaError(.fileNoSuchFile)

@@ -97,6 +97,7 @@ enum SQLiteExternalData {
     /// The names of the markers a save or a migration keeps in the folder while the files it
     /// wrote or released may not yet match what the store references (``writePendingMarker(in:)``).
     static let pendingMarkerPrefix = ".OCDPendingFiles-"
+    static func isPendingMarker(_ name: String) -> Bool { name.hasPrefix(pendingMarkerPrefix) }
 
     /// Writes a new marker into `directory`, durably (a crash right after must find it), and
     /// returns it. Its owner removes it once its files match the store again: after the commit
@@ -120,7 +121,7 @@ enum SQLiteExternalData {
     @discardableResult
     static func collectOrphans(of path: String, in directory: URL, writeLockedBy db: SQLiteConnection, now: Date = Date()) throws -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let markers = names.filter { $0.hasPrefix(pendingMarkerPrefix) }
+        let markers = names.filter(isPendingMarker)
         guard !markers.isEmpty else { return 0 }
         func isOld(_ name: String) -> Bool {
             let modified = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate]) as? Date
@@ -128,7 +129,7 @@ enum SQLiteExternalData {
         }
         try db.execute("BEGIN IMMEDIATE")
         defer { try? db.execute("ROLLBACK") }
-        let orphans = fileNames(in: directory).subtracting(try referencedNames(inStoreAt: path)).filter(isOld)
+        let orphans = Set(names.filter { !isPendingMarker($0) }).subtracting(try referencedNames(inStoreAt: path)).filter(isOld)
         for name in orphans { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
         for marker in markers where isOld(marker) { try? FileManager.default.removeItem(at: directory.appendingPathComponent(marker)) }
         return orphans.count
@@ -155,7 +156,7 @@ enum SQLiteExternalData {
 
     /// Names of the files in `directory` (none if it does not exist).
     static func fileNames(in directory: URL) -> Set<String> {
-        Set(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { !$0.hasPrefix(pendingMarkerPrefix) })
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { !isPendingMarker($0) })
     }
 }
 
@@ -195,11 +196,11 @@ final class SQLiteExternalDataSave {
     func columnValue(_ value: StoredValue, replacing old: Data?, for attribute: NSAttributeDescription) throws -> SQLiteValue {
         let oldName: String? = old.flatMap { if case .external(let name) = SQLiteExternalData.decode($0) { return name } else { return nil } }
         guard case .data(let data) = value else {
-            if let oldName { try markPending(); obsolete.append(directory.appendingPathComponent(oldName)) }
+            if let oldName { try retire(oldName) }
             return try SQLiteValueCoding.columnValue(value, for: attribute)
         }
         if data.count <= SQLiteExternalData.threshold {
-            if let oldName { try markPending(); obsolete.append(directory.appendingPathComponent(oldName)) }
+            if let oldName { try retire(oldName) }
             return .blob(SQLiteExternalData.inlineColumn(data))
         }
         if let oldName, isFile(oldName, holding: data) { return .blob(SQLiteExternalData.referenceColumn(oldName)) }
@@ -210,8 +211,14 @@ final class SQLiteExternalDataSave {
         // names it can commit.
         try AtomicFileWriter.write(data, to: file)
         created.append(file)
-        if let oldName { try markPending(); obsolete.append(directory.appendingPathComponent(oldName)) }
+        if let oldName { try retire(oldName) }
         return .blob(SQLiteExternalData.referenceColumn(name))
+    }
+
+    /// The file `name` of a value this save replaces: removed after the commit, under the marker.
+    private func retire(_ name: String) throws {
+        try markPending()
+        obsolete.append(directory.appendingPathComponent(name))
     }
 
     /// A deleted row's column: its file goes after the commit.

@@ -345,20 +345,12 @@ extension SQLiteStore {
 private final class SQLitePreparedFetch: PreparedStoreFetch {
     let store: SQLiteStore
     let plan: FetchPlan
-    private var translated = false
-    private var madeQuery: SQLiteFetchQuery?
+    /// Made on first use, once, nil included.
+    private lazy var query: SQLiteFetchQuery? = store.query(for: plan)
 
     init(store: SQLiteStore, plan: FetchPlan) {
         self.store = store
         self.plan = plan
-    }
-
-    private var query: SQLiteFetchQuery? {
-        if !translated {
-            madeQuery = store.query(for: plan)
-            translated = true
-        }
-        return madeQuery
     }
 
     var isExact: Bool { query?.isExact ?? true }
