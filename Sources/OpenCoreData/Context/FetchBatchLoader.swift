@@ -118,8 +118,8 @@ extension NSManagedObjectContext {
         }
         let keys = objects.compactMap { $0.isFault ? $0.assignedObjectKey : nil }
         if !keys.isEmpty {
-            batchLoaders.append(FetchBatchLoader(keys: keys, batchSize: batchSize))
-            if batchLoaders.count > FetchBatchLoader.maximumLoaders { batchLoaders.removeFirst() }
+            state.batchLoaders.append(FetchBatchLoader(keys: keys, batchSize: batchSize))
+            if state.batchLoaders.count > FetchBatchLoader.maximumLoaders { state.batchLoaders.removeFirst() }
         }
         return objects
     }
@@ -127,9 +127,9 @@ extension NSManagedObjectContext {
     /// Fills `fault` together with the other faults of its batch, if a batched fetch returned
     /// it; false when no loader knows it (the caller loads it alone).
     func fulfillFaultFromBatch(_ fault: NSManagedObject) -> Bool {
-        guard parent == nil, !batchLoaders.isEmpty, let coordinator = persistentStoreCoordinator else { return false }
+        guard parent == nil, !state.batchLoaders.isEmpty, let coordinator = persistentStoreCoordinator else { return false }
         let key = fault.assignedObjectKey
-        for (index, loader) in batchLoaders.enumerated().reversed() {
+        for (index, loader) in state.batchLoaders.enumerated().reversed() {
             guard let batch = loader.batch(containing: key) else { continue }
             // Keep memory bounded while a long result is iterated: the result array holds
             // every object, so the values of batches left behind are dropped (unchanged objects
@@ -144,7 +144,7 @@ extension NSManagedObjectContext {
                 guard let object = registry.object(for: key), object.isFault else { return nil }
                 return object.identity
             }
-            if loader.isFinished { batchLoaders.remove(at: index) }
+            if loader.isFinished { state.batchLoaders.remove(at: index) }
             guard let rows = try? coordinator.rows(for: ids) else { return false }
             _ = materialize(consume rows, asFaults: false)  // one locked call for the batch's snapshots
             return !fault.isFault

@@ -6,15 +6,15 @@ import Foundation
 
 extension NSManagedObjectContext {
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<NSManagedObject> { inserted.set }
+    public var insertedObjects: Set<NSManagedObject> { state.inserted.set }
     /// Objects changed since the last save (not counting inserted or deleted ones).
-    public var updatedObjects: Set<NSManagedObject> { updated.set }
+    public var updatedObjects: Set<NSManagedObject> { state.updated.set }
     /// Objects deleted since the last save.
-    public var deletedObjects: Set<NSManagedObject> { deleted.set }
+    public var deletedObjects: Set<NSManagedObject> { state.deleted.set }
     /// Every object this context currently knows.
     public var registeredObjects: Set<NSManagedObject> { Set(registry.allObjects) }
     /// Whether there are unsaved insertions, updates or deletions.
-    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+    public var hasChanges: Bool { !state.inserted.isEmpty || !state.updated.isEmpty || !state.deleted.isEmpty }
 
     /// Inserts a new object; it is saved by the next `save()`.
     public func insert(_ object: NSManagedObject) {
@@ -36,8 +36,8 @@ extension NSManagedObjectContext {
         registry.register(object)
         // Not inserted here yet (checked above), so in neither set: eventInserted ⊆ inserted,
         // and inserted holds exactly the objects with the `.inserted` flag.
-        inserted.insertNew(object)
-        eventInserted.insertNew(object)
+        state.inserted.insertNew(object)
+        state.eventInserted.insertNew(object)
         undoManager?.registerUndo(withTarget: self) { context in context.undoInsertion(of: object) }
         if isNew && awake { object.awakeFromInsert() }
     }
@@ -57,11 +57,11 @@ extension NSManagedObjectContext {
             // end of the event, after its delete rules have detached it from other objects.
             object.flags.insert(.awaitingRemoval)
         } else {
-            deleted.insert(object)
-            updated.remove(object)
+            state.deleted.insert(object)
+            state.updated.remove(object)
         }
-        eventDeleted.insert(object)
-        deletesToPropagate.append(object)
+        state.eventDeleted.insert(object)
+        state.deletesToPropagate.append(object)
         undoManager?.registerUndo(withTarget: self) { context in context.undoDeletion(of: object, wasInserted: wasInserted) }
     }
 
@@ -71,13 +71,13 @@ extension NSManagedObjectContext {
         // A new object has no earlier values to report in changedValuesForCurrentEvent(); not
         // recording them saves a dictionary per inserted object.
         if !object.isInserted {
-            if object.recordEventOriginal(old.storedValue, slot: i) { eventChangedObjects.append(object) }
+            if object.recordEventOriginal(old.storedValue, slot: i) { state.eventChangedObjects.append(object) }
             if !object.isDeleted {
                 if !object.flags.contains(.updated) {
                     object.flags.insert(.updated)
-                    updated.insertNew(object)  // the flag says it is not a member
+                    state.updated.insertNew(object)  // the flag says it is not a member
                 }
-                eventUpdated.insert(object)
+                state.eventUpdated.insert(object)
             }
         }
         if let undoManager, undoManager.isUndoRegistrationEnabled {
@@ -89,38 +89,38 @@ extension NSManagedObjectContext {
     /// `NSManagedObjectContextObjectsDidChange`, and closes the undo group of the event.
     public func processPendingChanges() {
         assertOnQueue()
-        guard !isProcessingPendingChanges else { return }
-        isProcessingPendingChanges = true
-        defer { isProcessingPendingChanges = false }
+        guard !state.isProcessingPendingChanges else { return }
+        state.isProcessingPendingChanges = true
+        defer { state.isProcessingPendingChanges = false }
 
         propagateDeletes()
-        for object in eventDeleted where object.flags.contains(.awaitingRemoval) {
+        for object in state.eventDeleted where object.flags.contains(.awaitingRemoval) {
             object.flags.remove([.inserted, .awaitingRemoval])
-            inserted.remove(object)
-            eventInserted.remove(object)
-            updated.remove(object)
+            state.inserted.remove(object)
+            state.eventInserted.remove(object)
+            state.updated.remove(object)
         }
 
-        let insertedNow = eventInserted.filter { !$0.isDeleted }
-        let updatedNow = eventUpdated.filter { !$0.isDeleted && !$0.isInserted }
-        let deletedNow = eventDeleted
-        eventInserted.removeAll()
-        eventUpdated.removeAll()
-        eventDeleted.removeAll()
+        let insertedNow = state.eventInserted.filter { !$0.isDeleted }
+        let updatedNow = state.eventUpdated.filter { !$0.isDeleted && !$0.isInserted }
+        let deletedNow = state.eventDeleted
+        state.eventInserted.removeAll()
+        state.eventUpdated.removeAll()
+        state.eventDeleted.removeAll()
 
         if !insertedNow.isEmpty || !updatedNow.isEmpty || !deletedNow.isEmpty {
             var info: [AnyHashable: Any] = [:]
             // The event's objects are often all the context's new (changed) ones: then the
             // context's own `Set` is reported, which did-save reports again (ManagedObjectSet.set).
-            if !insertedNow.isEmpty { info[ContextNotificationKeys.inserted] = inserted.set(of: insertedNow) }
-            if !updatedNow.isEmpty { info[ContextNotificationKeys.updated] = updated.set(of: updatedNow) }
-            if !deletedNow.isEmpty { info[ContextNotificationKeys.deleted] = deleted.set(of: deletedNow) }
+            if !insertedNow.isEmpty { info[ContextNotificationKeys.inserted] = state.inserted.set(of: insertedNow) }
+            if !updatedNow.isEmpty { info[ContextNotificationKeys.updated] = state.updated.set(of: updatedNow) }
+            if !deletedNow.isEmpty { info[ContextNotificationKeys.deleted] = state.deleted.set(of: deletedNow) }
             NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: info)
         }
-        for o in eventChangedObjects { o.clearEventOriginals() }
-        eventChangedObjects.removeAll()
+        for o in state.eventChangedObjects { o.clearEventOriginals() }
+        state.eventChangedObjects.removeAll()
         // Objects deleted while new are gone now; the undo manager may still hold them for undo.
-        for object in deletedNow where !object.isInserted && !deleted.contains(object) {
+        for object in deletedNow where !object.isInserted && !state.deleted.contains(object) {
             registry.forget(object)
             object.managedObjectContext = nil
         }

@@ -46,7 +46,7 @@ extension NSManagedObjectContext {
         var groups: [ConstraintGroupKey: ConstraintGroup] = [:]
         var order: [ConstraintGroupKey] = []
         // Saved objects first (they keep their records), then new ones in creation order.
-        let candidates = inserted.union(updated).filter { !$0.isDeleted }.sorted { a, b in
+        let candidates = state.inserted.union(state.updated).filter { !$0.isDeleted }.sorted { a, b in
             if a.isInserted != b.isInserted { return !a.isInserted }
             return a.objectID.key.primaryKey < b.objectID.key.primaryKey
         }

@@ -11,8 +11,8 @@ import Foundation
 extension NSManagedObjectContext {
     /// Applies each deleted object's delete rules, repeatedly, until cascades stop.
     func propagateDeletes() {
-        while !deletesToPropagate.isEmpty {
-            let object = deletesToPropagate.removeFirst()
+        while !state.deletesToPropagate.isEmpty {
+            let object = state.deletesToPropagate.removeFirst()
             guard object.isDeleted else { continue }
             object.prepareForDeletion()
             for i in object.layout.relationshipIndexes {

@@ -142,7 +142,7 @@ extension NSManagedObjectContext {
             // In a fixed order — saved objects by key, then new ones as created — not the set's,
             // which varies from call to call: a stable sort keeps it for ties, and two fetches of
             // the same request must agree (one the store narrowed, one it did not).
-            let pending = inserted.union(updated).sorted { a, b in
+            let pending = state.inserted.union(state.updated).sorted { a, b in
                 let x = a.assignedObjectKey, y = b.assignedObjectKey
                 return (x.storeToken == 0 ? 1 : 0, x.storeToken, x.rootEntity, x.primaryKey) < (y.storeToken == 0 ? 1 : 0, y.storeToken, y.rootEntity, y.primaryKey)
             }

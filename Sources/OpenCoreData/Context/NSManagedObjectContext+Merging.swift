@@ -28,7 +28,7 @@ extension NSManagedObjectContext {
             guard let object = registry.object(for: id.key) else { continue }
             releaseSnapshot(of: object)
             object.flags.formIntersection(.slotsFollowCommitted)
-            inserted.remove(object); updated.remove(object); deleted.remove(object)
+            state.inserted.remove(object); state.updated.remove(object); state.deleted.remove(object)
             registry.forget(object)
             object.managedObjectContext = nil
             removed.insert(object)

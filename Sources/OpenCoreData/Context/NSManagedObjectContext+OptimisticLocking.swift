@@ -15,7 +15,7 @@ extension NSManagedObjectContext {
     public func detectConflicts(for object: NSManagedObject) {
         assertOnQueue()
         object.fireFaultIfNeeded()
-        lockedObjects.insert(object)
+        state.lockedObjects.insert(object)
     }
 
     /// Compares each changed object's version with its store's and lets the merge policy resolve
@@ -31,7 +31,7 @@ extension NSManagedObjectContext {
     /// context has for the record (a fetched fault's cached row, while fresh) or the current row.
     func resolveOptimisticLockingConflicts(with coordinator: NSPersistentStoreCoordinator) throws {
         var conflicts: [NSMergeConflict] = []
-        for object in updated.union(deleted).union(lockedObjects) where !object.objectID.isTemporaryID {
+        for object in state.updated.union(state.deleted).union(state.lockedObjects) where !object.objectID.isTemporaryID {
             object.fireFaultIfNeeded()
             let row = try coordinator.row(for: object.objectID, in: self)
             if row == nil && object.isDeleted { continue }

@@ -67,7 +67,7 @@ extension NSManagedObjectContext {
 
     /// A child's save: validated like any save, then handed to the parent.
     func saveToParent(_ parent: NSManagedObjectContext) throws {
-        let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
+        let insertedNow = Array(state.inserted), updatedNow = Array(state.updated), deletedNow = Array(state.deleted)
         let changes = StoreChanges(
             inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 0) },
             updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version) },

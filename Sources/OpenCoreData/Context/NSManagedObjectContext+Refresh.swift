@@ -37,7 +37,7 @@ extension NSManagedObjectContext {
             object.committed = nil
             object.dropFetchedPropertyCache()
             object.flags.insert(.fault)
-            if object.flags.contains(.updated) { object.flags.remove(.updated); updated.remove(object) }
+            if object.flags.contains(.updated) { object.flags.remove(.updated); state.updated.remove(object) }
             object.didTurnIntoFault()
             return
         }
@@ -52,7 +52,7 @@ extension NSManagedObjectContext {
         fill(object, from: row!)
         for (i, slot) in localChanges { object.slots[i] = slot }
         for (i, slot) in transients { object.slots[i] = slot }
-        if localChanges.isEmpty, object.flags.contains(.updated) { object.flags.remove(.updated); updated.remove(object) }
+        if localChanges.isEmpty, object.flags.contains(.updated) { object.flags.remove(.updated); state.updated.remove(object) }
     }
 
     /// Refreshes every registered object that has no unsaved changes.

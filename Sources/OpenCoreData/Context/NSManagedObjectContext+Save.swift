@@ -11,16 +11,16 @@ extension NSManagedObjectContext {
     public func save() throws {
         assertOnQueue()
         processPendingChanges()
-        guard hasChanges || !lockedObjects.isEmpty else { return }
+        guard hasChanges || !state.lockedObjects.isEmpty else { return }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "This context has no persistent store coordinator. Set persistentStoreCoordinator before saving.")
         }
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
         // Each changed object once (an object may sit in more than one set), without hashing
         // every object into a union.
-        for object in inserted { object.willSave() }
-        for object in updated where !inserted.contains(object) { object.willSave() }
-        for object in deleted where !inserted.contains(object) && !updated.contains(object) { object.willSave() }
+        for object in state.inserted { object.willSave() }
+        for object in state.updated where !state.inserted.contains(object) { object.willSave() }
+        for object in state.deleted where !state.inserted.contains(object) && !state.updated.contains(object) { object.willSave() }
         processPendingChanges()
 
         try validatePendingChanges()
@@ -79,12 +79,12 @@ extension NSManagedObjectContext {
             // report the conflicts as the policy would.
             let checkOnWrite = coordinator.storesCheckVersionsOnWrite && isPlainErrorPolicy
             if checkOnWrite {
-                for object in deleted where object.isFault { object.fireFaultIfNeeded() }  // its version
+                for object in state.deleted where object.isFault { object.fireFaultIfNeeded() }  // its version
             } else {
                 try resolveOptimisticLockingConflicts(with: coordinator)
             }
-            let insertedNow = Array(inserted), updatedNow = Array(updated), deletedNow = Array(deleted)
-            let lockedNow = lockedObjects.filter { !$0.hasChanges && !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
+            let insertedNow = Array(state.inserted), updatedNow = Array(state.updated), deletedNow = Array(state.deleted)
+            let lockedNow = state.lockedObjects.filter { !$0.hasChanges && !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
             // Permanent IDs first (references between new objects must be stored by permanent
             // ID), undone if the store then refuses the save. Usually every new object still
             // has its temporary ID, and the list is not copied.
@@ -128,7 +128,7 @@ extension NSManagedObjectContext {
                 }
             }
             for object in lockedNow { object.version += 1 }
-            lockedObjects.removeAll()
+            state.lockedObjects.removeAll()
             return (insertedNow, updatedNow, deletedNow, (changes.inserted, changes.updated))
         }
         didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow, savedRows: savedRows)
@@ -151,11 +151,11 @@ extension NSManagedObjectContext {
     /// The store no longer has `object`'s record: the object counts as deleted here too, so the
     /// save goes on without it.
     func adoptStoreDeletion(of object: NSManagedObject) {
-        updated.remove(object)
+        state.updated.remove(object)
         object.flags.remove(.updated)
         if !object.isDeleted {
             object.flags.insert(.deleted)
-            deleted.insert(object)
+            state.deleted.insert(object)
         }
     }
 
@@ -171,9 +171,9 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        for object in inserted { collect(object.validateForInsert) }
-        for object in updated { collect(object.validateForUpdate) }
-        for object in deleted { collect(object.validateForDelete) }
+        for object in state.inserted { collect(object.validateForInsert) }
+        for object in state.updated { collect(object.validateForUpdate) }
+        for object in state.deleted { collect(object.validateForDelete) }
         if let error = NSManagedObject.combine(errors) { throw error }
     }
 
@@ -199,9 +199,9 @@ extension NSManagedObjectContext {
         }
         // The change sets usually hold exactly the saved objects, and then already made the
         // `Set`s the objects-did-change notification of the save's last event reported.
-        let insertedObjects = inserted.set(of: insertedNow), updatedObjects = updated.set(of: updatedNow)
-        let deletedObjects = deleted.set(of: deletedNow)
-        inserted.removeAll(); updated.removeAll(); deleted.removeAll()
+        let insertedObjects = state.inserted.set(of: insertedNow), updatedObjects = state.updated.set(of: updatedNow)
+        let deletedObjects = state.deleted.set(of: deletedNow)
+        state.inserted.removeAll(); state.updated.removeAll(); state.deleted.removeAll()
 
         // Filled from templates ([AnyHashable: Any], the type `post` takes): no key is hashed.
         let insertedIDs = Set(distinct: insertedNow.lazy.map(\.objectID)), updatedIDs = Set(distinct: updatedNow.lazy.map(\.objectID))
@@ -227,20 +227,20 @@ extension NSManagedObjectContext {
     public func rollback() {
         assertOnQueue()
         processPendingChanges()
-        for object in inserted {
+        for object in state.inserted {
             object.flags.remove(.inserted)
             registry.forget(object)
             object.managedObjectContext = nil
         }
-        for object in updated.union(deleted) {
+        for object in state.updated.union(state.deleted) {
             object.flags.remove([.updated, .deleted])
             if let committed = object.committed { object.slots = committed.map { .value($0) } }
             object.dropFetchedPropertyCache()
             object.awake(fromSnapshotEvents: .rollback)
         }
-        inserted.removeAll(); updated.removeAll(); deleted.removeAll()
-        lockedObjects.removeAll()
-        deletesToPropagate.removeAll()
+        state.inserted.removeAll(); state.updated.removeAll(); state.deleted.removeAll()
+        state.lockedObjects.removeAll()
+        state.deletesToPropagate.removeAll()
         undoManager?.removeAllActions()
     }
 
@@ -254,15 +254,15 @@ extension NSManagedObjectContext {
                 object.flags.formIntersection(.slotsFollowCommitted)
             }
         }
-        for object in inserted.union(updated).union(deleted) { object.managedObjectContext = nil; object.flags.formIntersection(.slotsFollowCommitted) }
+        for object in state.inserted.union(state.updated).union(state.deleted) { object.managedObjectContext = nil; object.flags.formIntersection(.slotsFollowCommitted) }
         registry.removeAll()
-        batchLoaders.removeAll()
-        inserted.removeAll(); updated.removeAll(); deleted.removeAll()
-        lockedObjects.removeAll()
-        eventInserted.removeAll(); eventUpdated.removeAll(); eventDeleted.removeAll()
-        deletesToPropagate.removeAll()
-        for o in eventChangedObjects { o.clearEventOriginals() }
-        eventChangedObjects.removeAll()
+        state.batchLoaders.removeAll()
+        state.inserted.removeAll(); state.updated.removeAll(); state.deleted.removeAll()
+        state.lockedObjects.removeAll()
+        state.eventInserted.removeAll(); state.eventUpdated.removeAll(); state.eventDeleted.removeAll()
+        state.deletesToPropagate.removeAll()
+        for o in state.eventChangedObjects { o.clearEventOriginals() }
+        state.eventChangedObjects.removeAll()
         undoManager?.removeAllActions()
     }
 

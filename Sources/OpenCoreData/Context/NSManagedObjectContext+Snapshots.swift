@@ -18,19 +18,19 @@ extension NSManagedObjectContext {
     /// `handingOver`: the caller gives `source` up (passes its last reference), so the row cache
     /// may move values out of it.
     func batchingSnapshots<T>(of source: consuming [StoreRow] = [], handingOver: Bool = false, _ body: () throws -> T) rethrows -> T {
-        let outer = deferredSnapshots
-        deferredSnapshots = SnapshotBatch(source: source, ownsSource: handingOver)
+        let outer = state.deferredSnapshots
+        state.deferredSnapshots = SnapshotBatch(source: source, ownsSource: handingOver)
         // A batch of releases already open (this one nested in another) is flushed by its owner,
         // after any retains of ours: the outermost batch of retains always owns the releases.
-        let ownsReleases = deferredReleases == nil
-        if ownsReleases { deferredReleases = [] }
+        let ownsReleases = state.deferredReleases == nil
+        if ownsReleases { state.deferredReleases = [] }
         defer {
-            var held = deferredSnapshots ?? SnapshotBatch(source: [])
-            deferredSnapshots = outer  // before the retains below: `held` the only owner of its source
+            var held = state.deferredSnapshots ?? SnapshotBatch(source: [])
+            state.deferredSnapshots = outer  // before the retains below: `held` the only owner of its source
             if !held.isEmpty {
-                if deferredSnapshots != nil {
-                    deferredSnapshots!.others += held.others
-                    deferredSnapshots!.others += held.positions.map { held.source[$0] }
+                if state.deferredSnapshots != nil {
+                    state.deferredSnapshots!.others += held.others
+                    state.deferredSnapshots!.others += held.positions.map { held.source[$0] }
                 } else {
                     persistentStoreCoordinator?.retainSnapshots(&held.source, at: held.positions, and: held.others, movingValues: held.ownsSource)
                 }
@@ -45,10 +45,10 @@ extension NSManagedObjectContext {
     /// `position`: the row's index in the current batch's source, when it comes from there.
     func holdSnapshot(of object: NSManagedObject, _ row: StoreRow, position: Int? = nil) {
         guard parent == nil, !row.isFault, !object.flags.contains(.holdsSnapshot) else { return }
-        if deferredSnapshots != nil {
+        if state.deferredSnapshots != nil {
             // Only a context with a coordinator fetches rows, so the batch has somewhere to go.
             object.flags.insert(.holdsSnapshot)
-            deferredSnapshots!.hold(row, position: position)
+            state.deferredSnapshots!.hold(row, position: position)
         } else if let coordinator = persistentStoreCoordinator {
             object.flags.insert(.holdsSnapshot)
             coordinator.retainSnapshot(row)
@@ -59,15 +59,22 @@ extension NSManagedObjectContext {
     func releaseSnapshot(of object: NSManagedObject) {
         guard object.flags.contains(.holdsSnapshot) else { return }
         // An object that holds a snapshot was filled from a row, so it has its store ID.
-        releaseSnapshot(of: object, key: object.assignedObjectKey)
+        releaseSnapshot(of: object, key: object.assignedObjectKey, deferringInto: &state.deferredReleases)
     }
 
-    /// ``releaseSnapshot(of:)`` with the object's key already read (an object's `deinit` needs
-    /// it for the identity map too).
-    func releaseSnapshot(of object: NSManagedObject, key: ObjectKey) {
+    /// ``releaseSnapshot(of:)`` for an object's `deinit`, with the key it read for the identity
+    /// map too. It reaches the context's state without the queue check (see
+    /// ``stateForFreedObjects``).
+    func releaseSnapshot(ofFreedObject object: NSManagedObject, key: ObjectKey) {
+        releaseSnapshot(of: object, key: key, deferringInto: &stateForFreedObjects.deferredReleases)
+    }
+
+    /// Gives `object`'s reference back: into `deferred` while a batch collects them
+    /// (``batchingSnapshotReleases(_:)``), otherwise to the coordinator now.
+    func releaseSnapshot(of object: NSManagedObject, key: ObjectKey, deferringInto deferred: inout [ObjectKey]?) {
         object.flags.remove(.holdsSnapshot)
-        if deferredReleases != nil {
-            deferredReleases!.append(key)
+        if deferred != nil {
+            deferred!.append(key)
         } else {
             // Only a root context holds snapshots: its own coordinator, without the overridable
             // getter's dispatch (every object a root context frees comes here).
@@ -78,16 +85,16 @@ extension NSManagedObjectContext {
     /// Runs `body` with ``releaseSnapshot(of:)`` collecting keys, then gives them back to the
     /// coordinator in one locked call (a batch of objects turned into faults at once).
     func batchingSnapshotReleases<T>(_ body: () throws -> T) rethrows -> T {
-        guard deferredReleases == nil else { return try body() }
-        deferredReleases = []
+        guard state.deferredReleases == nil else { return try body() }
+        state.deferredReleases = []
         defer { flushDeferredReleases() }
         return try body()
     }
 
     /// Ends a batch of releases: gives the collected keys back in one locked call.
     private func flushDeferredReleases() {
-        let keys = deferredReleases ?? []
-        deferredReleases = nil
+        let keys = state.deferredReleases ?? []
+        state.deferredReleases = nil
         if !keys.isEmpty { persistentStoreCoordinator?.releaseSnapshots(keys) }
     }
 }

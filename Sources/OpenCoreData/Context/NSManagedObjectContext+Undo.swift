@@ -26,9 +26,9 @@ extension NSManagedObjectContext {
 
     /// Undo of an insertion: the object leaves the context again.
     func undoInsertion(of object: NSManagedObject) {
-        inserted.remove(object)
-        eventInserted.remove(object)
-        updated.remove(object)
+        state.inserted.remove(object)
+        state.eventInserted.remove(object)
+        state.updated.remove(object)
         object.flags.remove(.inserted)
         registry.forget(object)
         object.managedObjectContext = nil
@@ -40,16 +40,16 @@ extension NSManagedObjectContext {
 
     func undoDeletion(of object: NSManagedObject, wasInserted: Bool) {
         object.flags.remove([.deleted, .awaitingRemoval])
-        deleted.remove(object)
-        eventDeleted.remove(object)
-        deletesToPropagate.removeAll { $0 === object }
+        state.deleted.remove(object)
+        state.eventDeleted.remove(object)
+        state.deletesToPropagate.removeAll { $0 === object }
         if wasInserted {
             if object.managedObjectContext == nil { object.managedObjectContext = self; registry.register(object) }
             object.flags.insert(.inserted)
-            inserted.insert(object)
+            state.inserted.insert(object)
         } else if object.hasPersistentChangedValues {
             object.flags.insert(.updated)
-            updated.insert(object)
+            state.updated.insert(object)
         }
         object.awake(fromSnapshotEvents: .undoDeletion)
         undoManager?.registerUndo(withTarget: self) { context in context.delete(object) }

@@ -39,7 +39,7 @@ extension NSManagedObjectContext {
             // The batch holds the rows now; this copy goes before the batch ends, leaving the
             // batch the only owner. Rows borrowed from the buffer: `rows[i]` would copy each
             // row (three references).
-            let held = deferredSnapshots!.source
+            let held = state.deferredSnapshots!.source
             return held.withUnsafeBufferPointer { buffer in
                 [NSManagedObject](unsafeUninitializedCapacity: buffer.count) { objects, initialized in
                     for i in buffer.indices {
@@ -88,7 +88,7 @@ extension NSManagedObjectContext {
     private func holdSourceRow(at position: Int, for object: NSManagedObject) {
         guard parent == nil, !object.flags.contains(.holdsSnapshot) else { return }
         object.flags.insert(.holdsSnapshot)
-        deferredSnapshots!.holdSourceRow(at: position)
+        state.deferredSnapshots!.holdSourceRow(at: position)
     }
 
     /// A new object for `identity`, registered here. Takes the identity over: the object keeps it.

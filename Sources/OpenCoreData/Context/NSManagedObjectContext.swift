@@ -40,24 +40,20 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// The coordinator this context fetches from and saves to.
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
-        get { _coordinator ?? parent?.persistentStoreCoordinator }
-        set { _coordinator = newValue }
+        get { confinedState.coordinator ?? parent?.persistentStoreCoordinator }
+        set { confinedState.coordinator = newValue }
     }
-    @exclusivity(unchecked) private var _coordinator: NSPersistentStoreCoordinator? {
-        didSet { unretainedCoordinator = _coordinator.map(UnretainedReference.init) }
-    }
-    /// `_coordinator`, for calls that borrow it instead of retaining it: its stores keep weak
-    /// references to it, and retaining an object that has weak references takes the runtime's
-    /// slow path (about 75 instructions, paid for every object a root context frees).
-    @exclusivity(unchecked) private var unretainedCoordinator: UnretainedReference<NSPersistentStoreCoordinator>?
     /// Calls `body` with the coordinator set on this context itself (none for a child context),
     /// borrowed, not retained. `body` must not change this context's coordinator.
     @inline(__always) final func withRootCoordinator(_ body: (NSPersistentStoreCoordinator) -> Void) {
-        unretainedCoordinator?.withObject(body)
+        confinedState.unretainedCoordinator?.withObject(body)
     }
 
     /// A parent context receives this context's saves instead of a store (see the persistence issue).
-    @exclusivity(unchecked) open var parent: NSManagedObjectContext?
+    open var parent: NSManagedObjectContext? {
+        get { confinedState.parent }
+        set { confinedState.parent = newValue }
+    }
 
     open var name: String?
     open var transactionAuthor: String?
@@ -68,43 +64,57 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
     private var parentSaveObserver: NSObjectProtocol?
     /// How conflicts are resolved at save; `.error` (the default) reports them.
-    @exclusivity(unchecked) open var mergePolicy: Any = NSMergePolicy.error
+    open var mergePolicy: Any {
+        get { confinedState.mergePolicy }
+        set { confinedState.mergePolicy = newValue }
+    }
     /// How old (in seconds) a cached row may be for a fault to fire from it instead of reading
     /// the store. Negative (the default): any age; 0: always read the store.
-    @exclusivity(unchecked) open var stalenessInterval: TimeInterval = -1
+    open var stalenessInterval: TimeInterval {
+        get { confinedState.stalenessInterval }
+        set { confinedState.stalenessInterval = newValue }
+    }
     open var shouldDeleteInaccessibleFaults = true
 
     /// The undo manager recording this context's changes. `nil` by default (as on iOS): set one
     /// to enable undo. Changes are grouped per event: each `processPendingChanges` closes a group.
-    @exclusivity(unchecked) open var undoManager: UndoManager? {
-        didSet { observeUndoCheckpoints() }
+    open var undoManager: UndoManager? {
+        get { confinedState.undoManager }
+        set {
+            confinedState.undoManager = newValue
+            observeUndoCheckpoints()
+        }
     }
     private var checkpointObserver: NSObjectProtocol?
 
     // Change tracking state; see NSManagedObjectContext+Changes.swift.
     let registry = ObjectRegistry()
-    /// Loaders of recent batched fetches (`fetchBatchSize`); see ``FetchBatchLoader``.
-    @exclusivity(unchecked) var batchLoaders: [FetchBatchLoader] = []
-    @exclusivity(unchecked) var inserted = ManagedObjectSet()
-    @exclusivity(unchecked) var updated = ManagedObjectSet()
-    @exclusivity(unchecked) var deleted = ManagedObjectSet()
-    /// Unchanged objects whose versions the next save checks and bumps (`detectConflicts(for:)`).
-    @exclusivity(unchecked) var lockedObjects = ManagedObjectSet()
-    @exclusivity(unchecked) var eventInserted = ManagedObjectSet()
-    @exclusivity(unchecked) var eventUpdated = ManagedObjectSet()
-    @exclusivity(unchecked) var eventDeleted = ManagedObjectSet()
-    /// Objects deleted this event whose delete rules have not run yet.
-    @exclusivity(unchecked) var deletesToPropagate: [NSManagedObject] = []
-    @exclusivity(unchecked) var eventChangedObjects: [NSManagedObject] = []
-    @exclusivity(unchecked) var isProcessingPendingChanges = false
-    /// While a fetch materialises its rows: the rows whose new objects took a snapshot
-    /// reference, handed to the coordinator's cache in one locked call at the end.
-    @exclusivity(unchecked) var deferredSnapshots: SnapshotBatch?
-    /// Row-cache keys whose references are given back together (``batchingSnapshotReleases(_:)``).
-    @exclusivity(unchecked) var deferredReleases: [ObjectKey]?
-    /// The entity `init(context:)` found last, with the class and model it was found for (see
-    /// ``NSManagedObject/entity(in:)``).
-    @exclusivity(unchecked) var entityOfLastClass: (type: ObjectIdentifier, model: NSManagedObjectModel, entity: NSEntityDescription)?
+    /// ``state`` without the queue check, for an object's `deinit` only. An object is freed on
+    /// whichever thread drops its last reference, and an application may well drop it off the
+    /// queue once its work is done (a notification kept past its block, a test's teardown): that
+    /// must not stop the program. Freeing an object off the queue *while* the context works on
+    /// it remains a race, as any use of an object off its queue is.
+    var stateForFreedObjects: ContextState {
+        @inline(__always) _read { yield confinedState }
+        @inline(__always) _modify { yield &confinedState }
+    }
+    /// What changes while the context works; see ``ContextState`` and ``state``.
+    @exclusivity(unchecked) private var confinedState = ContextState()
+    /// The context's change tracking and fetch scratch state. On the context's queue only:
+    /// debug builds stop with a message otherwise (the rule ``ContextState`` relies on). The
+    /// configuration (coordinator, parent, merge policy, staleness, undo manager) is read and
+    /// set through the public properties, unchecked: applications set it before they share the
+    /// context, often outside `perform`, as on Apple platforms.
+    var state: ContextState {
+        @inline(__always) _read {
+            assertOnQueue("a context's objects and changes")
+            yield confinedState
+        }
+        @inline(__always) _modify {
+            assertOnQueue("a context's objects and changes")
+            yield &confinedState
+        }
+    }
 
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
@@ -136,8 +146,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     deinit {
         if let checkpointObserver { NotificationCenter.default.removeObserver(checkpointObserver) }
         if let parentSaveObserver { NotificationCenter.default.removeObserver(parentSaveObserver) }
+        // Runs on whichever thread let the context go; nothing else reaches it now, so its
+        // state is read without the queue check of `state`.
         for o in registry.allObjects {
-            releaseSnapshot(of: o)
+            if o.flags.contains(.holdsSnapshot) {
+                releaseSnapshot(of: o, key: o.assignedObjectKey, deferringInto: &confinedState.deferredReleases)
+            }
             o.managedObjectContext = nil
         }
     }
@@ -245,7 +259,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // the last event land in the undo group being closed or undone.
         let weakSelf = WeakContextReference(self)
         checkpointObserver = NotificationCenter.default.addObserver(forName: .NSUndoManagerCheckpoint, object: undoManager, queue: nil) { _ in
-            guard let context = weakSelf.context, context.isOnQueue, !context.isProcessingPendingChanges else { return }
+            guard let context = weakSelf.context, context.isOnQueue, !context.state.isProcessingPendingChanges else { return }
             context.processPendingChanges()
         }
     }

@@ -165,7 +165,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         // retains nor a hash lookup of the class in the model's table.
         var found: NSEntityDescription?
         context.withRootCoordinator { coordinator in
-            if let last = context.entityOfLastClass, last.type == ObjectIdentifier(self), last.model === coordinator.managedObjectModel {
+            if let last = context.state.entityOfLastClass, last.type == ObjectIdentifier(self), last.model === coordinator.managedObjectModel {
                 found = last.entity
             }
         }
@@ -173,7 +173,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         guard let model = context.managedObjectModel else { return nil }
         if !model.isFrozen { model.freeze() }
         let entity = model.entity(forClass: self)
-        if let entity { context.entityOfLastClass = (ObjectIdentifier(self), model, entity) }
+        if let entity { context.state.entityOfLastClass = (ObjectIdentifier(self), model, entity) }
         return entity
     }
 
@@ -200,7 +200,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
             // The key once for both tables: each read is a look through the identity.
             let key = assignedObjectKey
             context.registry.forget(self, key: key)
-            if flags.contains(.holdsSnapshot) { context.releaseSnapshot(of: self, key: key) }
+            if flags.contains(.holdsSnapshot) { context.releaseSnapshot(ofFreedObject: self, key: key) }
         }
     }
 

@@ -32,4 +32,26 @@ final class QueueConfinementTests: XCTestCase {
         }
         wait(for: [done], timeout: 5)
     }
+
+    #if DEBUG
+    /// `hasChanges` reads the change sets without a queue check of its own: the context's state
+    /// checks every access itself. Run in a child process, since the check ends the process it
+    /// runs in.
+    func testReadingChangesOffTheContextsQueueStopsADebugBuildWithAMessage() throws {
+        let store = try makeTemporaryDirectory("ocd-off-queue").appendingPathComponent("Store.sqlite")
+        let process = Process()
+        process.executableURL = try builtExecutable("ocd-torture")
+        process.arguments = ["off-queue", store.path]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(printed, "saved\n", "the read off the queue must not go through")
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertTrue(message.contains("was used off its queue. Wrap the call in context.perform { } or context.performAndWait { }"), message)
+    }
+    #endif
 }

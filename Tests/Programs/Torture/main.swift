@@ -13,6 +13,8 @@ import TortureKit
 //                                                      rollback), printing "done <conflicts>"
 //   ocd-torture migrate <store>                        opens the store with version 2 of the model,
 //                                                      migrating it, and prints "migrated"
+//   ocd-torture off-queue <store>                      saves a department, then asks its context
+//                                                      hasChanges off its queue: a debug build stops
 //
 // Standard output is line-buffered by hand (FileHandle writes): a line printed is a save done.
 
@@ -97,6 +99,23 @@ case "migrate" where arguments.count == 2:
         fail("migrate: \(error)")
     }
 
+case "off-queue" where arguments.count == 2:
+    // `hasChanges` reads the context's change sets without a check of its own: the check on
+    // the context's state must catch it.
+    do {
+        let (_, context) = try TortureModel.open(URL(fileURLWithPath: arguments[1]))
+        let department = try context.performAndWait {
+            let department = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+            department.setValue(1, forKey: "save")
+            try context.save()
+            return department
+        }
+        say("saved")
+        say(context.hasChanges ? "changed" : "unchanged")
+    } catch {
+        fail("off-queue: \(error)")
+    }
+
 default:
-    fail("usage: ocd-torture save-loop <store> | stress <store> <policy> <worker> <count> | migrate <store>")
+    fail("usage: ocd-torture save-loop <store> | stress <store> <policy> <worker> <count> | migrate <store> | off-queue <store>")
 }

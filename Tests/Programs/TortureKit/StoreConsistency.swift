@@ -26,7 +26,7 @@ public enum StoreConsistency {
         let departments = Dictionary(try rows("SELECT ZSAVE, COUNT(*) FROM ZDEPARTMENT GROUP BY ZSAVE").map { (Int($0[0] ?? "") ?? -1, Int($0[1] ?? "") ?? -1) }, uniquingKeysWith: +)
         let employeesBySave = Dictionary(try rows("SELECT ZSAVE, COUNT(*) FROM ZEMPLOYEE GROUP BY ZSAVE").map { (Int($0[0] ?? "") ?? -1, Int($0[1] ?? "") ?? -1) }, uniquingKeysWith: +)
         let deleted = Set((1...max(1, committed)).compactMap(TortureModel.deletedDepartment(bySave:)))
-        for n in (committed > 0 ? 1...committed : 1...0) {
+        for n in stride(from: 1, through: committed, by: 1) {  // none when nothing committed
             let expectedDepartments = deleted.contains(n) ? 0 : 1
             let expectedEmployees = deleted.contains(n) ? 0 : TortureModel.employees(inSave: n)
             if departments[n] ?? 0 != expectedDepartments { problems.append("save \(n): \(departments[n] ?? 0) departments, expected \(expectedDepartments)") }
