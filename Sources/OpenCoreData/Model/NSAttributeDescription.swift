@@ -38,7 +38,7 @@ public enum NSAttributeType: UInt, Sendable {
 ///                                withValidationWarnings: ["salary can't be negative"])
 /// ```
 open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
-    @exclusivity(unchecked) open var attributeType: NSAttributeType = .undefinedAttributeType { willSet { checkMutable() } }
+    open var attributeType: NSAttributeType = .undefinedAttributeType { willSet { checkMutable() } }
     /// The class name of the values, as Core Data reports it ("NSString", "NSNumber", ...).
     open var attributeValueClassName: String? {
         get { _attributeValueClassName ?? attributeType.defaultValueClassName }
@@ -46,16 +46,13 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     }
     private var _attributeValueClassName: String?
     /// The value a newly inserted object starts with.
-    @exclusivity(unchecked) open var defaultValue: Any? { willSet { checkMutable() } }
+    open var defaultValue: Any? { willSet { checkMutable() } }
     /// For transformable attributes: the registered `ValueTransformer` name. `nil` means
     /// `NSSecureUnarchiveFromData`, as on Apple platforms.
-    @exclusivity(unchecked) open var valueTransformerName: String? { willSet { checkMutable() } }
-    @exclusivity(unchecked) open var allowsExternalBinaryDataStorage: Bool = false { willSet { checkMutable() } }
+    open var valueTransformerName: String? { willSet { checkMutable() } }
+    open var allowsExternalBinaryDataStorage: Bool = false { willSet { checkMutable() } }
     open var preservesValueInHistoryOnDeletion: Bool = false { willSet { checkMutable() } }
     open var allowsCloudEncryption: Bool = false { willSet { checkMutable() } }
-
-    /// The stored form of `defaultValue`, computed once when the model is frozen.
-    @exclusivity(unchecked) var defaultStoredValue: StoredValue = .null
 
     override func copyDescription() -> NSPropertyDescription {
         // type(of: self): derived and composite attributes copy as their own class.

@@ -14,7 +14,7 @@ import Foundation
 open class NSEntityDescription: NSObject, @unchecked Sendable {
     // @unchecked Sendable: see NSPropertyDescription — mutable only until the model is frozen.
 
-    @exclusivity(unchecked) open var name: String? { willSet { checkMutable() } }
+    open var name: String? { willSet { checkMutable() } }
     /// The class instantiated for this entity, as "Module.Class". Defaults to "NSManagedObject".
     open var managedObjectClassName: String! {
         get { _className ?? "NSManagedObject" }
@@ -22,7 +22,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     }
     private var _className: String?
     /// Abstract entities have no instances of their own; only their subentities do.
-    @exclusivity(unchecked) open var isAbstract: Bool = false { willSet { checkMutable() } }
+    open var isAbstract: Bool = false { willSet { checkMutable() } }
     open var userInfo: [AnyHashable: Any]? { willSet { checkMutable() } }
     open var versionHashModifier: String? { willSet { checkMutable() } }
     open var renamingIdentifier: String? { willSet { checkMutable() } }
@@ -42,12 +42,12 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     public internal(set) var representedClassName: String?
 
     /// The model this entity belongs to.
-    @exclusivity(unchecked) public internal(set) weak var managedObjectModel: NSManagedObjectModel!
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel!
 
-    @exclusivity(unchecked) public private(set) weak var superentity: NSEntityDescription?
+    public private(set) weak var superentity: NSEntityDescription?
 
     /// The entities that inherit from this one. Setting it makes this entity their superentity.
-    @exclusivity(unchecked) open var subentities: [NSEntityDescription] = [] {
+    open var subentities: [NSEntityDescription] = [] {
         willSet { checkMutable() }
         didSet {
             for old in oldValue where !subentities.contains(where: { $0 === old }) { old.superentity = nil }
@@ -56,7 +56,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     }
 
     /// This entity's own properties (not the inherited ones).
-    @exclusivity(unchecked) open var properties: [NSPropertyDescription] = [] {
+    open var properties: [NSPropertyDescription] = [] {
         willSet { checkMutable() }
         didSet { for p in properties { p.entity = self } }
     }
@@ -98,14 +98,10 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     // MARK: Frozen layout
 
-    /// The compiled property table, built once when the model is frozen.
-    @exclusivity(unchecked) var layout: EntityLayout?
-    /// What new objects' temporary identities share, set when the model is frozen (after the
-    /// entity numbers, which its keys hold).
-    @exclusivity(unchecked) var temporaryIDOrigin: ObjectIDOrigin?
-    /// Where `@Managed` wrappers of this entity's class find their slots (in `layout`). A `let`
-    /// of a `let` of the object, so a property read reaches it without retaining anything.
-    let wrapperSlots = WrapperSlotCache()
+    /// What freezing the model built for this entity in the layers above (the object layer's
+    /// ``EntityLayout``: slots, resolved class, default values); nil until then. Set once, under
+    /// the model's freeze lock, before the model counts as frozen; read-only after.
+    @exclusivity(unchecked) var frozenStorage: FrozenEntityStorage?
     /// This entity's number in its model (1-based, Apple's order).
     @exclusivity(unchecked) var entityNumber: Int = 0
     /// The ``entityNumber`` of the root of this entity's hierarchy, the identity maps' key part
@@ -113,11 +109,6 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// needs it and walking ``superentity`` loads a weak reference per level. 0 before, like
     /// every entity number.
     @exclusivity(unchecked) var rootEntityNumber: Int32 = 0
-    /// The class named by managedObjectClassName, resolved when the model is frozen.
-    @exclusivity(unchecked) var resolvedClass: NSManagedObject.Type = NSManagedObject.self
-    /// Whether ``resolvedClass`` conforms to `PropertyValueValidating`, asked once here so
-    /// that saving, which asks it of every object, needs no dynamic cast.
-    @exclusivity(unchecked) var resolvedClassValidatesProperties = false
 
     func checkMutable(_ function: StaticString = #function) {
         if let model = managedObjectModel, model.isFrozen {
@@ -160,105 +151,5 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         copy.properties = properties.map { $0.copyDescription() }
         copy.indexes = indexes.map { $0.copyIndex() }
         return copy
-    }
-}
-
-/// The property table of a frozen entity: slot order and name lookup, built once per model.
-final class EntityLayout {
-    let properties: [NSPropertyDescription]
-    let indexByName: [String: Int]
-    /// Slots of attributes and relationships that are stored (not transient, not fetched).
-    let persistentIndexes: [Int]
-    let relationshipIndexes: [Int]
-    /// Each slot's property, already cast: per-object loops (validation, saves) switch on this
-    /// instead of paying a dynamic cast per property per object.
-    let kinds: [PropertyKind]
-    /// The slots of a new object (default values, empty to-many sets), set when the model is
-    /// frozen (``setInitialSlots()``). Objects start with a copy-on-write share of this array
-    /// instead of building one.
-    private(set) var initialSlots: [PropertySlot] = []
-    /// Whether every initial slot is a value without a reference in it (nil, numbers, dates),
-    /// so a copy of ``initialSlots`` is a copy of its bytes.
-    private var initialSlotsAreBitwiseCopyable = false
-
-    /// Builds ``initialSlots``; called once, while the model freezes.
-    func setInitialSlots() {
-        initialSlots = kinds.map { kind in
-            switch kind {
-            case .attribute(let a): return .value(a.defaultStoredValue)
-            case .relationship(let r): return r.isToMany ? .toMany(RelatedObjects()) : .null
-            case .fetched: return .null
-            }
-        }
-        initialSlotsAreBitwiseCopyable = initialSlots.allSatisfy { slot in
-            switch slot {
-            case .value(.null), .value(.integer), .value(.double), .value(.bool), .value(.date): return true
-            default: return false
-            }
-        }
-    }
-
-    /// The slots of an object inserted as it is made, which its app is about to set: an array
-    /// of its own, so the first write does not copy a shared one.
-    ///
-    /// Copying ``initialSlots`` on the first write goes element by element through
-    /// `PropertySlot`'s copy (a switch and a call each); copying the bytes of slots that hold
-    /// no reference is one `memcpy`. Other entities share ``initialSlots``.
-    func slotsForNewObject() -> [PropertySlot] {
-        guard initialSlotsAreBitwiseCopyable, !initialSlots.isEmpty else { return initialSlots }
-        // Made as nils and overwritten: `init(unsafeUninitializedCapacity:)` and
-        // `init(repeating:count:)` allocate through the standard library's unspecialized code,
-        // which looks the array's type up on every call; `reserveCapacity` and `append` are
-        // specialized here.
-        var slots: [PropertySlot] = []
-        slots.reserveCapacity(initialSlots.count)
-        for _ in initialSlots.indices { slots.append(.null) }
-        initialSlots.withUnsafeBufferPointer { source in
-            slots.withUnsafeMutableBufferPointer { target in
-                // Every slot on both sides is a case whose payload is plain bits (checked
-                // above), so the bytes are a valid copy and no reference count is owed.
-                UnsafeMutableRawPointer(target.baseAddress!).copyMemory(from: source.baseAddress!, byteCount: source.count * MemoryLayout<PropertySlot>.stride)
-            }
-        }
-        return slots
-    }
-
-    /// What saving checks of each attribute slot, read once from the frozen description:
-    /// validating an object's attributes then touches no description unless a value is nil
-    /// where it may not be, has the wrong type, or the attribute has range or predicate checks.
-    let attributeChecks: [AttributeCheck]
-
-    struct AttributeCheck {
-        /// Whether the slot is an attribute at all (`@Managed` attribute setters check this).
-        var isAttribute = false
-        var type: NSAttributeType = .undefinedAttributeType
-        var isOptional = true
-        /// Integer 16/32 ranges or validation predicates: the full check runs.
-        var hasMoreChecks = false
-    }
-
-    enum PropertyKind {
-        case attribute(NSAttributeDescription)
-        case relationship(NSRelationshipDescription)
-        case fetched
-    }
-
-    init(properties: [NSPropertyDescription]) {
-        self.properties = properties
-        var byName: [String: Int] = [:]
-        for (i, p) in properties.enumerated() { byName[p.name] = i }
-        indexByName = byName
-        persistentIndexes = properties.indices.filter { !properties[$0].isTransient && !(properties[$0] is NSFetchedPropertyDescription) }
-        relationshipIndexes = properties.indices.filter { properties[$0] is NSRelationshipDescription }
-        kinds = properties.map { property in
-            if let a = property as? NSAttributeDescription { return .attribute(a) }
-            if let r = property as? NSRelationshipDescription { return .relationship(r) }
-            return .fetched
-        }
-        attributeChecks = properties.map { property in
-            guard let a = property as? NSAttributeDescription else { return AttributeCheck() }
-            let ranged = a.attributeType == .integer16AttributeType || a.attributeType == .integer32AttributeType
-            return AttributeCheck(isAttribute: true, type: a.attributeType, isOptional: a.isOptional, hasMoreChecks: ranged || !a.validationPredicates.isEmpty)
-        }
     }
 }

@@ -136,13 +136,10 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     public override init() { super.init() }
 
-    /// Breaks the one cycle a frozen model's entities are in: an entity keeps the origin of its
-    /// temporary IDs, which keeps the entity (IDs must keep their entity alive). Without this a
-    /// model with its entities would never be freed once a coordinator had used it. And takes
-    /// the entities out of the class registry, which holds them strongly.
+    /// Lets the parts freezing built undo what ties the entities into cycles and registries
+    /// (``FrozenModelStorage/modelWillBeFreed(_:)``).
     deinit {
-        for entity in entities { entity.temporaryIDOrigin = nil }
-        ModelRegistry.forget(self)
+        frozenStorage?.modelWillBeFreed(self)
     }
 
     /// A deep, unfrozen copy: change the copy when the original is in use.
@@ -184,51 +181,29 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     @exclusivity(unchecked) private(set) var isFrozen = false
     private var frozenEntitiesByName: [String: NSEntityDescription]?
-    /// The entity `init(context:)` picks for each class, decided once when the model freezes
-    /// (it used to scan every entity per new object): the class's only entity, or among several
-    /// the one named like the class; nil when that is ambiguous.
-    private var frozenEntitiesByClass: [ObjectIdentifier: NSEntityDescription?] = [:]
-
-    /// The entity whose objects are instances of `type`, in a frozen model (see
-    /// `frozenEntitiesByClass`).
-    func entity(forClass type: NSManagedObject.Type) -> NSEntityDescription? {
-        frozenEntitiesByClass[ObjectIdentifier(type)] ?? nil
-    }
+    /// What freezing built for the layers above (the object layer's ``ObjectModelStorage``).
+    private(set) var frozenStorage: FrozenModelStorage?
     private let freezeLock = NSLock()
 
-    /// Builds every entity's layout and numbers, then refuses further changes. Called by the
-    /// coordinator; idempotent and thread-safe.
-    func freeze() {
+    /// Numbers the entities, lets `buildParts` add what the layers above need (each entity's
+    /// ``NSEntityDescription/frozenStorage`` and the model's), then refuses further changes.
+    /// Idempotent and thread-safe: the first call builds, the others wait for it and return.
+    /// The object layer's `freeze()` is the one caller.
+    func freeze(building buildParts: (NSManagedObjectModel) -> FrozenModelStorage) {
         freezeLock.lock(); defer { freezeLock.unlock() }
         guard !isFrozen else { return }
         resolveReferences()
-        // Apple numbers entities depth-first through the inheritance forest, siblings by name.
+        // Apple numbers entities depth-first through the inheritance forest, siblings by name:
+        // a superentity's number is below its subentities'.
         var number = 1
         func visit(_ e: NSEntityDescription) {
             e.entityNumber = number; number += 1
             e.rootEntityNumber = e.superentity?.rootEntityNumber ?? Int32(e.entityNumber)  // the root comes first
-            e.layout = EntityLayout(properties: (e.superentity?.layout?.properties ?? []) + e.properties)
-            for (i, p) in e.layout!.properties.enumerated() where p.entity === e { p.slotIndex = i }
             for sub in e.subentities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) { visit(sub) }
         }
         for root in entities.filter({ $0.superentity == nil }).sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) { visit(root) }
-        for e in entities {
-            e.resolvedClass = ManagedObjectClassResolver.resolve(e.managedObjectClassName) ?? NSManagedObject.self
-            e.resolvedClassValidatesProperties = e.resolvedClass is PropertyValueValidating.Type
-            for case let a as NSAttributeDescription in e.properties {
-                a.defaultStoredValue = StoredValue(a.defaultValue, for: a)
-            }
-        }
-        for e in entities {
-            e.layout?.setInitialSlots()
-            e.temporaryIDOrigin = ObjectIDOrigin(temporaryIDsOf: e)
-        }
+        frozenStorage = buildParts(self)
         frozenEntitiesByName = entitiesByName
-        for e in entities where frozenEntitiesByClass[ObjectIdentifier(e.resolvedClass)] == nil {
-            let type = e.resolvedClass
-            let matches = entities.filter { $0.resolvedClass == type }
-            frozenEntitiesByClass[ObjectIdentifier(type)] = matches.count == 1 ? matches[0] : matches.first { $0.name == String(describing: type) }
-        }
         isFrozen = true
     }
 
@@ -236,15 +211,5 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         if isFrozen {
             preconditionFailure("Can't modify the managed object model (\(function)): it is in use by a persistent store coordinator and immutable. Copy it (`model.copy()`) and change the copy.")
         }
-    }
-}
-
-/// Finds the Swift class named by an entity's `managedObjectClassName`.
-enum ManagedObjectClassResolver {
-    static func resolve(_ name: String) -> NSManagedObject.Type? {
-        if name == "NSManagedObject" { return NSManagedObject.self }
-        if let type = _typeByName(name) as? NSManagedObject.Type { return type }
-        if let type = NSClassFromString(name) as? NSManagedObject.Type { return type }
-        return nil
     }
 }

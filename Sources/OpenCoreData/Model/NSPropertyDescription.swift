@@ -17,7 +17,7 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     // thread; once a coordinator uses the model it is frozen and read-only from every thread.
 
     /// The property's name, unique within its entity and its super- and subentities.
-    @exclusivity(unchecked) open var name: String = "" { willSet { checkMutable() } }
+    open var name: String = "" { willSet { checkMutable() } }
     /// The entity this property belongs to (set when it is added to `NSEntityDescription.properties`).
     ///
     /// `unowned`, as Apple's is `assign`: the entity owns its properties, so it outlives them
@@ -27,16 +27,16 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// Apple's would read freed memory.
     public internal(set) unowned var entity: NSEntityDescription!
     /// Whether a nil value (or an empty to-many) is allowed at save. Default `true`, as in Apple's.
-    @exclusivity(unchecked) open var isOptional: Bool = true { willSet { checkMutable() } }
+    open var isOptional: Bool = true { willSet { checkMutable() } }
     /// Transient properties live only in memory: they are tracked and undone, never stored.
-    @exclusivity(unchecked) open var isTransient: Bool = false { willSet { checkMutable() } }
-    @exclusivity(unchecked) open var isIndexed: Bool = false { willSet { checkMutable() } }
+    open var isTransient: Bool = false { willSet { checkMutable() } }
+    open var isIndexed: Bool = false { willSet { checkMutable() } }
     open var isIndexedBySpotlight: Bool = false { willSet { checkMutable() } }
-    @exclusivity(unchecked) open var userInfo: [AnyHashable: Any]? { willSet { checkMutable() } }
+    open var userInfo: [AnyHashable: Any]? { willSet { checkMutable() } }
     /// The previous name of this property, used by migration to match renamed properties.
-    @exclusivity(unchecked) open var renamingIdentifier: String? { willSet { checkMutable() } }
+    open var renamingIdentifier: String? { willSet { checkMutable() } }
     /// Extra input to ``versionHash`` to mark a change that does not alter the schema.
-    @exclusivity(unchecked) open var versionHashModifier: String? { willSet { checkMutable() } }
+    open var versionHashModifier: String? { willSet { checkMutable() } }
 
     /// Predicates a value must satisfy at save; each `SELF` is the value being validated.
     public private(set) var validationPredicates: [NSPredicate] = []

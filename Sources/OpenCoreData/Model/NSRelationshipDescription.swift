@@ -28,11 +28,11 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
     /// The relationship on the destination that points back. Core Data keeps both sides in step.
     open weak var inverseRelationship: NSRelationshipDescription? { willSet { checkMutable() } }
     /// The least number of related objects allowed at save (0: none required).
-    @exclusivity(unchecked) open var minCount: Int = 0 { willSet { checkMutable() } }
+    open var minCount: Int = 0 { willSet { checkMutable() } }
     /// The most related objects allowed: 1 makes a to-one; 0 means no limit.
-    @exclusivity(unchecked) open var maxCount: Int = 1 { willSet { checkMutable() } }
-    @exclusivity(unchecked) open var deleteRule: NSDeleteRule = .nullifyDeleteRule { willSet { checkMutable() } }
-    @exclusivity(unchecked) open var isOrdered: Bool = false { willSet { checkMutable() } }
+    open var maxCount: Int = 1 { willSet { checkMutable() } }
+    open var deleteRule: NSDeleteRule = .nullifyDeleteRule { willSet { checkMutable() } }
+    open var isOrdered: Bool = false { willSet { checkMutable() } }
 
     /// Whether this relationship holds a set of objects (`maxCount` other than 1).
     open var isToMany: Bool { maxCount != 1 }

@@ -74,15 +74,14 @@ extension NSManagedObject {
     /// write into the object (writing the wrapper back through its key path cost more than the lookup
     /// when each object's properties are read once, as in a fetch).
     func resolveSlot<Object: NSManagedObject, Value>(_ storage: ReferenceWritableKeyPath<Object, Managed<Value>>) -> Int {
-        // The entity outlives every object of it (a `let` of `self`): borrowing it unretained
-        // spares two atomic reference-count operations per property read.
-        let cached = Unmanaged.passUnretained(entity)._withUnsafeGuaranteedRef { $0.wrapperSlots.slot(for: storage) }
+        let layout = self.layout
+        let cached = layout.wrapperSlots.slot(for: storage)
         if let slot = cached { return slot }
         let object = self as! Object
         let index = object[keyPath: storage].keyIndex
         let key = index >= 0 ? ManagedKeyNames.name(at: index) : ManagedKeyResolver.key(for: storage, in: object)
         let slot = requireSlot(key, "@Managed var \(key)")
-        entity.wrapperSlots.remember(slot, for: storage)
+        layout.wrapperSlots.remember(slot, for: storage)
         return slot
     }
 }

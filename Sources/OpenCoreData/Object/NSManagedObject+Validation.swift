@@ -27,7 +27,8 @@ extension NSManagedObject {
     /// every object, so for the entity's own class the answer worked out when the model froze
     /// stands in for the dynamic cast, which only a validator pays.
     private var propertyValidator: PropertyValueValidating? {
-        let validates = type(of: self) == entity.resolvedClass ? entity.resolvedClassValidatesProperties : self is PropertyValueValidating
+        let layout = self.layout
+        let validates = type(of: self) == layout.resolvedClass ? layout.resolvedClassValidatesProperties : self is PropertyValueValidating
         return validates ? self as? PropertyValueValidating : nil
     }
 
