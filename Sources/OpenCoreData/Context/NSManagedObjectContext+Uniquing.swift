@@ -13,21 +13,7 @@ extension NSManagedObjectContext {
     /// The registered object for a row, or a new one made from it. `asFault` leaves a new
     /// object unfilled; it still holds the row in the coordinator's cache, so firing it is free.
     func materialize(_ row: StoreRow, asFault: Bool = false) -> NSManagedObject {
-        // A row without values (an incremental store's fetch): a fault, loaded on first use.
-        if row.isFault { return object(identifiedBy: row.identity) }
-        if let existing = registry.object(for: row.key) {
-            if existing.isFault && !asFault { fill(existing, from: row) }
-            return existing
-        }
-        let object = makeObject(for: row.identity)
-        if asFault {
-            object.slots = []
-            object.flags.insert(.fault)
-            holdSnapshot(of: object, row)
-        } else {
-            fill(object, from: row)
-        }
-        return object
+        withUnsafePointer(to: row) { materialize(rowAt: $0, batchPosition: nil, asFault: asFault) }
     }
 
     /// The objects for a fetch's rows, their snapshot references taken in one batch.
@@ -44,7 +30,8 @@ extension NSManagedObjectContext {
                 [NSManagedObject](unsafeUninitializedCapacity: buffer.count) { objects, initialized in
                     for i in buffer.indices {
                         buffer.prefetchValues(at: i + StoreRow.prefetchDistance)
-                        (objects.baseAddress! + i).initialize(to: materialize(buffer, at: i, asFault: asFaults))
+                        let row = buffer.baseAddress.unsafelyUnwrapped + i
+                        (objects.baseAddress! + i).initialize(to: materialize(rowAt: row, batchPosition: i, asFault: asFaults))
                         initialized = i + 1
                     }
                 }
@@ -52,43 +39,53 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// ``materialize(_:asFault:)`` for row `i` of the snapshot batch's source, with the row's
-    /// fields read where they lie. Passing `rows[i]` on copied the row first (three reference
-    /// counts taken and three given back, per row of a fetch): the compiler cannot tell that
-    /// making or filling an object leaves the buffer alone. A new object takes one reference
-    /// to the row's identity and one to its values, and nothing else is counted.
-    private func materialize(_ rows: UnsafeBufferPointer<StoreRow>, at i: Int, asFault: Bool) -> NSManagedObject {
-        let row = rows.baseAddress.unsafelyUnwrapped + i
+    /// The one way a row becomes an object: the object registered for its ID (filled, if it
+    /// is a fault and `asFault` is false), or a new one, registered.
+    ///
+    /// The row is read where it lies. Passed as a value, `rows[i]` was copied first (three
+    /// reference counts taken and three given back, per row of a fetch): the compiler cannot
+    /// tell that making or filling an object leaves the rows alone. A new object takes one
+    /// reference to the row's identity and one to its values, and nothing else is counted.
+    /// `batchPosition` is the row's place in the fetch's snapshot batch, whose cache references
+    /// are taken together (``SnapshotBatch``); nil for a row from anywhere else.
+    private func materialize(rowAt row: UnsafePointer<StoreRow>, batchPosition: Int?, asFault: Bool) -> NSManagedObject {
+        // A row without values (an incremental store's fetch): a fault, loaded on first use.
         if row.pointee.isFault { return object(identifiedBy: row.pointee.identity) }
         if let existing = registry.object(for: row.pointee.key) {
-            // A fault of a batched fetch, filled with the rest of its batch.
-            if existing.isFault && !asFault { fill(existing, fromSourceRowAt: row, position: i) }
+            // For a batched fetch: a fault filled with the rest of its batch.
+            if existing.isFault && !asFault { fill(existing, fromRowAt: row, batchPosition: batchPosition) }
             return existing
         }
         let object = makeObject(for: row.pointee.identity)
         if asFault {
             object.slots = []
             object.flags.insert(.fault)
-            holdSourceRow(at: i, for: object)
+            holdSnapshot(of: object, rowAt: row, batchPosition: batchPosition)
         } else {
-            fill(object, fromSourceRowAt: row, position: i)
+            fill(object, fromRowAt: row, batchPosition: batchPosition)
         }
         return object
     }
 
-    /// ``fill(_:from:)`` from row `position` of the snapshot batch's source, read in place.
-    private func fill(_ object: NSManagedObject, fromSourceRowAt row: UnsafePointer<StoreRow>, position: Int) {
-        holdSourceRow(at: position, for: object)
-        object.takeValues(ofRowAt: row)
+    /// Gives a fault (or a refreshed object) the values of `row`.
+    func fill(_ object: NSManagedObject, from row: StoreRow) {
+        withUnsafePointer(to: row) { fill(object, fromRowAt: $0, batchPosition: nil) }
+    }
+
+    private func fill(_ object: NSManagedObject, fromRowAt row: UnsafePointer<StoreRow>, batchPosition: Int?) {
+        holdSnapshot(of: object, rowAt: row, batchPosition: batchPosition)
+        object.takeValues(of: row.pointee)
         object.flags.remove(.fault)
         object.awakeFromFetch()
     }
 
-    /// ``holdSnapshot(of:_:position:)`` for row `position` of the snapshot batch's source.
-    private func holdSourceRow(at position: Int, for object: NSManagedObject) {
+    /// Takes `object`'s reference to its row in the coordinator's cache: with the fetch's
+    /// batch for a row of it, otherwise as for any row (``holdSnapshot(of:_:position:)``).
+    private func holdSnapshot(of object: NSManagedObject, rowAt row: UnsafePointer<StoreRow>, batchPosition: Int?) {
+        guard let batchPosition else { return holdSnapshot(of: object, row.pointee) }
         guard parent == nil, !object.flags.contains(.holdsSnapshot) else { return }
         object.flags.insert(.holdsSnapshot)
-        state.deferredSnapshots!.holdSourceRow(at: position)
+        state.deferredSnapshots!.holdSourceRow(at: batchPosition)
     }
 
     /// A new object for `identity`, registered here. Takes the identity over: the object keeps it.
@@ -102,12 +99,5 @@ extension NSManagedObjectContext {
         object.managedObjectContext = self
         registry.register(object)
         return object
-    }
-
-    func fill(_ object: NSManagedObject, from row: StoreRow) {
-        holdSnapshot(of: object, row)
-        object.takeValues(of: row)
-        object.flags.remove(.fault)
-        object.awakeFromFetch()
     }
 }

@@ -8,17 +8,12 @@ import Foundation
 /// ```
 extension NSManagedObject {
     /// Sets the values of a fetched object: the row's values are both its committed and (until
-    /// it changes) its current values.
-    func takeValues(of row: StoreRow) {
-        withUnsafePointer(to: row) { takeValues(ofRowAt: $0) }
-    }
-
-    /// ``takeValues(of:)`` for a row read where it lies (a fetch's rows): taken as a value,
-    /// the row's values were retained twice and released once on the way in.
-    func takeValues(ofRowAt row: UnsafePointer<StoreRow>) {
-        committedStorage = row.pointee.values
+    /// it changes) its current values. Borrowed: callers pass a row where it lies
+    /// (`pointer.pointee`), and only its values are retained, to be kept.
+    func takeValues(of row: borrowing StoreRow) {
+        committedStorage = row.values
         ownSlots = []
         flags.insert(.slotsFollowCommitted)
-        version = row.pointee.version
+        version = row.version
     }
 }
