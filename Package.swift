@@ -48,8 +48,15 @@ let package = Package(
         .target(name: "TortureKit", dependencies: ["OpenCoreData"], path: "Tests/Programs/TortureKit"),
         .executableTarget(name: "ocd-torture", dependencies: ["TortureKit"], path: "Tests/Programs/Torture"),
         // The fuzz corpus is read from the source tree by path (FuzzRunner), not bundled.
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "TortureKit", "main-queue-dispatch-main", "main-queue-async-main", "ocd-torture"],
+        // What both test targets share: the company model and its stacks, fixture lookups,
+        // temporary stores, the built tools. Public API of OpenCoreData only (and one counter
+        // through `@_spi(Testing)`), so it builds in any configuration.
+        .target(name: "OpenCoreDataTestSupport", dependencies: ["OpenCoreData"], path: "Tests/OpenCoreDataTestSupport"),
+        // Behaviour tests, grouped by the Programming Guide's chapters.
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTestSupport", "TortureKit", "main-queue-dispatch-main", "main-queue-async-main", "ocd-torture"],
                     exclude: ["Reliability/FuzzCorpus"]),
+        // Tests of internal types (`@testable import OpenCoreData`) and the layer check.
+        .testTarget(name: "OpenCoreDataInternalsTests", dependencies: ["OpenCoreData", "OpenCoreDataTestSupport"]),
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
             "OpenCoreDataMacros", "OpenCoreDataMacrosPlugin",
             .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),

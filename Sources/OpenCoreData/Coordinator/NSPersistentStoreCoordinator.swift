@@ -335,8 +335,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
-    /// How many times single or batched rows were read from stores (for tests of batching).
-    private(set) var storeRoundTrips = 0
+    /// How many times single or batched rows were read from stores: for tests of batching and
+    /// prefetching, through `@_spi(Testing) import OpenCoreData`; not Core Data's API.
+    @_spi(Testing) public private(set) var storeRoundTrips = 0
 
     func retainSnapshot(_ row: StoreRow) { locked { rowCache.retain(row) } }
     /// Takes a reference to each of `rows` at `positions`, and to each of `others`.

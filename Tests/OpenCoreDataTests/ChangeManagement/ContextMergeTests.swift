@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Several contexts on one coordinator: saves become visible, did-save notifications merge.

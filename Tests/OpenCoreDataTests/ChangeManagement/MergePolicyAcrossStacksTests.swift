@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The merge policies with two independent stacks — two coordinators on one SQLite file, as two

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Optimistic locking and the five merge policies on one conflict (seed 003, "Change Management"):

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Another *process* writing the same SQLite file while we save: SQLite's file locks and the

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Uniqueness constraints at save: duplicates among the objects being saved and against records

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The coordinator presenting several stores as one: configurations, routing, atomic saves

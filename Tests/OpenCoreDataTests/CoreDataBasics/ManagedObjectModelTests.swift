@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Entities, properties, inheritance, configurations, version hashes, and model problems.

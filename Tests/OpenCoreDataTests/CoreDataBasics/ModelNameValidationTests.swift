@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Names in a model become table, column and index names in the SQLite store, so a model is

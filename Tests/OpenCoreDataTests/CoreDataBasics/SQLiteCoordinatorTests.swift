@@ -1,4 +1,5 @@
-@testable import OpenCoreData
+@_spi(Testing) import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The SQLite store under the coordinator's store-management and multi-store protocols:

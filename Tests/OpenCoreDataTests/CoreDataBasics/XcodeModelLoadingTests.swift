@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Loading Xcode models (`.xcdatamodeld`, `.xcdatamodel`, Xcode 3 `elements`) and Apple's

@@ -1,4 +1,5 @@
-@testable import OpenCoreData
+@_spi(Testing) @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `context.fetchBatched(_:)`: a lazily realized batched fetch (`NSBatchFaultingArray`) answers

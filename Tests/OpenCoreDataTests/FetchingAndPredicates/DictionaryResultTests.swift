@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `.dictionaryResultType` fetches: fetched columns (attributes, to-one relationships as

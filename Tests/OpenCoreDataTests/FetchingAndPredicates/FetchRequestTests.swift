@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Fetch requests against the in-memory store: predicates, sorting, limits, result types,

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 // The Swift-native bridge: `#Predicate` → NSPredicate, `SortDescriptor` → keyed NSSortDescriptor,

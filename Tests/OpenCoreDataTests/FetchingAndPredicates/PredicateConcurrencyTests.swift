@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Predicates are immutable and `Sendable`: one instance may be evaluated from many threads.

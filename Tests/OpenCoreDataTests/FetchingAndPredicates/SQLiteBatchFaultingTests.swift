@@ -1,4 +1,5 @@
-@testable import OpenCoreData
+@_spi(Testing) @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `fetchBatchSize` on the SQLite store: the fetch reads object IDs only and returns faults;

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `.managedObjectIDResultType` on the SQLite store: when the store evaluates the request and

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Counts the objects filled from fetched rows (awakeFromFetch), to see how many rows a fetch read.

@@ -1,4 +1,5 @@
-@testable import OpenCoreData
+import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `relationshipKeyPathsForPrefetching` on the SQLite store: the targets of each key-path step

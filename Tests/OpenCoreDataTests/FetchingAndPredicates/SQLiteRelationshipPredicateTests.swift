@@ -1,5 +1,6 @@
 import CSQLite
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Predicates that follow relationships — to-one key paths, ANY/ALL/NONE over to-many key

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `uuid == %@`, `!=` and `IN` on the SQLite store: answered in SQL (16-byte blob, or the

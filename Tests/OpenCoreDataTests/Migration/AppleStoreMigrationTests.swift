@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Migrating stores Apple's framework wrote, with the Xcode model versions beside them: the work

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Lightweight migration of a store far larger than one batch of the migration's streaming

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Migration through an Xcode mapping model: CoreDataPlus's SampleModel V2 → V3 mapping (Car's

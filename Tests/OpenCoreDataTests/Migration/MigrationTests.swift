@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Lightweight migration of SQLite stores: the inferred mapping, every lightweight change with

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Every store in `apple-stores/` whose model is in the fixtures, opened with THAT model loaded

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 // NSAtomicStore: the built-in binary and XML stores (round trips through a reopen, atomic

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Binary attributes with `allowsExternalBinaryDataStorage` in the SQLite store: small values

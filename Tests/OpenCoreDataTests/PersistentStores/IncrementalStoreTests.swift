@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 // A custom NSIncrementalStore written the way Apple's Incremental Store Programming Guide (seed

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Stores written by Apple's Core Data (`../shared/fixtures/apple-stores`), opened read-only

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// A save the disk can't hold, a store SQLite refuses to write, and a damaged page: each throws

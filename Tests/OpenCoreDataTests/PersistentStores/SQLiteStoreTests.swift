@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The SQLite store: values and relationships survive a reopen, the file has Apple's layout,

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Core Data keeps both sides of every relationship in step ("Relationships and Fetched Properties").

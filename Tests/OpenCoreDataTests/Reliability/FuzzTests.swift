@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The fuzz targets of docs/RELIABILITY.md, run by ``FuzzRunner`` on committed seeds

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import TortureKit
 import XCTest
 

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Random predicates over a random company graph: whatever the SQLite store answers in SQL (or

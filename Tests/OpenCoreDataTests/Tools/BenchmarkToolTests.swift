@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `ocd-bench` leaves no temporary folders behind: not when it is interrupted, and not those of

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `ocd inspect`, run end to end as a user would: the built `ocd` executable on copies of

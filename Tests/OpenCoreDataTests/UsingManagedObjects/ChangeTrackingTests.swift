@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Change state, change dictionaries, lifecycle hooks and the objects-did-change notification.

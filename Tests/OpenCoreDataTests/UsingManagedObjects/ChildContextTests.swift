@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Nested contexts: a child reads its parent's unsaved state and saves into the parent; only the

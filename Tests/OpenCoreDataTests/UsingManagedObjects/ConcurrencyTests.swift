@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Queue confinement: private-queue contexts working at once on one coordinator. Run under
@@ -54,32 +55,6 @@ final class ConcurrencyTests: XCTestCase {
             stack.context.performAndWait { 42 }
         }
         XCTAssertEqual(result, 42)
-    }
-
-    /// `ManagedPropertyKey` caches entity → slot in process-wide atomics: contexts on several
-    /// queues resolve and read the same keys at once, for entities no key has seen yet (new
-    /// models, more entities than the key's four inline entries).
-    func testManagedPropertyKeysResolveConcurrentlyOnSeveralQueues() throws {
-        for _ in 0..<3 {
-            let model = ManagedPropertyKeyTests.model(extraCrewEntities: 6)
-            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
-            let entities = ["Crew"] + (0..<6).map { "Crew\($0)" }
-            DispatchQueue.concurrentPerform(iterations: 4) { worker in
-                let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-                context.persistentStoreCoordinator = coordinator
-                context.performAndWait {
-                    for (i, name) in (entities + entities.reversed()).enumerated() {
-                        let c = NSEntityDescription.insertNewObject(forEntityName: name, into: context) as! KeyedCrew
-                        c.name = "\(name)-\(worker)"
-                        c.rank = Int16(worker * 100 + i)
-                        XCTAssertEqual(c.value(forKey: "name") as? String, "\(name)-\(worker)")
-                        XCTAssertEqual(c.value(forKey: "rank") as? Int, worker * 100 + i)
-                    }
-                    try! context.save()
-                }
-            }
-        }
     }
 
     /// A fetched object's `objectID` is made from its row's identity on each read and never

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Undo and redo in a context ("Undo Management"): attributes, relationships, transient

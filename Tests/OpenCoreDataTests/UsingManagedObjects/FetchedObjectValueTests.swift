@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Values of fetched objects that are read, then changed, rolled back, refreshed or left behind

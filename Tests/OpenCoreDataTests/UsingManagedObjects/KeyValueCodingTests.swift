@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Key-value coding on managed objects ("Using Managed Objects": accessors and KVC).

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// A main-queue context in the programs servers and command-line tools are: one whose main thread

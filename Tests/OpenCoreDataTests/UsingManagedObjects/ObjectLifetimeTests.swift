@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Uniquing and object lifetime ("Object Lifetime Management", "Faulting and Uniquing").
@@ -144,6 +145,3 @@ final class ObjectLifetimeTests: XCTestCase {
         }
     }
 }
-
-/// Runs `body` in its own scope so its locals are released when it returns.
-func autoreleasepoolCompat<T>(_ body: () throws -> T) rethrows -> T { try body() }

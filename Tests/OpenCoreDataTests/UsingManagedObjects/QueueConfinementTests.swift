@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The queue check behind the debug-build precondition ("used off its queue"). The precondition

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Refreshing objects ("Using Managed Objects": faults, refreshObject:mergeChanges:, merging with

@@ -1,4 +1,5 @@
-@testable import OpenCoreData
+import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Transformable attributes and value transformers.

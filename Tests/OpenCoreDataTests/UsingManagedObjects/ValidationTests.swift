@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Property-level and inter-property validation, run at save ("Object Validation").

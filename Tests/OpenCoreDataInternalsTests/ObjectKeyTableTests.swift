@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The table under the identity map and the row cache: a dictionary of object keys that keeps

@@ -6,7 +6,7 @@ import XCTest
 
 /// The package's root folder: the nearest folder above this file that holds `Package.swift`,
 /// so that a test finds it from whichever folder of the test target it lives in.
-let packageRoot: URL = {
+public let packageRoot: URL = {
     var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
         url.deleteLastPathComponent()
@@ -16,14 +16,14 @@ let packageRoot: URL = {
 
 /// The shared fixtures folder (holding `apple-stores/` and `xcdatamodels/`): `$OCD_FIXTURES`,
 /// else `../shared/fixtures` beside the package. It may be missing: see ``appleStores()``.
-var fixturesRoot: URL {
+public var fixturesRoot: URL {
     if let path = ProcessInfo.processInfo.environment["OCD_FIXTURES"], !path.isEmpty { return URL(fileURLWithPath: path) }
     return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
 }
 
 /// The `apple-stores/` fixtures folder (in ``fixturesRoot``). Skips the test with instructions
 /// when it is missing (`.ci/run` fails on skips).
-func appleStores() throws -> URL {
+public func appleStores() throws -> URL {
     let stores = fixturesRoot.appendingPathComponent("apple-stores")
     guard FileManager.default.fileExists(atPath: stores.path) else {
         throw XCTSkip("Fixtures not found at \(stores.path). Set OCD_FIXTURES to the shared fixtures folder (the one holding apple-stores/), or check it out at ../shared/fixtures beside the package.")
@@ -34,7 +34,7 @@ func appleStores() throws -> URL {
 extension XCTestCase {
     /// Copies the Apple-written store at `relative` (under `apple-stores/`) with its
     /// `-wal`/`-shm` into a fresh temporary directory: a store is never opened in place.
-    func copyAppleStore(_ relative: String) throws -> URL {
+    public func copyAppleStore(_ relative: String) throws -> URL {
         let source = try appleStores().appendingPathComponent(relative)
         let directory = try makeTemporaryDirectory("ocd-applestore")
         let destination = directory.appendingPathComponent(source.lastPathComponent)
@@ -51,7 +51,7 @@ extension XCTestCase {
     /// ```swift
     /// override func setUpWithError() throws { directory = try makeTemporaryDirectory("ocd-prefetch") }
     /// ```
-    func makeTemporaryDirectory(_ prefix: String) throws -> URL {
+    public func makeTemporaryDirectory(_ prefix: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
@@ -60,10 +60,10 @@ extension XCTestCase {
 }
 
 /// The `ocd` executable built beside this test bundle.
-func ocdExecutable() throws -> URL { try builtExecutable("ocd") }
+public func ocdExecutable() throws -> URL { try builtExecutable("ocd") }
 
 /// The executable `name` of this package, built beside this test bundle.
-func builtExecutable(_ name: String) throws -> URL {
+public func builtExecutable(_ name: String) throws -> URL {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let candidates = [directory, directory.deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
         .map { $0.appendingPathComponent(name) }
@@ -75,7 +75,7 @@ func builtExecutable(_ name: String) throws -> URL {
 
 /// Runs the built executable `name` with `arguments`, killing it after `timeout` seconds;
 /// returns (exit status, stdout, stderr). A killed child reports the signal's status (SIGKILL: 9).
-func runBuiltExecutable(_ name: String, _ arguments: [String] = [], timeout: Double = 60) throws -> (Int32, String, String) {
+public func runBuiltExecutable(_ name: String, _ arguments: [String] = [], timeout: Double = 60) throws -> (Int32, String, String) {
     let process = Process()
     process.executableURL = try builtExecutable(name)
     process.arguments = arguments
@@ -92,7 +92,7 @@ func runBuiltExecutable(_ name: String, _ arguments: [String] = [], timeout: Dou
 }
 
 /// Runs `ocd` with `arguments`; returns (exit status, stdout, stderr).
-func runOCD(_ arguments: [String]) throws -> (Int32, String, String) { try runBuiltExecutable("ocd", arguments) }
+public func runOCD(_ arguments: [String]) throws -> (Int32, String, String) { try runBuiltExecutable("ocd", arguments) }
 
 /// A second process on a SQLite store file — the built `ocd sql-session` — driven one SQL
 /// statement at a time, so a test can hold the write lock or commit a change at an exact moment.
@@ -104,12 +104,12 @@ func runOCD(_ arguments: [String]) throws -> (Int32, String, String) { try runBu
 /// try other.run("ROLLBACK")
 /// other.finish()
 /// ```
-final class OtherSQLiteProcess {
+public final class OtherSQLiteProcess {
     private let process = Process()
     private let input = Pipe(), output = Pipe()
     private var buffer = Data()
 
-    init(_ store: URL, busyTimeout: Double = 10) throws {
+    public init(_ store: URL, busyTimeout: Double = 10) throws {
         process.executableURL = try ocdExecutable()
         process.arguments = ["sql-session", store.path, "--busy-timeout", String(busyTimeout)]
         process.standardInput = input
@@ -126,7 +126,7 @@ final class OtherSQLiteProcess {
     /// Runs `sql` in the other process; returns its rows (NULL as "NULL"); throws its SQLite
     /// error as an NSError whose description holds SQLite's message.
     @discardableResult
-    func run(_ sql: String) throws -> [[String]] {
+    public func run(_ sql: String) throws -> [[String]] {
         input.fileHandleForWriting.write(Data((sql + "\n").utf8))
         var rows: [[String]] = []
         while true {
@@ -157,7 +157,7 @@ final class OtherSQLiteProcess {
 
     /// Ends the other process (closing its input; SQLite rolls back an open transaction) and
     /// waits for it. Idempotent.
-    func finish() {
+    public func finish() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
@@ -173,12 +173,12 @@ final class OtherSQLiteProcess {
 /// let (_, context) = try store.open(options: [NSPersistentStoreTimeoutOption: 0.5])
 /// XCTAssertEqual(try store.sql("SELECT ZSALARY FROM ZEMPLOYEE"), [["1000"]])
 /// ```
-final class TemporaryCompanyStore {
-    let directory: URL
-    let url: URL
-    let model = CompanyModel.make()
+public final class TemporaryCompanyStore {
+    public let directory: URL
+    public let url: URL
+    public let model = CompanyModel.make()
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         url = directory.appendingPathComponent("Company.sqlite")
@@ -187,14 +187,14 @@ final class TemporaryCompanyStore {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// A new coordinator with the store added, and a private-queue context on it.
-    func open(options: [AnyHashable: Any]? = nil) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
+    public func open(options: [AnyHashable: Any]? = nil) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
         return (coordinator, newContext(coordinator))
     }
 
     /// Saves employees (first name, salary, last name) through a stack of its own, then closes it.
-    func seed(_ employees: [(String, Int64, String?)]) throws {
+    public func seed(_ employees: [(String, Int64, String?)]) throws {
         let (coordinator, context) = try open()
         try context.performAndWait {
             for (firstName, salary, lastName) in employees {
@@ -209,12 +209,12 @@ final class TemporaryCompanyStore {
     }
 
     /// The rows of `query` on the file, as text (NULL as nil), read by a separate connection.
-    func sql(_ query: String, _ bindings: [String] = []) throws -> [[String?]] {
+    public func sql(_ query: String, _ bindings: [String] = []) throws -> [[String?]] {
         try SQLiteInspector.rows(at: url.path, query, bindings)
     }
 
     /// The employee named `firstName`, fetched in `context` (call on its queue).
-    func employee(_ firstName: String, in context: NSManagedObjectContext) throws -> Employee {
+    public func employee(_ firstName: String, in context: NSManagedObjectContext) throws -> Employee {
         let request = NSFetchRequest<Employee>(entityName: "Employee")
         request.predicate = NSPredicate(format: "firstName == %@", firstName)
         return try XCTUnwrap(context.fetch(request).first)
@@ -222,6 +222,10 @@ final class TemporaryCompanyStore {
 }
 
 /// The error `body` throws, as an NSError, or nil.
-func thrownError(_ body: () throws -> Void) -> NSError? {
+public func thrownError(_ body: () throws -> Void) -> NSError? {
     do { try body(); return nil } catch { return error as NSError }
 }
+
+/// Runs `body` in its own scope so its locals are released when it returns (what
+/// `autoreleasepool` does for these tests on Apple platforms).
+public func autoreleasepoolCompat<T>(_ body: () throws -> T) rethrows -> T { try body() }

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 // Typed accessors written with `ManagedPropertyKey` (what the `@ManagedProperty` macro expands
@@ -54,11 +55,11 @@ final class ManagedPropertyKeyTests: XCTestCase {
     /// Ship ⇄ Crew (one-to-many), and `extraCrewEntities` more entities of class `KeyedCrew`
     /// whose `name` and `rank` sit at other slots, behind padding attributes.
     static func model(extraCrewEntities: Int = 0) -> NSManagedObjectModel {
-        let crew = NSEntityDescription(name: "Crew", className: "OpenCoreDataTests.KeyedCrew", properties: [
+        let crew = NSEntityDescription(name: "Crew", className: "OpenCoreDataInternalsTests.KeyedCrew", properties: [
             NSAttributeDescription(name: "name", type: .stringAttributeType),
             NSAttributeDescription(name: "rank", type: .integer16AttributeType, isOptional: false, defaultValue: 0),
         ])
-        let ship = NSEntityDescription(name: "Ship", className: "OpenCoreDataTests.KeyedShip", properties: [
+        let ship = NSEntityDescription(name: "Ship", className: "OpenCoreDataInternalsTests.KeyedShip", properties: [
             NSAttributeDescription(name: "title", type: .stringAttributeType),
         ])
         let toShip = NSRelationshipDescription(), toCrew = NSRelationshipDescription()
@@ -70,7 +71,7 @@ final class ManagedPropertyKeyTests: XCTestCase {
         for n in 0..<extraCrewEntities {
             // Padding first, then rank before name: every entity puts them at other slots.
             let padding = (0...n).map { NSAttributeDescription(name: "aPad\($0)", type: .stringAttributeType) }
-            entities.append(NSEntityDescription(name: "Crew\(n)", className: "OpenCoreDataTests.KeyedCrew", properties: padding + [
+            entities.append(NSEntityDescription(name: "Crew\(n)", className: "OpenCoreDataInternalsTests.KeyedCrew", properties: padding + [
                 NSAttributeDescription(name: "rank", type: .integer16AttributeType, isOptional: false, defaultValue: 0),
                 NSAttributeDescription(name: "name", type: .stringAttributeType),
             ]))
@@ -82,7 +83,7 @@ final class ManagedPropertyKeyTests: XCTestCase {
 
     static func gaugeModel() -> NSManagedObjectModel {
         let model = NSManagedObjectModel()
-        model.entities = [NSEntityDescription(name: "Gauge", className: "OpenCoreDataTests.KeyedGauge", properties: [
+        model.entities = [NSEntityDescription(name: "Gauge", className: "OpenCoreDataInternalsTests.KeyedGauge", properties: [
             NSAttributeDescription(name: "i64", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
             NSAttributeDescription(name: "int", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
             NSAttributeDescription(name: "i32", type: .integer32AttributeType, isOptional: false, defaultValue: 0),
@@ -206,6 +207,32 @@ final class ManagedPropertyKeyTests: XCTestCase {
             let request = NSFetchRequest<KeyedCrew>(entityName: "Crew")
             request.sortDescriptors = [try NSSortDescriptor(translating: SortDescriptor(\KeyedCrew.rank, order: .reverse))]
             XCTAssertEqual(try stack.context.fetch(request).map(\.name), ["c", "b", "a"])
+        }
+    }
+
+    /// `ManagedPropertyKey` caches entity → slot in process-wide atomics: contexts on several
+    /// queues resolve and read the same keys at once, for entities no key has seen yet (new
+    /// models, more entities than the key's four inline entries).
+    func testManagedPropertyKeysResolveConcurrentlyOnSeveralQueues() throws {
+        for _ in 0..<3 {
+            let model = ManagedPropertyKeyTests.model(extraCrewEntities: 6)
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+            let entities = ["Crew"] + (0..<6).map { "Crew\($0)" }
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+                context.persistentStoreCoordinator = coordinator
+                context.performAndWait {
+                    for (i, name) in (entities + entities.reversed()).enumerated() {
+                        let c = NSEntityDescription.insertNewObject(forEntityName: name, into: context) as! KeyedCrew
+                        c.name = "\(name)-\(worker)"
+                        c.rank = Int16(worker * 100 + i)
+                        XCTAssertEqual(c.value(forKey: "name") as? String, "\(name)-\(worker)")
+                        XCTAssertEqual(c.value(forKey: "rank") as? Int, worker * 100 + i)
+                    }
+                    try! context.save()
+                }
+            }
         }
     }
 }

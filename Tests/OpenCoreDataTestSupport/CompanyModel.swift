@@ -4,52 +4,52 @@ import XCTest
 // The seeds' Employee/Department model, built in code, with typed subclasses. Shared by the
 // behaviour tests; each test builds a fresh stack.
 
-final class Employee: NSManagedObject {
-    @Managed var firstName: String?
-    @Managed var lastName: String?
-    @Managed var salary: Int64
-    @Managed var email: String?
-    @Managed var startDate: Date?
-    @Managed var isSelected: Bool          // transient
-    @Managed var department: Department?
-    @Managed var manager: Employee?
-    @Managed var directReports: Set<Employee>
-    @Managed var projects: Set<Project>
-    @Managed var badge: Badge?
+public final class Employee: NSManagedObject {
+    @Managed public var firstName: String?
+    @Managed public var lastName: String?
+    @Managed public var salary: Int64
+    @Managed public var email: String?
+    @Managed public var startDate: Date?
+    @Managed public var isSelected: Bool          // transient
+    @Managed public var department: Department?
+    @Managed public var manager: Employee?
+    @Managed public var directReports: Set<Employee>
+    @Managed public var projects: Set<Project>
+    @Managed public var badge: Badge?
 
-    override func awakeFromInsert() {
+    public override func awakeFromInsert() {
         super.awakeFromInsert()
         startDate = Date(timeIntervalSinceReferenceDate: 0)
     }
 }
 
-final class Department: NSManagedObject {
-    @Managed var name: String?
-    @Managed var budget: Double
-    @Managed var employees: Set<Employee>
+public final class Department: NSManagedObject {
+    @Managed public var name: String?
+    @Managed public var budget: Double
+    @Managed public var employees: Set<Employee>
 }
 
-final class Project: NSManagedObject {
-    @Managed var title: String?
-    @Managed var members: Set<Employee>
-    @Managed var milestones: [Milestone]
+public final class Project: NSManagedObject {
+    @Managed public var title: String?
+    @Managed public var members: Set<Employee>
+    @Managed public var milestones: [Milestone]
 }
 
-final class Milestone: NSManagedObject {
-    @Managed var title: String?
-    @Managed var project: Project?
+public final class Milestone: NSManagedObject {
+    @Managed public var title: String?
+    @Managed public var project: Project?
 }
 
-final class Badge: NSManagedObject {
-    @Managed var code: String?
-    @Managed var owner: Employee?
+public final class Badge: NSManagedObject {
+    @Managed public var code: String?
+    @Managed public var owner: Employee?
 }
 
-enum CompanyModel {
+public enum CompanyModel {
     /// A new model: Department ⇄ Employee (one-to-many), Employee manager ⇄ directReports
     /// (reflexive), Employee ⇄ Project (many-to-many), Project ⇄ Milestone (ordered), Employee ⇄
     /// Badge (one-to-one), Manager inherits from Employee.
-    static func make(departmentEmployeesRule: NSDeleteRule = .nullifyDeleteRule) -> NSManagedObjectModel {
+    public static func make(departmentEmployeesRule: NSDeleteRule = .nullifyDeleteRule) -> NSManagedObjectModel {
         func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true, transient: Bool = false, defaultValue: Any? = nil) -> NSAttributeDescription {
             let a = NSAttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue)
             a.isTransient = transient
@@ -63,12 +63,12 @@ enum CompanyModel {
             r.isOrdered = ordered
             return r
         }
-        let employee = NSEntityDescription(name: "Employee", className: "OpenCoreDataTests.Employee")
-        let manager = NSEntityDescription(name: "Manager", className: "OpenCoreDataTests.Employee")
-        let department = NSEntityDescription(name: "Department", className: "OpenCoreDataTests.Department")
-        let project = NSEntityDescription(name: "Project", className: "OpenCoreDataTests.Project")
-        let milestone = NSEntityDescription(name: "Milestone", className: "OpenCoreDataTests.Milestone")
-        let badge = NSEntityDescription(name: "Badge", className: "OpenCoreDataTests.Badge")
+        let employee = NSEntityDescription(name: "Employee", className: "OpenCoreDataTestSupport.Employee")
+        let manager = NSEntityDescription(name: "Manager", className: "OpenCoreDataTestSupport.Employee")
+        let department = NSEntityDescription(name: "Department", className: "OpenCoreDataTestSupport.Department")
+        let project = NSEntityDescription(name: "Project", className: "OpenCoreDataTestSupport.Project")
+        let milestone = NSEntityDescription(name: "Milestone", className: "OpenCoreDataTestSupport.Milestone")
+        let badge = NSEntityDescription(name: "Badge", className: "OpenCoreDataTestSupport.Badge")
 
         let salary = attribute("salary", .integer64AttributeType, optional: false, defaultValue: 0)
         salary.setValidationPredicates([NSPredicate(format: "SELF >= 0"), NSPredicate(format: "SELF <= 1000000")],
@@ -120,12 +120,12 @@ enum CompanyModel {
 }
 
 /// A fresh in-memory stack.
-struct TestStack {
-    let model: NSManagedObjectModel
-    let coordinator: NSPersistentStoreCoordinator
-    let context: NSManagedObjectContext
+public struct TestStack: Sendable {
+    public let model: NSManagedObjectModel
+    public let coordinator: NSPersistentStoreCoordinator
+    public let context: NSManagedObjectContext
 
-    init(model: NSManagedObjectModel = CompanyModel.make(), undo: Bool = false) {
+    public init(model: NSManagedObjectModel = CompanyModel.make(), undo: Bool = false) {
         self.model = model
         coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try! coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
@@ -135,26 +135,26 @@ struct TestStack {
     }
 
     /// A stack on an existing coordinator and context (several stores, custom types).
-    init(model: NSManagedObjectModel, coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) {
+    public init(model: NSManagedObjectModel, coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) {
         self.model = model
         self.coordinator = coordinator
         self.context = context
     }
 
-    func newContext() -> NSManagedObjectContext {
+    public func newContext() -> NSManagedObjectContext {
         let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         c.persistentStoreCoordinator = coordinator
         return c
     }
 
-    func employee(_ first: String, salary: Int64 = 1000, in context: NSManagedObjectContext? = nil) -> Employee {
+    public func employee(_ first: String, salary: Int64 = 1000, in context: NSManagedObjectContext? = nil) -> Employee {
         let e = Employee(context: context ?? self.context)
         e.firstName = first
         e.salary = salary
         return e
     }
 
-    func department(_ name: String, in context: NSManagedObjectContext? = nil) -> Department {
+    public func department(_ name: String, in context: NSManagedObjectContext? = nil) -> Department {
         let d = Department(context: context ?? self.context)
         d.name = name
         return d
@@ -162,7 +162,7 @@ struct TestStack {
 }
 
 /// The validation error codes inside an error (its own, or its NSDetailedErrorsKey list).
-func validationCodes(_ error: Error) -> [Int] {
+public func validationCodes(_ error: Error) -> [Int] {
     let e = error as NSError
     if e.code == NSValidationMultipleErrorsError, let details = e.userInfo[NSDetailedErrorsKey] as? [NSError] {
         return details.map(\.code).sorted()

@@ -1,11 +1,11 @@
-@testable import OpenCoreData
+@_spi(Testing) import OpenCoreData
 import XCTest
 
 // Stacks and requests that several test files open the same way. Each used to carry its own
 // copy; one copy here keeps the fixtures of the batching, prefetching and SQLite tests in step.
 
 /// A new private-queue context on `coordinator`.
-func newContext(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
+public func newContext(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
     let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
     context.persistentStoreCoordinator = coordinator
     return context
@@ -20,7 +20,7 @@ func newContext(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectC
 /// let coordinator = try makeItemStore(at: directory.appendingPathComponent("Items.sqlite"))
 /// let items = try newContext(coordinator).fetch(itemRequest(batchSize: 10))
 /// ```
-func makeItemStore(rows: Int = 72, storeType: String = NSSQLiteStoreType, at url: URL?, className: String? = nil) throws -> NSPersistentStoreCoordinator {
+public func makeItemStore(rows: Int = 72, storeType: String = NSSQLiteStoreType, at url: URL?, className: String? = nil) throws -> NSPersistentStoreCoordinator {
     let item = NSEntityDescription(name: "Item", className: className)
     item.properties = [
         NSAttributeDescription(name: "id", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
@@ -45,7 +45,7 @@ func makeItemStore(rows: Int = 72, storeType: String = NSSQLiteStoreType, at url
 /// Inserts an Item of ``makeItemStore(rows:storeType:at:)``'s model into `context` (call on its
 /// queue): the stored rows, and the pending ones the tests add on top.
 @discardableResult
-func insertItem(id: Int, n: Int?, s: String, into context: NSManagedObjectContext) -> NSManagedObject {
+public func insertItem(id: Int, n: Int?, s: String, into context: NSManagedObjectContext) -> NSManagedObject {
     let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
     item.setValue(id, forKey: "id")
     item.setValue(n, forKey: "n")
@@ -55,7 +55,7 @@ func insertItem(id: Int, n: Int?, s: String, into context: NSManagedObjectContex
 
 /// A request for the Items of ``makeItemStore(rows:storeType:at:)``: `predicate` (a format, or
 /// nil for all), sorted by s descending then n ascending unless `sorted` is false.
-func itemRequest(batchSize: Int, predicate: String? = "n != nil", sorted: Bool = true, limit: Int = 0, offset: Int = 0) -> NSFetchRequest<NSManagedObject> {
+public func itemRequest(batchSize: Int, predicate: String? = "n != nil", sorted: Bool = true, limit: Int = 0, offset: Int = 0) -> NSFetchRequest<NSManagedObject> {
     let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
     request.predicate = predicate.map { NSPredicate(format: $0) }
     if sorted {
@@ -69,11 +69,11 @@ func itemRequest(batchSize: Int, predicate: String? = "n != nil", sorted: Bool =
 
 extension TestStack {
     /// A stack of ``CompanyModel`` on a new SQLite store at `url`.
-    init(sqliteAt url: URL) throws {
+    public init(sqliteAt url: URL) throws {
         let model = CompanyModel.make()
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
-        self.init(model: model, coordinator: coordinator, context: OpenCoreDataTests.newContext(coordinator))
+        self.init(model: model, coordinator: coordinator, context: OpenCoreDataTestSupport.newContext(coordinator))
     }
 
     /// Fetches `request` in ``context`` (call on its queue), checks that the fetch took
@@ -84,7 +84,7 @@ extension TestStack {
     /// ```swift
     /// let names = try stack.fetch(request, roundTrips: 1, "one batched read") { $0.flatMap { $0.employees.compactMap(\.firstName) } }
     /// ```
-    func fetch<T, R>(_ request: NSFetchRequest<T>, roundTrips: Int, _ message: String = "",
+    public func fetch<T, R>(_ request: NSFetchRequest<T>, roundTrips: Int, _ message: String = "",
                      thenReading read: ([T]) throws -> R, file: StaticString = #filePath, line: UInt = #line) throws -> R {
         let before = coordinator.storeRoundTrips
         let results = try context.fetch(request)

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Small integers and Booleans are handed out as shared `NSNumber`s (``SharedNumbers``), with

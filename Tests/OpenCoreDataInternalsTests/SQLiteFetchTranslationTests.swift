@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// A fetch on the SQLite store translates its request to SQL once: the store's answer to

@@ -1,8 +1,9 @@
 import OpenCoreData
 import XCTest
 
-// XCTest re-exports Foundation on Linux, so in a test file `NSPredicate` in a type position is
-// ambiguous between Foundation's and ours. Declarations in the test module win over imports:
+// XCTest re-exports Foundation on Linux, so `NSPredicate` in a type position is ambiguous
+// between Foundation's and ours. Declarations in the module win over imports; each test module
+// declares these (see the test targets' NameDisambiguation.swift):
 typealias NSPredicate = OpenCoreData.NSPredicate
 typealias NSComparisonPredicate = OpenCoreData.NSComparisonPredicate
 typealias NSCompoundPredicate = OpenCoreData.NSCompoundPredicate
@@ -10,22 +11,22 @@ typealias NSExpression = OpenCoreData.NSExpression
 
 
 /// A small key-value-coding class standing in for a managed object in tests.
-final class Person: KeyValueCoding, Hashable, CustomStringConvertible {
-    let name: String
-    let age: Int
-    let salary: Double?
-    var friends: Set<Person> = []
-    var manager: Person?
-    var nickname: String?
-    var birthday: Date?
+public final class Person: KeyValueCoding, Hashable, CustomStringConvertible {
+    public let name: String
+    public let age: Int
+    public let salary: Double?
+    public var friends: Set<Person> = []
+    public var manager: Person?
+    public var nickname: String?
+    public var birthday: Date?
 
-    init(_ name: String, age: Int, salary: Double? = nil) {
+    public init(_ name: String, age: Int, salary: Double? = nil) {
         self.name = name
         self.age = age
         self.salary = salary
     }
 
-    func checkedValue(forKey key: String) throws -> Any? {
+    public func checkedValue(forKey key: String) throws -> Any? {
         switch key {
         case "name": return name
         case "age": return age
@@ -39,13 +40,13 @@ final class Person: KeyValueCoding, Hashable, CustomStringConvertible {
         }
     }
 
-    static func == (a: Person, b: Person) -> Bool { a === b }
-    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-    var description: String { "Person(\(name))" }
+    public static func == (a: Person, b: Person) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public var description: String { "Person(\(name))" }
 }
 
 /// Parses `format` with `args`, failing the test (not crashing) when it does not parse.
-func parse(_ format: String, _ args: Any..., file: StaticString = #filePath, line: UInt = #line) -> NSPredicate {
+public func parse(_ format: String, _ args: Any..., file: StaticString = #filePath, line: UInt = #line) -> OpenCoreData.NSPredicate {
     do {
         return try NSPredicate(validatingFormat: format, argumentArray: args)
     } catch {

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `UnretainedReference` (internals): it does not keep its object alive, compares by identity

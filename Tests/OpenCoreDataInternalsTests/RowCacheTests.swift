@@ -1,4 +1,5 @@
-@testable import OpenCoreData
+@_spi(Testing) @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The coordinator's snapshot cache (seed 003, "Snapshot management") and fault behaviour of
@@ -271,7 +272,7 @@ final class BatchFaultingTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-rowcache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let coordinator = try makeItemStore(at: directory.appendingPathComponent("Items.sqlite"), className: "OpenCoreDataTests.AwakeHookItem")
+        let coordinator = try makeItemStore(at: directory.appendingPathComponent("Items.sqlite"), className: "OpenCoreDataInternalsTests.AwakeHookItem")
         let context = newContext(coordinator)
         defer { AwakeHookItem.onAwakeFromFetch = nil }
         try context.performAndWait {

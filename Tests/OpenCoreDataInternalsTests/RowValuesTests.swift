@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// `RowValues`, the values of a store row, snapshot or committed state: a copy-on-write

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Reading keyed archives of classes Linux doesn't have (Xcode 3 models, mapping models): a

@@ -1,3 +1,4 @@
+import OpenCoreDataTestSupport
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// The prefetch hint a fetch gives while it makes objects of its rows

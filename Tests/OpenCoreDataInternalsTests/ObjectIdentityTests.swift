@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 import XCTest
 
 /// Fetched objects name their records without an `NSManagedObjectID` until one is asked for
