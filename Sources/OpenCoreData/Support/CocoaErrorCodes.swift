@@ -43,6 +43,16 @@ public let NSMigrationMissingSourceModelError = 134130
 public let NSMigrationMissingMappingModelError = 134140
 public let NSSQLiteError = 134180
 public let NSInferredMappingModelError = 134190
+public let NSMigrationConstraintViolationError = 134111
+public let NSMigrationCancelledError = 134120
+public let NSMigrationManagerSourceStoreError = 134150
+public let NSMigrationManagerDestinationStoreError = 134160
+public let NSEntityMigrationPolicyError = 134170
+public let NSExternalRecordImportError = 134200
+public let NSPersistentHistoryTokenExpiredError = 134301
+public let NSManagedObjectModelReferenceNotFoundError = 134504
+public let NSStagedMigrationFrameworkVersionMismatchError = 134505
+public let NSStagedMigrationBackwardMigrationError = 134506
 
 // userInfo keys of validation errors.
 public let NSValidationObjectErrorKey = "NSValidationErrorObject"
@@ -52,6 +62,12 @@ public let NSValidationValueErrorKey = "NSValidationErrorValue"
 public let NSDetailedErrorsKey = "NSDetailedErrors"
 public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
 public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
+/// The `NSMergeConflict`s (or `NSConstraintConflict`s) a save could not resolve, in the userInfo
+/// of a 133020/133021 error.
+public let NSPersistentStoreSaveConflictsErrorKey = "conflictList"
+/// The userInfo key of the SQLite result code behind a store error (and the domain of errors
+/// that carry one).
+public let NSSQLiteErrorDomain = "NSSQLiteErrorDomain"
 
 /// Builds Core Data's errors: `NSCocoaErrorDomain`, Apple's code, and a message that says what to do.
 enum CoreDataError {
