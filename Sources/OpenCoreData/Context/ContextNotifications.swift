@@ -9,6 +9,12 @@ extension Notification.Name {
     /// Posted after a successful save, with the saved objects. Pass it to another context's
     /// `mergeChanges(fromContextDidSave:)`.
     public static let NSManagedObjectContextDidSave = Notification.Name("NSManagedObjectContextDidSaveNotification")
+    /// Posted after a successful save with the IDs of the saved objects only, which any thread
+    /// may read.
+    public static let NSManagedObjectContextDidSaveObjectIDs = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    /// Posted by a context after `mergeChanges(fromContextDidSave:)` (also when it merges
+    /// automatically), with the IDs of the objects the merged save inserted, updated and deleted.
+    public static let NSManagedObjectContextDidMergeChangesObjectIDs = Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
 }
 
 extension NSManagedObjectContext {
@@ -16,7 +22,29 @@ extension NSManagedObjectContext {
     public static let didChangeObjectsNotification = Notification.Name.NSManagedObjectContextObjectsDidChange
     public static let willSaveObjectsNotification = Notification.Name.NSManagedObjectContextWillSave
     /// Posted after a save with object IDs only — safe to read on any thread.
-    public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    public static let didSaveObjectIDsNotification = Notification.Name.NSManagedObjectContextDidSaveObjectIDs
+    /// Posted after a merge with object IDs only (see ``Foundation/NSNotification/Name/NSManagedObjectContextDidMergeChangesObjectIDs``).
+    public static let didMergeChangesObjectIDsNotification = Notification.Name.NSManagedObjectContextDidMergeChangesObjectIDs
+
+    /// The userInfo keys of the context notifications, as an enumeration (`NSInsertedObjectsKey`
+    /// and the other constants have the same values).
+    ///
+    /// ```swift
+    /// let inserted = note.userInfo?[NSManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<NSManagedObject>
+    /// ```
+    public enum NotificationKey: String, Sendable {
+        case insertedObjects = "inserted"
+        case updatedObjects = "updated"
+        case deletedObjects = "deleted"
+        case refreshedObjects = "refreshed"
+        case invalidatedObjects = "invalidated"
+        case invalidatedAllObjects = "invalidatedAll"
+        case insertedObjectIDs = "inserted_objectIDs"
+        case updatedObjectIDs = "updated_objectIDs"
+        case deletedObjectIDs = "deleted_objectIDs"
+        case refreshedObjectIDs = "refreshed_objectIDs"
+        case invalidatedObjectIDs = "invalidated_objectIDs"
+    }
 }
 
 /// userInfo keys of the context notifications (Apple's values).
@@ -30,6 +58,7 @@ public let NSInsertedObjectIDsKey = "inserted_objectIDs"
 public let NSUpdatedObjectIDsKey = "updated_objectIDs"
 public let NSDeletedObjectIDsKey = "deleted_objectIDs"
 public let NSRefreshedObjectIDsKey = "refreshed_objectIDs"
+public let NSInvalidatedObjectIDsKey = "invalidated_objectIDs"
 
 /// The keys a context's own notifications use, boxed as `AnyHashable` once: every save and
 /// every event builds a userInfo dictionary with them, and boxing a `String` key allocates.

@@ -39,5 +39,11 @@ extension NSManagedObjectContext {
             if !removed.isEmpty { userInfo[NSDeletedObjectsKey] = removed }
             NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
         }
+        // Then the merged save's IDs, for observers on any thread.
+        var merged: [String: Any] = [:]
+        for (idKey, objectKey) in [(NSInsertedObjectIDsKey, NSInsertedObjectsKey), (NSUpdatedObjectIDsKey, NSUpdatedObjectsKey), (NSDeletedObjectIDsKey, NSDeletedObjectsKey)] {
+            merged[idKey] = Set(ids(idKey, objectKey))
+        }
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidMergeChangesObjectIDs, object: self, userInfo: merged)
     }
 }

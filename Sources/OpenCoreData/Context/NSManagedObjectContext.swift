@@ -20,12 +20,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is confined to `queue`; the context itself may be
     // handed across threads to call perform/performAndWait, as on Apple platforms.
 
-    public enum ConcurrencyType: UInt, Sendable {
-        case privateQueueConcurrencyType = 1
-        case mainQueueConcurrencyType = 2
+    /// The queue a context is made for, in the overlay's spelling: `NSManagedObjectContext(.mainQueue)`.
+    public struct ConcurrencyType: Hashable, RawRepresentable, Sendable {
+        public var rawValue: NSManagedObjectContextConcurrencyType
+        public init(rawValue: NSManagedObjectContextConcurrencyType) { self.rawValue = rawValue }
+        /// A context on the main queue (``NSManagedObjectContextConcurrencyType/mainQueueConcurrencyType``).
+        public static let mainQueue = ConcurrencyType(rawValue: .mainQueueConcurrencyType)
+        /// A context on a queue of its own (``NSManagedObjectContextConcurrencyType/privateQueueConcurrencyType``).
+        public static let privateQueue = ConcurrencyType(rawValue: .privateQueueConcurrencyType)
     }
 
-    public let concurrencyType: ConcurrencyType
+    public let concurrencyType: NSManagedObjectContextConcurrencyType
     let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// Marks the main queue, so that code the main queue runs is recognised on any thread: under
@@ -116,7 +121,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
-    public init(concurrencyType: ConcurrencyType) {
+    /// A context of `type` (`.mainQueue` or `.privateQueue`).
+    public convenience init(_ type: ConcurrencyType) {
+        self.init(concurrencyType: type.rawValue)
+    }
+
+    public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = concurrencyType
         switch concurrencyType {
         case .mainQueueConcurrencyType:
@@ -281,3 +291,12 @@ final class WeakContextReference: @unchecked Sendable {
 /// opaque reference (``RequestingContext``), so that the coordinator layer does not depend on
 /// contexts.
 extension NSManagedObjectContext: RequestingContext {}
+
+/// The queue a context belongs to. Apple's third kind, `confinementConcurrencyType` (deprecated
+/// since iOS 9), is not offered: see docs/DEVIATIONS.md.
+public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
+    /// The context makes a private queue; use it through `perform` and `performAndWait`.
+    case privateQueueConcurrencyType = 1
+    /// The context belongs to the main queue.
+    case mainQueueConcurrencyType = 2
+}

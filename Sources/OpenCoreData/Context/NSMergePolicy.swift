@@ -5,17 +5,12 @@ import Foundation
 /// The policies are Apple's: `.error` (default) fails the save with `NSManagedObjectMergeError`;
 /// the others resolve conflicts property by property or object by object.
 open class NSMergePolicy: NSObject, @unchecked Sendable {
-    public enum MergePolicyType: UInt, Sendable {
-        case errorMergePolicyType = 0
-        case mergeByPropertyStoreTrumpMergePolicyType = 1
-        case mergeByPropertyObjectTrumpMergePolicyType = 2
-        case overwriteMergePolicyType = 3
-        case rollbackMergePolicyType = 4
-    }
+    /// The name this project used before it spelled the type as Apple does.
+    public typealias MergePolicyType = NSMergePolicyType
 
-    public let mergeType: MergePolicyType
+    public let mergeType: NSMergePolicyType
 
-    public init(merge ty: MergePolicyType) {
+    public init(merge ty: NSMergePolicyType) {
         mergeType = ty
         super.init()
     }
@@ -134,9 +129,19 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
 }
 
-// Apple's global names for the shared policies.
-nonisolated(unsafe) public let NSErrorMergePolicy: Any = NSMergePolicy.error
-nonisolated(unsafe) public let NSMergeByPropertyStoreTrumpMergePolicy: Any = NSMergePolicy.mergeByPropertyStoreTrump
-nonisolated(unsafe) public let NSMergeByPropertyObjectTrumpMergePolicy: Any = NSMergePolicy.mergeByPropertyObjectTrump
-nonisolated(unsafe) public let NSOverwriteMergePolicy: Any = NSMergePolicy.overwrite
-nonisolated(unsafe) public let NSRollbackMergePolicy: Any = NSMergePolicy.rollback
+/// The kinds of merge policy (``NSMergePolicy/mergeType``), with Apple's values.
+public enum NSMergePolicyType: UInt, Sendable {
+    case errorMergePolicyType = 0
+    case mergeByPropertyStoreTrumpMergePolicyType = 1
+    case mergeByPropertyObjectTrumpMergePolicyType = 2
+    case overwriteMergePolicyType = 3
+    case rollbackMergePolicyType = 4
+}
+
+// Apple's global names for the shared policies, typed as Apple types them (`AnyObject`: each is
+// an `NSMergePolicy`, and a context's `mergePolicy` takes one).
+nonisolated(unsafe) public let NSErrorMergePolicy: AnyObject = NSMergePolicy.error
+nonisolated(unsafe) public let NSMergeByPropertyStoreTrumpMergePolicy: AnyObject = NSMergePolicy.mergeByPropertyStoreTrump
+nonisolated(unsafe) public let NSMergeByPropertyObjectTrumpMergePolicy: AnyObject = NSMergePolicy.mergeByPropertyObjectTrump
+nonisolated(unsafe) public let NSOverwriteMergePolicy: AnyObject = NSMergePolicy.overwrite
+nonisolated(unsafe) public let NSRollbackMergePolicy: AnyObject = NSMergePolicy.rollback

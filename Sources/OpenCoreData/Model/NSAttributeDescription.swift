@@ -56,7 +56,7 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
 
     override func copyDescription() -> NSPropertyDescription {
         // type(of: self): derived and composite attributes copy as their own class.
-        let copy = type(of: self).init()
+        let copy = Swift.type(of: self).init()
         copyCommonFields(to: copy)
         copy.attributeType = attributeType
         copy._attributeValueClassName = _attributeValueClassName

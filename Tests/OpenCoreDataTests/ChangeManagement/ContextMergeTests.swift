@@ -87,4 +87,33 @@ final class ContextMergeTests: XCTestCase {
             XCTAssertThrowsError(try other.save()) { XCTAssertEqual(($0 as NSError).code, NSManagedObjectMergeError) }
         }
     }
+
+    /// After merging a save, a context posts the IDs it merged (`didMergeChangesObjectIDs`),
+    /// keyed as `NotificationKey` names them.
+    func testAMergePostsTheMergedObjectIDs() throws {
+        let stack = TestStack()
+        let other = stack.newContext()
+        let box = NotificationBox()
+        let saved = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: stack.context, queue: nil) { box.append($0.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(saved) }
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("New")
+            try stack.context.save()
+            return e.objectID
+        }
+        let merged = NotificationBox()
+        let token = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didMergeChangesObjectIDsNotification, object: other, queue: nil) { merged.append($0.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(token) }
+        other.performAndWait {
+            other.mergeChanges(fromContextDidSave: Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: box.infos[0]))
+        }
+        XCTAssertEqual(merged.infos.count, 1)
+        let inserted = merged.infos.first?[NSManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue] as? Set<NSManagedObjectID>
+        XCTAssertEqual(inserted, [id])
+        XCTAssertEqual(NSManagedObjectContext.NotificationKey.insertedObjects.rawValue, NSInsertedObjectsKey)
+        XCTAssertEqual(NSManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue, NSInvalidatedAllObjectsKey)
+        XCTAssertEqual(NSManagedObjectContext.NotificationKey.refreshedObjectIDs.rawValue, NSRefreshedObjectIDsKey)
+        XCTAssertEqual(NSManagedObjectContext.NotificationKey.invalidatedObjectIDs.rawValue, NSInvalidatedObjectIDsKey)
+        XCTAssertEqual(NSManagedObjectContext.didSaveObjectIDsNotification, .NSManagedObjectContextDidSaveObjectIDs)
+    }
 }

@@ -356,4 +356,29 @@ final class ModelLifetimeTests: XCTestCase {
             XCTAssertEqual(references.filter { $0.object != nil }.map { "\($0.object!)" }, [], modelURL.lastPathComponent)
         }
     }
+
+    /// The overlay's attribute types name the same types as `NSAttributeType`, both ways, for
+    /// attributes and for expression descriptions.
+    func testAttributeTypesInTheOverlaysSpelling() {
+        let pairs: [(NSAttributeDescription.AttributeType, NSAttributeType)] = [
+            (.undefined, .undefinedAttributeType), (.integer16, .integer16AttributeType), (.integer32, .integer32AttributeType),
+            (.integer64, .integer64AttributeType), (.decimal, .decimalAttributeType), (.double, .doubleAttributeType),
+            (.float, .floatAttributeType), (.string, .stringAttributeType), (.boolean, .booleanAttributeType),
+            (.date, .dateAttributeType), (.binaryData, .binaryDataAttributeType), (.uuid, .UUIDAttributeType),
+            (.uri, .URIAttributeType), (.transformable, .transformableAttributeType), (.objectID, .objectIDAttributeType),
+            (.composite, .compositeAttributeType),
+        ]
+        for (type, attributeType) in pairs {
+            let a = NSAttributeDescription()
+            a.type = type
+            XCTAssertEqual(a.attributeType, attributeType)
+            a.attributeType = attributeType
+            XCTAssertEqual(a.type, type)
+            XCTAssertEqual(NSAttributeDescription.AttributeType(rawValue: attributeType), type)
+        }
+        let total = NSExpressionDescription()
+        total.resultType = .integer64
+        XCTAssertEqual(total.expressionResultType, .integer64AttributeType)
+        XCTAssertEqual(total.resultType, .integer64)
+    }
 }

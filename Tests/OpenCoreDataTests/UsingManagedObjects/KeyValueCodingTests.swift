@@ -121,4 +121,42 @@ final class KeyValueCodingTests: XCTestCase {
 final class Aliased: NSManagedObject {
     @Managed("firstName") var givenName: String?
     @Managed var age: Int16
+
+    /// Several properties at once, and one by name through the subscript, with the change
+    /// tracking of `setValue(_:forKey:)`; nil travels as `NSNull` both ways.
+    func testSeveralValuesAtOnceAndOneBySubscript() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let e = stack.employee("Fiona", salary: 10)
+            try stack.context.save()
+            e.setValuesForKeys(["firstName": "Fay", "salary": 20, "lastName": NSNull()])
+            XCTAssertEqual(e.firstName, "Fay")
+            XCTAssertEqual(e.salary, 20)
+            XCTAssertNil(e.lastName)
+            XCTAssertTrue(e.isUpdated)
+            let values = e.dictionaryWithValues(forKeys: ["firstName", "salary", "email"])
+            XCTAssertEqual(values["firstName"] as? String, "Fay")
+            XCTAssertEqual(values["salary"] as? Int, 20)
+            XCTAssertTrue(values["email"] is NSNull, "nil is reported as NSNull")
+            XCTAssertEqual(values.count, 3)
+            e["lastName"] = "Smith"
+            XCTAssertEqual(e.lastName, "Smith")
+            XCTAssertEqual(e["lastName"] as? String, "Smith")
+            XCTAssertEqual(Set(e.changedValues().keys), ["firstName", "salary", "lastName"])
+        }
+    }
+
+    /// Objects are `Identifiable` by their identity: two objects are two ids, one object keeps
+    /// its id when its object ID becomes permanent.
+    func testManagedObjectsAreIdentifiableByTheirIdentity() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let a = stack.employee("A"), b = stack.employee("B")
+            XCTAssertNotEqual(a.id, b.id)
+            let before = a.id
+            try stack.context.save()
+            XCTAssertEqual(a.id, before)
+            XCTAssertEqual(a.id, ObjectIdentifier(a))
+        }
+    }
 }

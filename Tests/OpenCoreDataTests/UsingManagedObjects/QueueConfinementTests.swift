@@ -55,4 +55,18 @@ final class QueueConfinementTests: XCTestCase {
         XCTAssertTrue(message.contains("was used off its queue. Wrap the call in context.perform { } or context.performAndWait { }"), message)
     }
     #endif
+
+    /// The overlay's spelling makes the same contexts: `.mainQueue` and `.privateQueue` wrap the
+    /// concurrency types.
+    func testContextsMadeWithTheOverlaysConcurrencyTypes() {
+        XCTAssertEqual(NSManagedObjectContext(.mainQueue).concurrencyType, .mainQueueConcurrencyType)
+        let context = NSManagedObjectContext(.privateQueue)
+        XCTAssertEqual(context.concurrencyType, .privateQueueConcurrencyType)
+        XCTAssertFalse(context.isOnQueue)
+        context.performAndWait { XCTAssertTrue(context.isOnQueue) }
+        XCTAssertEqual(NSManagedObjectContext.ConcurrencyType.mainQueue.rawValue, .mainQueueConcurrencyType)
+        XCTAssertEqual(NSManagedObjectContext.ConcurrencyType(rawValue: .privateQueueConcurrencyType), .privateQueue)
+        XCTAssertEqual(NSManagedObjectContextConcurrencyType.privateQueueConcurrencyType.rawValue, 1)
+        XCTAssertEqual(NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType.rawValue, 2)
+    }
 }
