@@ -162,14 +162,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// old store from this coordinator and returns the new one (the old file is left as it was).
     ///
     /// ```swift
-    /// let sqlite = try coordinator.migratePersistentStore(memoryStore, to: url, options: nil, type: NSSQLiteStoreType)
+    /// let sqlite = try coordinator.migratePersistentStore(memoryStore, to: url, options: nil, withType: NSSQLiteStoreType)
     /// ```
     ///
     /// The copy is one save into the new store: if it fails, the new store is removed again and
     /// the old one stays in use. Objects registered in contexts keep the old store's IDs; fetch
     /// them again.
     @discardableResult
-    open func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil, type storeType: String) throws -> NSPersistentStore {
+    open func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil, withType storeType: String) throws -> NSPersistentStore {
         try locked {
             guard stores.contains(where: { $0 === store }) else {
                 throw CoreDataError.make(NSPersistentStoreOperationError, "migratePersistentStore: the store is not part of this coordinator.")

@@ -73,6 +73,75 @@ final class CoordinatorTests: XCTestCase {
         }
     }
 
+    /// The overlay's store types do what the `String` forms do: add, read and write metadata,
+    /// migrate, destroy and register, each by `NSPersistentStore.StoreType`.
+    func testStoreTypesInTheOverlaysSpelling() throws {
+        XCTAssertEqual(NSPersistentStore.StoreType.sqlite.rawValue, NSSQLiteStoreType)
+        XCTAssertEqual(NSPersistentStore.StoreType.inMemory.rawValue, NSInMemoryStoreType)
+        XCTAssertEqual(NSPersistentStore.StoreType.binary.rawValue, NSBinaryStoreType)
+        XCTAssertEqual(NSPersistentStore.StoreType.xml.rawValue, NSXMLStoreType)
+        let directory = try makeTemporaryDirectory("ocd-storetype")
+        let url = directory.appendingPathComponent("Company.sqlite")
+        let model = CompanyModel.make()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
+        XCTAssertEqual(store.type, NSPersistentStore.StoreType.sqlite.rawValue)
+        let context = newContext(coordinator)
+        try context.performAndWait {
+            let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            e.setValue("Kept", forKey: "firstName")
+            try context.save()
+        }
+
+        var metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+        XCTAssertEqual(metadata[NSStoreTypeKey] as? String, NSSQLiteStoreType)
+        metadata["Tag"] = "written"
+        try NSPersistentStoreCoordinator.setMetadata(metadata, type: .sqlite, at: url)
+        XCTAssertEqual(try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)["Tag"] as? String, "written")
+
+        let copy = directory.appendingPathComponent("Copy.sqlite")
+        let moved = try coordinator.migratePersistentStore(store, to: copy, type: .sqlite)
+        XCTAssertEqual(moved.url, copy)
+        try context.performAndWait {
+            context.reset()
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 1)
+        }
+        try coordinator.destroyPersistentStore(at: copy, type: .sqlite)
+        XCTAssertTrue(coordinator.persistentStores.isEmpty)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy.path))
+
+        let memory = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+        XCTAssertEqual(memory.type, NSInMemoryStoreType)
+
+        NSPersistentStoreCoordinator.registerStoreClass(InMemoryStoreForTypeTest.self, type: NSPersistentStore.StoreType(rawValue: "OverlayTestStore"))
+        XCTAssertTrue(NSPersistentStoreCoordinator.registeredStoreTypes["OverlayTestStore"] == InMemoryStoreForTypeTest.self)
+        NSPersistentStoreCoordinator.registerStoreClass(nil, type: NSPersistentStore.StoreType(rawValue: "OverlayTestStore"))
+        XCTAssertNil(NSPersistentStoreCoordinator.registeredStoreTypes["OverlayTestStore"])
+    }
+
+    /// Writing a SQLite store's metadata without adding it replaces the application's keys, keeps
+    /// the store's own (UUID, model hashes) when left out so the store still opens, and refuses
+    /// a value a property list cannot hold without changing the file.
+    func testSetMetadataOnASQLiteFileKeepsTheStoresOwnKeys() throws {
+        let url = try makeTemporaryDirectory("ocd-setmetadata").appendingPathComponent("Company.sqlite")
+        let model = CompanyModel.make()
+        let uuid = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url).identifier
+        try NSPersistentStoreCoordinator.setMetadata(["Old": 1], forPersistentStoreOfType: NSSQLiteStoreType, at: url)
+        try NSPersistentStoreCoordinator.setMetadata(["Tag": "mine"], forPersistentStoreOfType: NSSQLiteStoreType, at: url)
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        XCTAssertEqual(metadata["Tag"] as? String, "mine")
+        XCTAssertNil(metadata["Old"], "the application's keys are replaced")
+        XCTAssertEqual(metadata[NSStoreUUIDKey] as? String, uuid)
+        XCTAssertNotNil(metadata[NSStoreModelVersionHashesKey])
+        let reopened = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        XCTAssertEqual(reopened.metadata["Tag"] as? String, "mine")
+        XCTAssertThrowsError(try NSPersistentStoreCoordinator.setMetadata(["Bad": NSObject()], forPersistentStoreOfType: NSSQLiteStoreType, at: url)) { error in
+            XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+        }
+        XCTAssertEqual(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)["Tag"] as? String, "mine")
+        XCTAssertThrowsError(try NSPersistentStoreCoordinator.setMetadata([:], forPersistentStoreOfType: NSSQLiteStoreType, at: url.appendingPathExtension("missing")))
+    }
+
     func testMigrateCopiesRecordsAndRelationshipsToANewStore() throws {
         let stack = TestStack()
         try stack.context.performAndWait {
@@ -82,7 +151,7 @@ final class CoordinatorTests: XCTestCase {
             try stack.context.save()
         }
         let old = stack.coordinator.persistentStores[0]
-        let new = try stack.coordinator.migratePersistentStore(old, to: URL(fileURLWithPath: "/dev/null"), options: nil, type: NSInMemoryStoreType)
+        let new = try stack.coordinator.migratePersistentStore(old, to: URL(fileURLWithPath: "/dev/null"), options: nil, withType: NSInMemoryStoreType)
         XCTAssertEqual(stack.coordinator.persistentStores.count, 1)
         XCTAssertTrue(stack.coordinator.persistentStores[0] === new)
         XCTAssertNotEqual(new.identifier, old.identifier)
@@ -144,3 +213,6 @@ final class RefusingStore: NSPersistentStore, RowListingStore, @unchecked Sendab
     func save(_ changes: StoreChanges) throws { throw NSError(domain: "test", code: 4242) }
     func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave { throw NSError(domain: "test", code: 4242) }
 }
+
+/// A registrable store class for the overlay test (registration only needs the class).
+private final class InMemoryStoreForTypeTest: NSAtomicStore {}

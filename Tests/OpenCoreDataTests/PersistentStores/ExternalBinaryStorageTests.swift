@@ -236,7 +236,7 @@ final class ExternalBinaryStorageTests: XCTestCase {
         _ = try insert("moved", image: large, in: context)
         let destination = directory.appendingPathComponent("Copy.sqlite")
         let store = try XCTUnwrap(coordinator.persistentStores.first)
-        _ = try coordinator.migratePersistentStore(store, to: destination, options: nil, type: NSSQLiteStoreType)
+        _ = try coordinator.migratePersistentStore(store, to: destination, options: nil, withType: NSSQLiteStoreType)
         let copied = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".Copy_SUPPORT/_EXTERNAL_DATA").path)) ?? []
         XCTAssertEqual(copied.count, 1)
         XCTAssertEqual(try imageColumn("moved", at: destination)?.prefix(4), "x'02")

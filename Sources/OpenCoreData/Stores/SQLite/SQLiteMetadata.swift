@@ -51,6 +51,12 @@ enum SQLiteMetadata {
         try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }
 
+    /// Whether `key` is one the store writes for itself (type, UUID, the model's version hashes
+    /// and identifiers, framework keys), not one of the application's.
+    static func isStoreKey(_ key: String) -> Bool {
+        key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion") || key.hasPrefix("NSPersistence") || key.hasPrefix("_NS") || key == hashSchemeKey
+    }
+
     /// The metadata dictionary in `data`, or nil if it is not a property list dictionary.
     static func decode(_ data: Data) -> [String: Any]? {
         (try? UntrustedPropertyList.propertyList(from: data)) as? [String: Any]

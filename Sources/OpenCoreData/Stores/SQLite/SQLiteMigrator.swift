@@ -333,7 +333,7 @@ enum SQLiteMigrator {
         let db = try SQLiteConnection(path: temporary.path, readOnly: false)
         defer { db.close() }
         var plist = newMetadata
-        for (key, value) in metadata where plist[key] == nil && !isModelKey(key) { plist[key] = value }
+        for (key, value) in metadata where plist[key] == nil && !SQLiteMetadata.isStoreKey(key) { plist[key] = value }
         plist[NSStoreUUIDKey] = nil
         try db.inTransaction {
             try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", [.text(metadata[NSStoreUUIDKey] as? String ?? UUID().uuidString), .blob(try SQLiteMetadata.encode(plist))])
@@ -409,10 +409,6 @@ enum SQLiteMigrator {
     }
 
     /// Keys that describe the model or the file rather than the caller's data.
-    private static func isModelKey(_ key: String) -> Bool {
-        key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion") || key.hasPrefix("NSPersistence") || key.hasPrefix("_NS") || key == SQLiteMetadata.hashSchemeKey
-    }
-
     // MARK: Replacing the original
 
     /// Moves the original's WAL into the file and removes `-wal` and `-shm`, so the file alone

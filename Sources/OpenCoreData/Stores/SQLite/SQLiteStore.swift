@@ -380,6 +380,40 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         }
     }
 
+    /// Replaces the application's metadata of the store at `url` (`Z_METADATA`), in one
+    /// transaction, without adding the store. The keys the store writes for itself (its UUID and
+    /// the model's version hashes) are kept when `metadata` leaves them out, so that a dictionary
+    /// of the application's own keys cannot make the store unopenable; keys of the application
+    /// that `metadata` leaves out are removed.
+    override class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(path).", [NSFilePathErrorKey: path])
+        }
+        do {
+            let db = try SQLiteConnection(path: path, readOnly: false)
+            defer { db.close() }
+            try db.inTransaction {
+                let rows = try db.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(at: 0), $0.blob(at: 1)) }
+                guard let (uuid, data) = rows.first, let data, let current = SQLiteMetadata.decode(data) else {
+                    throw CoreDataError.make(NSPersistentStoreOperationError, "The store at \(path) has no readable metadata; it was left unchanged.", [NSFilePathErrorKey: path])
+                }
+                var plist = metadata ?? [:]
+                for (key, value) in current where plist[key] == nil && SQLiteMetadata.isStoreKey(key) { plist[key] = value }
+                let newUUID = plist[NSStoreUUIDKey] as? String ?? uuid ?? UUID().uuidString
+                plist[NSStoreUUIDKey] = nil
+                guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
+                    throw CoreDataError.make(NSPersistentStoreOperationError, "The metadata for \(path) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries); the store was left unchanged.", [NSFilePathErrorKey: path])
+                }
+                try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", [.text(newUUID), .blob(try SQLiteMetadata.encode(plist))])
+            }
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+            throw error
+        } catch {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "Could not write the metadata of the store at \(path): \(error).", [NSFilePathErrorKey: path, NSUnderlyingErrorKey: error])
+        }
+    }
+
     /// Removes the store file with its `-wal`, `-shm` and `-journal` companions: a stale WAL
     /// beside a new file of the same name would be replayed into it.
     override class func destroyPersistentStore(at url: URL) throws {
