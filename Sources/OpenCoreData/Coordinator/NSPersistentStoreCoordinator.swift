@@ -16,11 +16,14 @@ import Foundation
 /// Creating a coordinator freezes its model. Store access is serialised by one lock, so contexts
 /// on different queues can share a coordinator.
 open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: every mutable field is guarded by `lock`.
+    // @unchecked Sendable: every mutable field is guarded by `storeAccessLock`.
 
     public let managedObjectModel: NSManagedObjectModel
-    let lock = NSRecursiveLock()
+    let storeAccessLock = NSRecursiveLock()
     private var stores: [NSPersistentStore] = []
+    /// While above 0, adding and removing stores posts no notifications: a migration posts one
+    /// for the whole change (``migratePersistentStore(_:to:options:withType:)``).
+    private var storeNotificationsHeld = 0
     /// Row snapshots shared by this coordinator's contexts; see ``RowCache``.
     let rowCache = RowCache()
 
@@ -78,8 +81,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             if storeURL == nil { store.url = nil }
             try store.loadMetadata()
             try (store as? StoreBackend)?.didLoadMetadata(model: managedObjectModel)
+            postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
             stores.append(store)
             store.didAdd(to: self)
+            postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [NSAddedPersistentStoresKey: [store]])
             return store
         }
     }
@@ -100,10 +105,26 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             guard let index = stores.firstIndex(where: { $0 === store }) else {
                 throw CoreDataError.make(NSPersistentStoreOperationError, "remove(_:): the store is not part of this coordinator.")
             }
+            postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
+            postStoreNotification(.NSPersistentStoreCoordinatorWillRemoveStore, object: store)
             store.willRemove(from: self)
             stores.remove(at: index)
             store.persistentStoreCoordinator = nil
+            postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [NSRemovedPersistentStoresKey: [store]])
         }
+    }
+
+    /// Runs `body` without store-change notifications (see ``storeNotificationsHeld``).
+    private func withStoreNotificationsHeld<T>(_ body: () throws -> T) rethrows -> T {
+        storeNotificationsHeld += 1
+        defer { storeNotificationsHeld -= 1 }
+        return try body()
+    }
+
+    /// Posts a store-change notification, unless a migration holds them back.
+    private func postStoreNotification(_ name: Notification.Name, object: AnyObject, _ userInfo: [String: Any]? = nil) {
+        guard storeNotificationsHeld == 0 else { return }
+        NotificationCenter.default.post(name: name, object: object, userInfo: userInfo)
     }
 
     /// The store at `url`.
@@ -121,6 +142,27 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
               let store = locked({ stores.first { $0.identifier == storeID } }) else { return nil }
         return NSManagedObjectID(entity: entity, store: store, primaryKey: key)
     }
+
+    /// The object ID a URI string names (``managedObjectID(forURIRepresentation:)`` of its URL).
+    open func managedObjectID(for uriRepresentation: String) -> NSManagedObjectID? {
+        URL(string: uriRepresentation).flatMap(managedObjectID(forURIRepresentation:))
+    }
+
+    /// The URL of `store` (an in-memory store added without one: `/dev/null`).
+    open func url(for store: NSPersistentStore) -> URL {
+        store.url ?? URL(fileURLWithPath: "/dev/null")
+    }
+
+    /// Takes the lock that serialises this coordinator's store access, as Apple's deprecated
+    /// `NSLocking` methods do; prefer `perform` and `performAndWait`, which need no lock.
+    @available(*, deprecated, message: "Use perform(_:) or performAndWait(_:)")
+    open func lock() { storeAccessLock.lock() }
+    /// Takes the lock if it is free (see ``lock()``).
+    @available(*, deprecated, message: "Use perform(_:) or performAndWait(_:)")
+    open func tryLock() -> Bool { storeAccessLock.try() }
+    /// Gives the lock back (see ``lock()``).
+    @available(*, deprecated, message: "Use perform(_:) or performAndWait(_:)")
+    open func unlock() { storeAccessLock.unlock() }
 
     // MARK: Metadata
 
@@ -175,7 +217,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 throw CoreDataError.make(NSPersistentStoreOperationError, "migratePersistentStore: the store is not part of this coordinator.")
             }
             let source = try backend(of: store)
-            let target = try addPersistentStore(ofType: storeType, configurationName: store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName, at: url, options: options)
+            // One notification for the whole move, not one for the add and one for the remove.
+            postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
+            let target = try withStoreNotificationsHeld {
+                try addPersistentStore(ofType: storeType, configurationName: store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName, at: url, options: options)
+            }
             do {
                 let destination = try backend(of: target)
                 let entities = (managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []).filter { $0.superentity == nil }
@@ -199,10 +245,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 let copied = rows.map { StoreRow(objectID: newIDs[$0.key]!, values: RowValues($0.values.map(remap)), version: 1) }
                 try destination.save(StoreChanges(inserted: copied, updated: [], deleted: []))
                 target.metadata = store.metadata.merging([NSStoreUUIDKey: target.metadata[NSStoreUUIDKey] as Any, NSStoreTypeKey: target.type]) { _, new in new }
-                try remove(store)
+                try withStoreNotificationsHeld { try remove(store) }
+                postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [
+                    NSAddedPersistentStoresKey: [target], NSRemovedPersistentStoresKey: [store], NSUUIDChangedPersistentStoresKey: [store, target],
+                ])
                 return target
             } catch {
-                try? remove(target)
+                try? withStoreNotificationsHeld { try remove(target) }
                 throw error
             }
         }
@@ -226,7 +275,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     var savesNeedSourceObjects: Bool { stores.contains { ($0 as? StoreBackend)?.needsSourceObjects == true } }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock(); defer { lock.unlock() }
+        storeAccessLock.lock(); defer { storeAccessLock.unlock() }
         return try body()
     }
 

@@ -46,6 +46,11 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     public private(set) weak var superentity: NSEntityDescription?
 
+    /// ``subentities`` by name.
+    open var subentitiesByName: [String: NSEntityDescription] {
+        subentities.reduce(into: [:]) { byName, sub in if let name = sub.name { byName[name] = sub } }
+    }
+
     /// The entities that inherit from this one. Setting it makes this entity their superentity.
     open var subentities: [NSEntityDescription] = [] {
         willSet { checkMutable() }

@@ -86,6 +86,22 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return result
     }
 
+    /// A digest of the model's version hashes (base64 SHA-256 over the hashes concatenated in
+    /// entity-name order), the value stores record as `NSStoreModelVersionChecksumKey`; Apple's
+    /// version hashes when the model came with them (see ``appleEntityVersionHashesByName``).
+    open var versionChecksum: String {
+        var hashes = entityVersionHashesByName
+        if let apple = appleEntityVersionHashesByName, hashes.keys.allSatisfy({ apple[$0] != nil }) {
+            hashes = hashes.keys.reduce(into: [String: Data]()) { $0[$1] = apple[$1] }
+        }
+        return Self.versionChecksum(of: hashes)
+    }
+
+    /// The checksum of `hashes` (see ``versionChecksum``).
+    static func versionChecksum(of hashes: [String: Data]) -> String {
+        SHA256.hash(hashes.keys.sorted().reduce(into: Data()) { $0.append(hashes[$1]!) }).base64EncodedString()
+    }
+
     // MARK: Fetch request templates
 
     private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
@@ -124,14 +140,20 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return mine.allSatisfy { stored[$0.key] == $0.value }
     }
 
-    /// A single model holding the entities of `models`.
-    open class func mergedModel(from models: [NSManagedObjectModel]?) -> NSManagedObjectModel? {
-        guard let models else { return nil }
-        let merged = NSManagedObjectModel()
+    /// Fills this (new) model with copies of the entities, configurations and fetch request
+    /// templates of `models`; false when two of them declare an entity of the same name, which
+    /// Apple's framework refuses too.
+    func merge(_ models: [NSManagedObjectModel]) -> Bool {
         let copies = models.map { $0.copyModel() }
-        merged.entities = copies.flatMap(\.entities)
-        for m in copies { for (k, v) in m.configurationEntities { merged.configurationEntities[k, default: []] += v } }
-        return merged
+        let all = copies.flatMap(\.entities)
+        guard Set(all.compactMap(\.name)).count == all.count else { return false }
+        entities = all
+        for m in copies {
+            for (k, v) in m.configurationEntities { configurationEntities[k, default: []] += v }
+            for (name, template) in m.templates where templates[name] == nil { templates[name] = template }
+        }
+        resolveReferences()
+        return true
     }
 
     public override init() { super.init() }

@@ -142,6 +142,74 @@ final class CoordinatorTests: XCTestCase {
         XCTAssertThrowsError(try NSPersistentStoreCoordinator.setMetadata([:], forPersistentStoreOfType: NSSQLiteStoreType, at: url.appendingPathExtension("missing")))
     }
 
+    /// Adding, removing and migrating stores post the coordinator's store-change notifications:
+    /// will-change before, did-change after with the stores added and removed, will-remove with
+    /// the store; a migration posts one did-change for the whole move.
+    func testStoreChangesPostTheCoordinatorsNotifications() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CompanyModel.make())
+        let box = NotificationBox()
+        var tokens: [NSObjectProtocol] = []
+        for name in [Notification.Name.NSPersistentStoreCoordinatorStoresWillChange, .NSPersistentStoreCoordinatorStoresDidChange] {
+            tokens.append(NotificationCenter.default.addObserver(forName: name, object: coordinator, queue: nil) { note in
+                box.append(["name": note.name.rawValue].merging((note.userInfo ?? [:]).reduce(into: [String: Any]()) { $0["\($1.key)"] = $1.value }) { a, _ in a })
+            })
+        }
+        let removing = NotificationBox()
+        tokens.append(NotificationCenter.default.addObserver(forName: .NSPersistentStoreCoordinatorWillRemoveStore, object: nil, queue: nil) { note in
+            removing.append(["store": note.object as Any])
+        })
+        defer { tokens.forEach(NotificationCenter.default.removeObserver) }
+
+        let memory = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        XCTAssertEqual(box.infos.map { $0["name"] as? String }, [Notification.Name.NSPersistentStoreCoordinatorStoresWillChange.rawValue, Notification.Name.NSPersistentStoreCoordinatorStoresDidChange.rawValue])
+        XCTAssertTrue((box.infos[1][NSAddedPersistentStoresKey] as? [NSPersistentStore])?.first === memory)
+
+        let url = try makeTemporaryDirectory("ocd-storenotes").appendingPathComponent("Moved.sqlite")
+        let moved = try coordinator.migratePersistentStore(memory, to: url, type: .sqlite)
+        XCTAssertEqual(box.infos.count, 4, "one will-change and one did-change for the whole migration")
+        XCTAssertTrue((box.infos[3][NSAddedPersistentStoresKey] as? [NSPersistentStore])?.first === moved)
+        XCTAssertTrue((box.infos[3][NSRemovedPersistentStoresKey] as? [NSPersistentStore])?.first === memory)
+        let changed = box.infos[3][NSUUIDChangedPersistentStoresKey] as? [NSPersistentStore]
+        XCTAssertTrue(changed?.first === memory && changed?.last === moved)
+
+        try coordinator.remove(moved)
+        XCTAssertEqual(box.infos.count, 6)
+        XCTAssertTrue((box.infos[5][NSRemovedPersistentStoresKey] as? [NSPersistentStore])?.first === moved)
+        XCTAssertTrue(removing.infos.last?["store"] as AnyObject === moved)
+    }
+
+    /// A store's URL; an object ID from its URI string; the deprecated lock methods take the lock
+    /// that `perform` uses.
+    func testURLsIDsFromStringsAndTheCoordinatorsLock() throws {
+        let stack = TestStack()
+        let store = stack.coordinator.persistentStores[0]
+        XCTAssertEqual(stack.coordinator.url(for: store).path, "/dev/null")
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("A")
+            try stack.context.save()
+            return e.objectID
+        }
+        XCTAssertEqual(stack.coordinator.managedObjectID(for: id.uriRepresentation().absoluteString), id)
+        XCTAssertNil(stack.coordinator.managedObjectID(for: "not a uri"))
+        /// Whether another thread can take the lock now (`sync` would run on this thread).
+        func anotherThreadTakesTheLock() -> Bool {
+            let done = DispatchSemaphore(value: 0)
+            let taken = NotificationBox()
+            DispatchQueue.global().async {
+                let got = stack.coordinator.tryLock()
+                if got { stack.coordinator.unlock() }
+                taken.append(["got": got])
+                done.signal()
+            }
+            done.wait()
+            return taken.infos.first?["got"] as? Bool ?? false
+        }
+        stack.coordinator.lock()
+        XCTAssertFalse(anotherThreadTakesTheLock(), "another thread cannot take the lock while it is held")
+        stack.coordinator.unlock()
+        XCTAssertTrue(anotherThreadTakesTheLock())
+    }
+
     func testMigrateCopiesRecordsAndRelationshipsToANewStore() throws {
         let stack = TestStack()
         try stack.context.performAndWait {

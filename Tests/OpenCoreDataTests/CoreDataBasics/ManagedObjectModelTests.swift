@@ -381,4 +381,56 @@ final class ModelLifetimeTests: XCTestCase {
         XCTAssertEqual(total.expressionResultType, .integer64AttributeType)
         XCTAssertEqual(total.resultType, .integer64)
     }
+
+    /// Models merge into one (entities, configurations, templates); two models with an entity of
+    /// one name do not; `forStoreMetadata` merges only what can open the store; a bundle's Xcode
+    /// models merge as `mergedModel(from:)`.
+    func testModelsMergeFromModelsAndFromBundles() throws {
+        func model(_ names: [String]) -> NSManagedObjectModel {
+            let m = NSManagedObjectModel()
+            m.entities = names.map { NSEntityDescription(name: $0, properties: [NSAttributeDescription(name: "title", type: .stringAttributeType)]) }
+            return m
+        }
+        let a = model(["Book"]), b = model(["Order", "Line"])
+        b.setFetchRequestTemplate(NSFetchRequest<NSFetchRequestResult>(entityName: "Order"), forName: "AllOrders")
+        let merged = try XCTUnwrap(NSManagedObjectModel(byMerging: [a, b]))
+        XCTAssertEqual(Set(merged.entitiesByName.keys), ["Book", "Order", "Line"])
+        XCTAssertNotNil(merged.fetchRequestTemplate(forName: "AllOrders"))
+        XCTAssertFalse(merged.entities[0] === a.entities[0], "the merged model holds copies")
+        XCTAssertNil(NSManagedObjectModel(byMerging: [a, model(["Book"])]), "two entities named Book")
+        XCTAssertNil(NSManagedObjectModel(byMerging: nil))
+
+        let metadata: [String: Any] = [NSStoreModelVersionHashesKey: merged.entityVersionHashesByName]
+        XCTAssertNotNil(NSManagedObjectModel(byMerging: [a, b], forStoreMetadata: metadata))
+        let otherOrder = model(["Order"])
+        otherOrder.entities[0].properties.append(NSAttributeDescription(name: "total", type: .doubleAttributeType))
+        XCTAssertNil(NSManagedObjectModel(byMerging: [a, otherOrder], forStoreMetadata: metadata), "Order differs from the store's")
+
+        let bundleFolder = try makeTemporaryDirectory("ocd-bundle")
+        let xcdatamodel = bundleFolder.appendingPathComponent("Shop.xcdatamodel")
+        try FileManager.default.createDirectory(at: xcdatamodel, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+                <entity name="Customer" representedClassName="NSManagedObject"><attribute name="name" optional="YES" attributeType="String"/></entity>
+            </model>
+            """.utf8).write(to: xcdatamodel.appendingPathComponent("contents"))
+        let bundle = try XCTUnwrap(Bundle(path: bundleFolder.path))
+        let fromBundle = try XCTUnwrap(NSManagedObjectModel.mergedModel(from: [bundle]))
+        XCTAssertEqual(fromBundle.entitiesByName.keys.sorted(), ["Customer"])
+        XCTAssertNil(NSManagedObjectModel.mergedModel(from: [bundle], forStoreMetadata: metadata))
+    }
+
+    /// Subentities by name, and the model's version checksum: what a SQLite store records.
+    func testSubentitiesByNameAndTheVersionChecksum() throws {
+        let model = CompanyModel.make()
+        XCTAssertEqual(model.entitiesByName["Employee"]?.subentitiesByName.keys.sorted(), ["Manager"])
+        let url = try makeTemporaryDirectory("ocd-checksum").appendingPathComponent("C.sqlite")
+        let store = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .sqlite, at: url)
+        XCTAssertEqual(store.metadata["NSStoreModelVersionChecksumKey"] as? String, model.versionChecksum)
+        let changed = CompanyModel.make()
+        changed.entitiesByName["Badge"]!.properties.append(NSAttributeDescription(name: "extra", type: .stringAttributeType))
+        XCTAssertNotEqual(changed.versionChecksum, model.versionChecksum, "another schema, another checksum")
+        XCTAssertEqual(CompanyModel.make().versionChecksum, model.versionChecksum)
+    }
 }

@@ -32,14 +32,12 @@ enum SQLiteMetadata {
             hashes.keys.allSatisfy { apple[$0] != nil } ? hashes.keys.reduce(into: [String: Data]()) { $0[$1] = apple[$1] } : nil
         }
         let written = apple ?? hashes
-        // Apple's NSStoreModelVersionChecksumKey: SHA-256 over the hashes concatenated in name order.
-        let concatenated = written.keys.sorted().reduce(into: Data()) { $0.append(written[$1]!) }
         var plist: [String: Any] = [
             NSStoreTypeKey: NSSQLiteStoreType,
             NSStoreModelVersionHashesKey: written,
             "NSStoreModelVersionHashesVersion": 3,
             NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
-            "NSStoreModelVersionChecksumKey": SHA256.hash(concatenated).base64EncodedString(),
+            "NSStoreModelVersionChecksumKey": NSManagedObjectModel.versionChecksum(of: written),
             "NSPersistenceFrameworkVersion": 1,
             "_NSAutoVacuumLevel": "2",
         ]
