@@ -54,7 +54,9 @@ let package = Package(
         .target(name: "OpenCoreDataTestSupport", dependencies: ["OpenCoreData"], path: "Tests/OpenCoreDataTestSupport"),
         // Behaviour tests, grouped by the Programming Guide's chapters.
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTestSupport", "TortureKit", "main-queue-dispatch-main", "main-queue-async-main", "ocd-torture"],
-                    exclude: ["Reliability/FuzzCorpus"]),
+                    exclude: ["Reliability/FuzzCorpus"],
+                    // A model found by name, as NSPersistentContainer(name:) finds an app's.
+                    resources: [.copy("Resources/ContainerShop.xcdatamodel")]),
         // Tests of internal types (`@testable import OpenCoreData`) and the layer check.
         .testTarget(name: "OpenCoreDataInternalsTests", dependencies: ["OpenCoreData", "OpenCoreDataTestSupport"]),
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [

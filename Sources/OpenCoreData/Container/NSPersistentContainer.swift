@@ -10,9 +10,10 @@ import Foundation
 /// let context = container.viewContext
 /// ```
 ///
-/// On Linux there is no app bundle, so the model is passed in (or loaded from a file by the
-/// caller), and stores go under ``defaultDirectoryURL()``: `$XDG_DATA_HOME/<process name>`, or
-/// `~/.local/share/<process name>`.
+/// `NSPersistentContainer(name:)` finds the model named `name` among the program's bundles (an
+/// Xcode `.xcdatamodeld` or `.xcdatamodel` shipped as a resource: the main bundle, and SwiftPM
+/// resource bundles beside the executable); otherwise pass the model in. Stores go under
+/// ``defaultDirectoryURL()``: `$XDG_DATA_HOME/<process name>`, or `~/.local/share/<process name>`.
 open class NSPersistentContainer: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the container's own properties are set up once, on one thread;
     // the contexts it hands out are queue-confined.
@@ -31,6 +32,50 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         context.name = "viewContext"
         return context
     }()
+
+    /// Why ``init(name:)`` found no model, reported by ``loadPersistentStores(completionHandler:)``.
+    private var missingModelError: NSError?
+
+    /// A container whose model is the one named `name` among the program's bundles
+    /// (`<name>.xcdatamodeld` or `<name>.xcdatamodel`, see the type's description). When there
+    /// is none, the model is empty and ``loadPersistentStores(completionHandler:)`` reports an
+    /// `NSCoreDataError` that names the places searched.
+    public convenience init(name: String) {
+        let bundles = Self.modelSearchBundles()
+        let found = Self.model(named: name, in: bundles)
+        self.init(name: name, managedObjectModel: found ?? NSManagedObjectModel())
+        if found == nil {
+            let places = bundles.compactMap { $0.resourcePath }.joined(separator: ", ")
+            missingModelError = CoreDataError.make(NSCoreDataError, "No model named '\(name)' (\(name).xcdatamodeld or \(name).xcdatamodel) was found in the program's bundles (\(places)). Add it to your target's resources, or use init(name:managedObjectModel:).")
+        }
+    }
+
+    /// The bundles ``init(name:)`` searches: the main bundle, the bundles loaded in the process,
+    /// and the SwiftPM resource bundles (`*.resources`) beside the executable.
+    static func modelSearchBundles() -> [Bundle] {
+        var bundles = [Bundle.main] + Bundle.allBundles
+        let folder = Bundle.main.bundleURL
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for entry in contents.sorted() where entry.hasSuffix(".resources") || entry.hasSuffix(".bundle") {
+            if let bundle = Bundle(path: folder.appendingPathComponent(entry).path) { bundles.append(bundle) }
+        }
+        var seen = Set<String>()
+        return bundles.filter { seen.insert($0.bundlePath).inserted }
+    }
+
+    /// The model named `name` in the first of `bundles` that has one.
+    static func model(named name: String, in bundles: [Bundle]) -> NSManagedObjectModel? {
+        for bundle in bundles {
+            for ext in ["xcdatamodeld", "xcdatamodel"] {
+                // Linux Foundation answers an NSURL here; Apple's, a URL: the path suits both.
+                if let path = bundle.url(forResource: name, withExtension: ext)?.path,
+                   let model = NSManagedObjectModel(contentsOf: URL(fileURLWithPath: path)) {
+                    return model
+                }
+            }
+        }
+        return nil
+    }
 
     public init(name: String, managedObjectModel model: NSManagedObjectModel) {
         self.name = name
@@ -56,6 +101,10 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
 
     /// Adds a store for each description, calling `block` once per description.
     open func loadPersistentStores(completionHandler block: (NSPersistentStoreDescription, Error?) -> Void) {
+        if let missingModelError {
+            for description in persistentStoreDescriptions { block(description, missingModelError) }
+            return
+        }
         for description in persistentStoreDescriptions {
             if let url = description.url, description.type != NSInMemoryStoreType {
                 do {
@@ -83,8 +132,16 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     }
 
     /// Runs `block` on a new private-queue context and returns its result.
+    ///
+    /// Apple declares one `rethrows` method; as for the context's `perform`, there are two
+    /// overloads here, so that a block that cannot throw needs no `try`.
     open func performBackgroundTask<T>(_ block: @escaping (NSManagedObjectContext) throws -> T) async throws -> T {
         let context = newBackgroundContext()
         return try await context.perform(schedule: .enqueued) { try block(context) }
+    }
+
+    open func performBackgroundTask<T>(_ block: @escaping (NSManagedObjectContext) -> T) async -> T {
+        let context = newBackgroundContext()
+        return await context.perform(schedule: .enqueued) { block(context) }
     }
 }

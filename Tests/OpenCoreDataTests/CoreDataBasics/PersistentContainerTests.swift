@@ -57,4 +57,36 @@ final class PersistentContainerTests: XCTestCase {
         container.loadPersistentStores { _, error in reported = error as NSError? }
         XCTAssertEqual(reported?.code, NSPersistentStoreInvalidTypeError)
     }
+
+    /// `NSPersistentContainer(name:)` finds the model of that name among the program's bundles
+    /// (here the test target's resource bundle); a name with no model makes
+    /// `loadPersistentStores` report an error that names what was searched.
+    func testAContainerFindsItsModelByName() throws {
+        let container = NSPersistentContainer(name: "ContainerShop")
+        XCTAssertEqual(container.managedObjectModel.entitiesByName.keys.sorted(), ["Customer"])
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+        container.persistentStoreDescriptions[0].type = NSInMemoryStoreType
+        var loadError: Error?
+        container.loadPersistentStores { _, error in loadError = error }
+        XCTAssertNil(loadError)
+        let count = try container.viewContext.count(for: NSFetchRequest<NSManagedObject>(entityName: "Customer"))
+        XCTAssertEqual(count, 0)
+
+        let missing = NSPersistentContainer(name: "NoSuchModel")
+        var reported: NSError?
+        missing.loadPersistentStores { _, error in reported = error as NSError? }
+        XCTAssertEqual(reported?.domain, NSCocoaErrorDomain)
+        XCTAssertEqual(reported?.code, NSCoreDataError)
+        XCTAssertTrue(reported?.localizedDescription.contains("NoSuchModel") == true)
+        XCTAssertTrue(missing.persistentStoreCoordinator.persistentStores.isEmpty)
+    }
+
+    /// `performBackgroundTask` runs a block that cannot throw without `try`, on a private queue.
+    func testPerformBackgroundTaskReturnsItsResult() async throws {
+        let container = NSPersistentContainer(name: "Company", managedObjectModel: CompanyModel.make())
+        container.persistentStoreDescriptions[0].type = NSInMemoryStoreType
+        container.loadPersistentStores { _, error in XCTAssertNil(error) }
+        let concurrency = await container.performBackgroundTask { context in context.concurrencyType }
+        XCTAssertEqual(concurrency, .privateQueueConcurrencyType)
+    }
 }
