@@ -80,6 +80,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         set { confinedState.stalenessInterval = newValue }
     }
     open var shouldDeleteInaccessibleFaults = true
+    /// Whether the context keeps every registered object alive. By default (false) it keeps only
+    /// objects with unsaved changes; the others live as long as the application holds them.
+    open var retainsRegisteredObjects: Bool {
+        get { registry.retainsObjects }
+        set { registry.retainsObjects = newValue }
+    }
+    /// The application's own values, kept with the context.
+    public private(set) lazy var userInfo = NSMutableDictionary()
 
     /// The undo manager recording this context's changes. `nil` by default (as on iOS): set one
     /// to enable undo. Changes are grouped per event: each `processPendingChanges` closes a group.

@@ -17,6 +17,19 @@ final class ObjectRegistry {
     /// that hands out an existing record's ID as a new one). They still name this context as
     /// theirs, so the context must find them when it goes away (``allObjects``).
     @exclusivity(unchecked) private var displaced: [UnretainedReference<NSManagedObject>] = []
+    /// Strong references to the registered objects while the context's
+    /// `retainsRegisteredObjects` is true; nil otherwise.
+    @exclusivity(unchecked) private var retained: [ObjectIdentifier: NSManagedObject]?
+
+    /// Whether the registry keeps its objects alive (``NSManagedObjectContext/retainsRegisteredObjects``).
+    /// Turning it off lets go of the objects nothing else holds.
+    var retainsObjects: Bool {
+        get { retained != nil }
+        set {
+            guard newValue != (retained != nil) else { return }
+            retained = newValue ? allObjects.reduce(into: [:]) { $0[ObjectIdentifier($1)] = $1 } : nil
+        }
+    }
 
     var count: Int { objects.count }
     /// How many objects the table has room for (for tests that it gives memory back).
@@ -32,6 +45,7 @@ final class ObjectRegistry {
             displaced.append(previous)
         }
         if key.storeToken < 0 { observe(object.objectID) }
+        if retained != nil { retained![ObjectIdentifier(object)] = object }
     }
 
     func object(for key: ObjectKey) -> NSManagedObject? {
@@ -53,6 +67,8 @@ final class ObjectRegistry {
     /// Removes the entry for `key` if it is `object` (another object may have taken the key).
     /// One hash lookup, not two: every object that dies while registered comes here.
     private func removeEntry(_ key: ObjectKey, ifItIs object: NSManagedObject) {
+        // The caller holds `object`, so letting go of it here cannot free it inside this call.
+        if retained != nil { retained![ObjectIdentifier(object)] = nil }
         guard let index = objects.index(forKey: key),
               objects[index].refers(to: object) else {
             if !displaced.isEmpty { displaced.removeAll { $0.refers(to: object) } }
@@ -68,6 +84,11 @@ final class ObjectRegistry {
     func removeAll() {
         objects.removeAll()
         displaced.removeAll()
+        // Let go of retained objects only once the tables are empty: a freed object's deinit
+        // asks the registry to forget it.
+        let letGo = retained
+        if retained != nil { retained = [:] }
+        withExtendedLifetime(letGo) {}
         let ids = Array(observedIDs.values)
         observedIDs.removeAll()
         for (store, group) in Self.byStore(ids) { store.contextDidUnregister(group) }

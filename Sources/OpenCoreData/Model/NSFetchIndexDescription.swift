@@ -48,16 +48,19 @@ open class NSFetchIndexDescription: NSObject, @unchecked Sendable {
     }
 }
 
+/// How a store compares values in an index element (Apple's values).
+public enum NSFetchIndexElementType: UInt, Sendable {
+    /// An ordinary B-tree index.
+    case binary = 0
+    /// A spatial R-tree index, for ranges of numbers (e.g. latitude and longitude).
+    case rTree = 1
+}
+
 /// One column of a fetch index: a property (or, in Xcode, an expression), its order and its
 /// collation.
 open class NSFetchIndexElementDescription: NSObject, @unchecked Sendable {
-    /// How a store compares values in the index.
-    public enum CollationType: UInt, Sendable {
-        /// An ordinary B-tree index.
-        case binary = 0
-        /// A spatial R-tree index, for ranges of numbers (e.g. latitude and longitude).
-        case rTree = 1
-    }
+    /// The name this project used before it spelled the type as Apple does.
+    public typealias CollationType = NSFetchIndexElementType
 
     /// The indexed property's name. Kept by name so the element follows its entity into copies
     /// of the model.

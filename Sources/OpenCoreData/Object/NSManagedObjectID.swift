@@ -104,3 +104,8 @@ enum TemporaryIDCounter {
         return last
     }
 }
+
+/// An object ID never changes once made, so a copy is the ID itself, as on Apple platforms.
+extension NSManagedObjectID: NSCopying {
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+}

@@ -433,4 +433,25 @@ final class ModelLifetimeTests: XCTestCase {
         XCTAssertNotEqual(changed.versionChecksum, model.versionChecksum, "another schema, another checksum")
         XCTAssertEqual(CompanyModel.make().versionChecksum, model.versionChecksum)
     }
+
+    /// Index element collations have Apple's type and values.
+    func testFetchIndexElementTypesHaveApplesValues() {
+        XCTAssertEqual(NSFetchIndexElementType.binary.rawValue, 0)
+        XCTAssertEqual(NSFetchIndexElementType.rTree.rawValue, 1)
+        let element = NSFetchIndexElementDescription(property: NSAttributeDescription(name: "n", type: .doubleAttributeType), collationType: .rTree)
+        let collation: NSFetchIndexElementType = element.collationType
+        XCTAssertEqual(collation, .rTree)
+    }
+
+    /// An object ID copies as itself: it never changes once made.
+    func testAnObjectIDCopiesAsItself() throws {
+        let stack = TestStack()
+        let id = try stack.context.performAndWait {
+            let e = stack.employee("A")
+            try stack.context.save()
+            return e.objectID
+        }
+        XCTAssertTrue(id.copy() as AnyObject === id)
+        XCTAssertEqual(id.copy(with: nil) as? NSManagedObjectID, id)
+    }
 }

@@ -144,4 +144,43 @@ final class ObjectLifetimeTests: XCTestCase {
             XCTAssertTrue(e.objectID.persistentStore === stack.coordinator.persistentStores[0])
         }
     }
+
+    /// With `retainsRegisteredObjects` the context keeps unchanged objects alive after the
+    /// application lets them go; turning it off, or a reset, lets them go.
+    func testARetainingContextKeepsItsObjectsUntilToldOtherwise() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            XCTAssertFalse(stack.context.retainsRegisteredObjects)
+            stack.context.retainsRegisteredObjects = true
+            var id: NSManagedObjectID?
+            weak var weakEmployee: Employee?
+            try autoreleasepoolCompat {
+                let e = stack.employee("Kept")
+                try stack.context.save()
+                id = e.objectID
+                weakEmployee = e
+            }
+            XCTAssertNotNil(weakEmployee, "the context keeps its registered objects")
+            XCTAssertNotNil(stack.context.registeredObject(for: id!))
+            stack.context.retainsRegisteredObjects = false
+            XCTAssertNil(weakEmployee, "turned off, it lets go of objects nothing else holds")
+            XCTAssertNil(stack.context.registeredObject(for: id!))
+
+            stack.context.retainsRegisteredObjects = true
+            weak var fetched: NSManagedObject?
+            autoreleasepoolCompat { fetched = stack.context.object(with: id!) }
+            XCTAssertNotNil(fetched)
+            stack.context.reset()
+            XCTAssertNil(fetched, "a reset lets go of them too")
+            XCTAssertTrue(stack.context.retainsRegisteredObjects, "and leaves the setting on")
+        }
+    }
+
+    /// A context keeps the application's values in `userInfo`.
+    func testAContextKeepsTheApplicationsUserInfo() {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.userInfo["importer"] = "nightly"
+        XCTAssertEqual(context.userInfo["importer"] as? String, "nightly")
+        XCTAssertTrue(context.userInfo === context.userInfo)
+    }
 }
