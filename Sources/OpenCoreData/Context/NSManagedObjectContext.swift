@@ -283,12 +283,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 }
 
-/// Carries a value across a concurrency boundary the compiler cannot see is safe: the value is
-/// only used on the context's queue.
-struct UncheckedSendableBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
 
 final class WeakContextReference: @unchecked Sendable {
     weak var context: NSManagedObjectContext?

@@ -269,6 +269,24 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     open func performAndWait<T>(_ block: () throws -> T) rethrows -> T { try locked(block) }
     open func perform(_ block: @escaping @Sendable () -> Void) { DispatchQueue.global().async { self.locked(block) } }
 
+    /// Runs `block` with the coordinator's lock held, off the caller's thread, and returns its
+    /// result. Two overloads, as for the context's `perform`: a block that cannot throw needs no `try`.
+    open func perform<T>(_ block: @escaping () throws -> T) async throws -> T {
+        let box = UncheckedSendableBox(block)
+        let result: UncheckedSendableBox<Result<T, Error>> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: UncheckedSendableBox(Result { try self.locked(box.value) })) }
+        }
+        return try result.value.get()
+    }
+
+    open func perform<T>(_ block: @escaping () -> T) async -> T {
+        let box = UncheckedSendableBox(block)
+        let result: UncheckedSendableBox<T> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: UncheckedSendableBox(self.locked(box.value))) }
+        }
+        return result.value
+    }
+
     /// Whether a save must attach each row's managed object (see `StoreBackend.needsSourceObjects`).
     /// Call under ``locked(_:)``.
     var storesCheckVersionsOnWrite: Bool { stores.allSatisfy { ($0 as? StoreBackend)?.checksVersionsOnWrite == true } }

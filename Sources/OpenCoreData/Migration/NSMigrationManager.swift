@@ -8,7 +8,7 @@ import Foundation
 /// let mapping = try NSMappingModel.load(contentsOf: URL(fileURLWithPath: "V2toV3.cdm"))
 /// NSEntityMigrationPolicy.register(MakerPolicy.self, forClassName: "App.MakerPolicy")
 /// let manager = NSMigrationManager(sourceModel: v2, destinationModel: v3)
-/// try manager.migrateStore(from: oldURL, type: NSSQLiteStoreType, options: nil, with: mapping,
+/// try manager.migrateStore(from: oldURL, sourceType: NSSQLiteStoreType, options: nil, with: mapping,
 ///                          toDestinationURL: newURL, destinationType: NSSQLiteStoreType, destinationOptions: nil)
 /// ```
 ///
@@ -36,12 +36,18 @@ open class NSMigrationManager: NSObject, ExpressionMethodReceiver, @unchecked Se
     // state is touched only from there.
     public let sourceModel: NSManagedObjectModel
     public let destinationModel: NSManagedObjectModel
-    open private(set) var mappingModel: NSMappingModel?
+    /// The mapping model of the migration under way or last run (nil before the first).
+    open private(set) var mappingModel: NSMappingModel!
     /// The context the source store's records are read in (during a migration).
     open private(set) var sourceContext: NSManagedObjectContext!
     /// The context destination instances are created in (during a migration).
     open private(set) var destinationContext: NSManagedObjectContext!
-    open private(set) var currentEntityMapping: NSEntityMapping?
+    /// The entity mapping being processed (nil between migrations).
+    open private(set) var currentEntityMapping: NSEntityMapping!
+    /// Whether a store's own migration manager runs the migration when the store has one.
+    /// No store here has one, so a migration runs the same way either way, as Apple's does for
+    /// stores without one.
+    open var usesStoreSpecificMigrationManager = true
     /// Yours: policies keep lookup tables here during a migration.
     open var userInfo: [AnyHashable: Any]?
     /// The share of source instances processed in stage 1, from 0 to 1.
@@ -66,7 +72,16 @@ open class NSMigrationManager: NSObject, ExpressionMethodReceiver, @unchecked Se
 
     // MARK: Migrating
 
-    open func migrateStore(from sourceURL: URL, type sourceType: String, options sOptions: [AnyHashable: Any]? = nil,
+    /// ``migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)``
+    /// with the overlay's store types.
+    open func migrateStore(from sourceURL: URL, type sourceType: NSPersistentStore.StoreType, options sourceOptions: [AnyHashable: Any]? = nil,
+                           mapping: NSMappingModel, to destinationURL: URL, type destinationType: NSPersistentStore.StoreType,
+                           options destinationOptions: [AnyHashable: Any]? = nil) throws {
+        try migrateStore(from: sourceURL, sourceType: sourceType.rawValue, options: sourceOptions, with: mapping,
+                         toDestinationURL: destinationURL, destinationType: destinationType.rawValue, destinationOptions: destinationOptions)
+    }
+
+    open func migrateStore(from sourceURL: URL, sourceType: String, options sOptions: [AnyHashable: Any]? = nil,
                            with mappings: NSMappingModel?, toDestinationURL dURL: URL, destinationType dType: String,
                            destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
         let mapping = try mappings ?? NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: destinationModel)

@@ -210,6 +210,20 @@ final class CoordinatorTests: XCTestCase {
         XCTAssertTrue(anotherThreadTakesTheLock())
     }
 
+    /// The async `perform` runs its block under the coordinator's lock and returns its result;
+    /// a throwing block's error reaches the caller.
+    func testTheAsyncPerformReturnsTheBlocksResult() async throws {
+        let stack = TestStack()
+        let count = await stack.coordinator.perform { stack.coordinator.persistentStores.count }
+        XCTAssertEqual(count, 1)
+        do {
+            _ = try await stack.coordinator.perform { () throws -> Int in throw CocoaError(.coreData) }
+            XCTFail("the block's error is thrown")
+        } catch let error as CocoaError {
+            XCTAssertEqual(error.code, .coreData)
+        }
+    }
+
     func testMigrateCopiesRecordsAndRelationshipsToANewStore() throws {
         let stack = TestStack()
         try stack.context.performAndWait {

@@ -135,7 +135,7 @@ final class MappingModelMigrationTests: XCTestCase {
     private func migrate(_ mapping: NSMappingModel, from source: URL) throws -> URL {
         let destination = source.deletingLastPathComponent().appendingPathComponent("SampleModel_V3.sqlite")
         let manager = NSMigrationManager(sourceModel: try model("SampleModel2"), destinationModel: try model("SampleModel3"))
-        try manager.migrateStore(from: source, type: NSSQLiteStoreType, options: nil, with: mapping,
+        try manager.migrateStore(from: source, sourceType: NSSQLiteStoreType, options: nil, with: mapping,
                                  toDestinationURL: destination, destinationType: NSSQLiteStoreType, destinationOptions: nil)
         return destination
     }
@@ -156,6 +156,27 @@ final class MappingModelMigrationTests: XCTestCase {
 
     private func names(_ objects: Any?, _ key: String) -> [String] {
         ((objects as? Set<NSManagedObject>) ?? []).compactMap { $0.value(forKey: key) as? String }.sorted()
+    }
+
+    /// The overlay's `migrateStore(from:type:options:mapping:to:type:options:)` migrates as the
+    /// String form does; the manager keeps the mapping it ran.
+    func testTheOverlaysMigrateStoreMigratesTheSame() throws {
+        NSEntityMigrationPolicy.register(MakerPolicy.self, forClassName: fixturePolicyName)
+        let source = try copyOfV2Store()
+        let mapping = try NSMappingModel.load(contentsOf: fixture("Fixtures/V2toV3.cdm"))
+        let manager = NSMigrationManager(sourceModel: try model("SampleModel2"), destinationModel: try model("SampleModel3"))
+        XCTAssertNil(manager.mappingModel, "no migration has run yet")
+        XCTAssertTrue(manager.usesStoreSpecificMigrationManager)
+        let destination = source.deletingLastPathComponent().appendingPathComponent("Overlay_V3.sqlite")
+        try manager.migrateStore(from: source, type: .sqlite, mapping: mapping, to: destination, type: .sqlite)
+        XCTAssertTrue(manager.mappingModel === mapping)
+        XCTAssertNil(manager.currentEntityMapping, "no entity mapping is under way after the migration")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try model("SampleModel3"))
+        try coordinator.addPersistentStore(type: .sqlite, at: destination)
+        let context = NSManagedObjectContext(.privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        let sourceCars = try SQLiteInspector.rows(at: source.path, "SELECT COUNT(*) FROM ZCAR")[0][0].flatMap { Int($0) }
+        try context.performAndWait { XCTAssertEqual(try count(context, "Car"), sourceCars) }
     }
 
     func testTheV2StoreMigratesToV3ThroughTheMappingModelAndItsPolicy() throws {
@@ -359,7 +380,7 @@ final class MappingModelMigrationTests: XCTestCase {
                     let destination = directory.appendingPathComponent("Migrated-\(round).sqlite")
                     let manager = NSMigrationManager(sourceModel: try model("SampleModel2"), destinationModel: try model("SampleModel3"))
                     do {
-                        try manager.migrateStore(from: sourceStore, type: NSSQLiteStoreType, with: mapping, toDestinationURL: destination, destinationType: NSSQLiteStoreType)
+                        try manager.migrateStore(from: sourceStore, sourceType: NSSQLiteStoreType, with: mapping, toDestinationURL: destination, destinationType: NSSQLiteStoreType)
                         migrated.append(true)
                     } catch {
                         migrated.append(false)

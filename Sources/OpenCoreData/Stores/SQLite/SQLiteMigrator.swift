@@ -114,7 +114,7 @@ enum SQLiteMigrator {
         }
         try replaceWithMigratedCopy(of: url, failure: "through its mapping model", passing: [NSMigrationError]) { temporary, externalDirectory in
             try NSMigrationManager(sourceModel: source, destinationModel: destination)
-                .migrateStore(from: url, type: NSSQLiteStoreType, options: nil, with: mapping,
+                .migrateStore(from: url, sourceType: NSSQLiteStoreType, options: nil, with: mapping,
                               toDestinationURL: temporary, destinationType: NSSQLiteStoreType,
                               destinationOptions: [SQLiteExternalData.directoryOption: externalDirectory])
             try checkpointAndRemoveJournal(of: temporary.path)
