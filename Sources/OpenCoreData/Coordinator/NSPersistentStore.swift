@@ -17,6 +17,10 @@ public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
+/// SQLite stores: gather the query planner's statistics (`ANALYZE`) when the store is added.
+public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
+/// SQLite stores: rebuild the file (`VACUUM`), giving free pages back, when the store is added.
+public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
 
 /// A place where records live: the base class of every store type.

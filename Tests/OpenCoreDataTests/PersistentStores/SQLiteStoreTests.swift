@@ -54,6 +54,41 @@ final class SQLiteStoreTests: XCTestCase {
         return model
     }
 
+    /// `NSSQLiteManualVacuumOption` rebuilds the file when the store is added (its free pages go
+    /// back) and `NSSQLiteAnalyzeOption` gathers the planner's statistics (`sqlite_stat1`); a
+    /// store added without them does neither.
+    func testVacuumAndAnalyzeOptionsRunWhenTheStoreIsAdded() throws {
+        let url = try makeTemporaryDirectory("ocd-vacuum").appendingPathComponent("Company.sqlite")
+        let model = CompanyModel.make()
+        do {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+            let context = newContext(coordinator)
+            try context.performAndWait {
+                let filler = String(repeating: "x", count: 2_000)
+                for i in 0..<400 {
+                    let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+                    e.setValue("\(i)", forKey: "firstName")
+                    e.setValue("\(filler)@example.com", forKey: "email")
+                }
+                try context.save()
+                for e in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Employee")) { context.delete(e) }
+                try context.save()
+            }
+            try coordinator.remove(coordinator.persistentStores[0])
+        }
+        func freePages() throws -> Int { Int(try SQLiteInspector.rows(at: url.path, "PRAGMA freelist_count")[0][0] ?? "") ?? -1 }
+        func hasStatistics() throws -> Bool { try !SQLiteInspector.rows(at: url.path, "SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'").isEmpty }
+        _ = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        XCTAssertGreaterThan(try freePages(), 0, "deleting rows leaves free pages")
+        XCTAssertFalse(try hasStatistics())
+        _ = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil, at: url,
+            options: [NSSQLiteManualVacuumOption: true, NSSQLiteAnalyzeOption: true])
+        XCTAssertEqual(try freePages(), 0, "the vacuum gave the free pages back")
+        XCTAssertTrue(try hasStatistics(), "the analysis wrote its statistics")
+    }
+
     func testEveryAttributeTypeSurvivesAReopen() throws {
         let uuid = UUID(uuidString: "FEFE4176-912D-429F-9C83-662FFF641115")!
         let date = Date(timeIntervalSinceReferenceDate: 123_456.5)

@@ -25,7 +25,8 @@ public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 ///   process since it was fetched fails the save with `NSManagedObjectMergeError` (133020) and
 ///   nothing is written.
 /// - Options: `NSReadOnlyPersistentStoreOption`, `NSSQLitePragmasOption` (a dictionary of
-///   pragma names and values, applied after the defaults), `NSPersistentStoreTimeoutOption`.
+///   pragma names and values, applied after the defaults), `NSPersistentStoreTimeoutOption`,
+///   `NSSQLiteManualVacuumOption` and `NSSQLiteAnalyzeOption` (run when the store is added).
 ///
 /// Fetches are answered in SQL — filtered, sorted, limited, counted — when the whole request
 /// translates exactly (`prepareFetch`, ``SQLiteFetchQuery``); otherwise the rows are narrowed in
@@ -152,6 +153,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             try openExistingStore(db, tables: tables, path: path, model: model)
         }
         try applyPragmas(to: db, path: path)
+        try runMaintenanceOptions(on: db, path: path)
         if !isReadOnly, !tables.isEmpty, let directory = externalDataDirectory, options?[SQLiteExternalData.directoryOption] == nil {
             // Best effort: a store whose lock is busy collects its orphans at a later open.
             _ = try? SQLiteExternalData.collectOrphans(of: path, in: directory, writeLockedBy: db)
@@ -313,6 +315,20 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             return "The store at \(path) can only be read (the file's permissions or its volume), and opening it for writing switches it to WAL journal mode: \(error). Add it with NSReadOnlyPersistentStoreOption: true to read it, or make the file and its directory writable."
         }
         return "Can't switch the store at \(path) to WAL journal mode: \(error). Another process may hold it open in rollback-journal mode."
+    }
+
+    /// `NSSQLiteManualVacuumOption` and `NSSQLiteAnalyzeOption`, as Apple's store runs them when
+    /// it is added: the file rebuilt, then the planner's statistics gathered. A read-only store
+    /// changes nothing, so it skips both.
+    private func runMaintenanceOptions(on db: SQLiteConnection, path: String) throws {
+        guard !isReadOnly else { return }
+        func isOn(_ key: String) -> Bool { (options?[key] as? Bool) ?? (options?[key] as? NSNumber)?.boolValue ?? false }
+        do {
+            if isOn(NSSQLiteManualVacuumOption) { try db.execute("VACUUM") }
+            if isOn(NSSQLiteAnalyzeOption) { try db.execute("ANALYZE") }
+        } catch {
+            throw openError(path, "The store at \(path) could not be vacuumed or analyzed (NSSQLiteManualVacuumOption, NSSQLiteAnalyzeOption): \(error). It was left as it was; add it without those options.", error)
+        }
     }
 
     /// Applies `NSSQLitePragmasOption` after the defaults, so callers can override them.
