@@ -102,6 +102,9 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     }
 
     func copyRequest() -> NSFetchRequest<ResultType> { copyRequest(as: ResultType.self) }
+
+    /// A copy with every setting (NSCopying): change the copy without changing this request.
+    open override func copy(with zone: NSZone? = nil) -> Any { copyRequest() }
 }
 
 /// The kinds of request a persistent store executes.
@@ -114,9 +117,21 @@ public enum NSPersistentStoreRequestType: UInt, Sendable {
 }
 
 /// The base of requests sent to persistent stores.
-open class NSPersistentStoreRequest: NSObject, @unchecked Sendable {
+open class NSPersistentStoreRequest: NSObject, NSCopying, @unchecked Sendable {
     /// The stores to search; nil means every store of the coordinator.
     open var affectedStores: [NSPersistentStore]?
     open var requestType: NSPersistentStoreRequestType { .fetchRequestType }
+    public override init() { super.init() }
+
+    /// A copy of the request; each kind of request copies its own settings.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSPersistentStoreRequest()
+        copy.affectedStores = affectedStores
+        return copy
+    }
+}
+
+/// The base of the results stores return for requests (batch requests' results, later).
+open class NSPersistentStoreResult: NSObject, @unchecked Sendable {
     public override init() { super.init() }
 }

@@ -229,4 +229,35 @@ final class FetchRequestTests: XCTestCase {
                            ["Ann", "Bob", "Cid", "Dee", "Plain"])
         }
     }
+
+    /// A copied request has every setting of the original and changes apart from it.
+    func testACopiedRequestKeepsEverySettingAndChangesApart() throws {
+        let stack = TestStack()
+        let request = NSFetchRequest<Employee>(entityName: "Employee")
+        request.predicate = NSPredicate(format: "salary > %d", 10)
+        request.sortDescriptors = [NSSortDescriptor(key: "lastName", ascending: true)]
+        request.fetchLimit = 3
+        request.fetchOffset = 1
+        request.fetchBatchSize = 20
+        request.includesSubentities = false
+        request.returnsObjectsAsFaults = false
+        request.relationshipKeyPathsForPrefetching = ["department"]
+        request.affectedStores = stack.coordinator.persistentStores
+        let copy = try XCTUnwrap(request.copy() as? NSFetchRequest<Employee>)
+        XCTAssertFalse(copy === request)
+        XCTAssertEqual(copy.entityName, "Employee")
+        XCTAssertEqual(copy.predicate, request.predicate)
+        XCTAssertEqual(copy.sortDescriptors, request.sortDescriptors)
+        XCTAssertEqual([copy.fetchLimit, copy.fetchOffset, copy.fetchBatchSize], [3, 1, 20])
+        XCTAssertFalse(copy.includesSubentities)
+        XCTAssertFalse(copy.returnsObjectsAsFaults)
+        XCTAssertEqual(copy.relationshipKeyPathsForPrefetching, ["department"])
+        XCTAssertTrue(copy.affectedStores?.first === stack.coordinator.persistentStores.first)
+        copy.fetchLimit = 9
+        XCTAssertEqual(request.fetchLimit, 3, "the original is unchanged")
+        let save = NSSaveChangesRequest(inserted: [], updated: nil, deleted: nil, locked: nil)
+        let savedCopy = try XCTUnwrap(save.copy(with: nil) as? NSSaveChangesRequest)
+        XCTAssertEqual(savedCopy.insertedObjects, [])
+        XCTAssertEqual(savedCopy.requestType, .saveRequestType)
+    }
 }

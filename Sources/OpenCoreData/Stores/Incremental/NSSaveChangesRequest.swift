@@ -42,4 +42,11 @@ open class NSSaveChangesRequest: NSPersistentStoreRequest, @unchecked Sendable {
     }
 
     open override var requestType: NSPersistentStoreRequestType { .saveRequestType }
+
+    /// A request for the same objects and stores.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSSaveChangesRequest(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects, locked: lockedObjects)
+        copy.affectedStores = affectedStores
+        return copy
+    }
 }
