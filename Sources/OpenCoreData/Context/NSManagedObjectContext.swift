@@ -203,13 +203,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Runs `block` on the context's queue and waits for it. Reentrant: called on the queue
     /// already, it runs inline.
     open func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnQueue { return try block() }
-        return try queue.sync(execute: block)
+        if isOnQueue { return try Self.performing.with(self, block) }
+        return try queue.sync { try Self.performing.with(self, block) }
     }
+
+    /// The contexts whose `perform` or `performAndWait` blocks are running on this thread,
+    /// innermost last (what `NSFetchRequest.execute()` runs in).
+    static let performing = ThreadLocalStack<NSManagedObjectContext>()
 
     /// Runs `block` on the context's queue, asynchronously.
     open func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async { Self.performing.with(self, block) }
     }
 
     /// Runs `block` on the context's queue and returns its result.
@@ -223,7 +227,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async throws -> T {
         let box = UncheckedSendableBox(block)
         let result: UncheckedSendableBox<Result<T, Error>> = await withCheckedContinuation { continuation in
-            let run: @Sendable () -> Void = { continuation.resume(returning: UncheckedSendableBox(Result { try box.value() })) }
+            let run: @Sendable () -> Void = { continuation.resume(returning: UncheckedSendableBox(Result { try Self.performing.with(self) { try box.value() } })) }
             if schedule == .immediate && isOnQueue { run() } else { queue.async(execute: run) }
         }
         return try result.value.get()
@@ -232,7 +236,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () -> T) async -> T {
         let box = UncheckedSendableBox(block)
         let result: UncheckedSendableBox<T> = await withCheckedContinuation { continuation in
-            let run: @Sendable () -> Void = { continuation.resume(returning: UncheckedSendableBox(box.value())) }
+            let run: @Sendable () -> Void = { continuation.resume(returning: UncheckedSendableBox(Self.performing.with(self) { box.value() })) }
             if schedule == .immediate && isOnQueue { run() } else { queue.async(execute: run) }
         }
         return result.value

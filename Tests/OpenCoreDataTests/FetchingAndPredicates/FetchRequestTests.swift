@@ -260,4 +260,41 @@ final class FetchRequestTests: XCTestCase {
         XCTAssertEqual(savedCopy.insertedObjects, [])
         XCTAssertEqual(savedCopy.requestType, .saveRequestType)
     }
+
+    /// `execute()` fetches in the context whose perform block is running — the innermost when
+    /// blocks of two contexts nest, in `perform` and the async `perform` too — and throws
+    /// outside any block.
+    func testExecuteFetchesInTheContextOfTheRunningPerformBlock() async throws {
+        let stack = TestStack()
+        let other = stack.newContext()
+        try stack.context.performAndWait {
+            stack.employee("Saved")
+            try stack.context.save()
+            stack.employee("Unsaved")       // only this context sees it
+        }
+        let request = NSFetchRequest<Employee>(entityName: "Employee")
+        try stack.context.performAndWait {
+            XCTAssertEqual(try request.execute().count, 2)
+            try other.performAndWait { XCTAssertEqual(try request.execute().count, 1, "the inner block's context") }
+            XCTAssertEqual(try request.execute().count, 2, "back in the outer block")
+        }
+        let done = expectation(description: "perform")
+        let names = NotificationBox()
+        // The callback form, called from synchronous code (in an async function `perform { }`
+        // picks the async overload).
+        func enqueue() {
+            other.perform {
+                names.append(["count": (try? request.execute().count) ?? -1])
+                done.fulfill()
+            }
+        }
+        enqueue()
+        await fulfillment(of: [done], timeout: 5)
+        XCTAssertEqual(names.infos.first?["count"] as? Int, 1)
+        let counted = try await stack.context.perform { try request.execute().count }
+        XCTAssertEqual(counted, 2)
+        XCTAssertThrowsError(try request.execute()) { error in
+            XCTAssertEqual((error as NSError).code, NSCoreDataError)
+        }
+    }
 }
