@@ -11,9 +11,13 @@ import Foundation
 /// A context stores one `ContextState`, unchecked for exclusivity, and reaches its changes only
 /// through ``NSManagedObjectContext/state``, which in debug builds stops with a message when it
 /// is used off the context's queue. That rule is what makes the unchecked exclusivity sound:
-/// the accesses run on one serial queue, so no two overlap, and the runtime's per-access check
-/// (a call on each of the tens of reads an inserted or changed object costs) would find
-/// nothing. Two exceptions, each stated where it is made: the configuration, which the public
+/// the accesses run on one serial queue, so no two on different threads overlap, and the
+/// runtime's per-access check (a call on each of the tens of reads an inserted or changed object
+/// costs) would have nothing to find across threads. On one thread, accesses do nest: a write
+/// to a field can free an object whose `deinit` writes ``deferredReleases``, and a release in
+/// progress (`&state.deferredReleases`) reads the coordinator fields. They stay sound because
+/// each nested access touches other fields than the access around it, and no field here is
+/// replaced as a whole while a nested access reads it. Two exceptions, each stated where it is made: the configuration, which the public
 /// properties read and set unchecked (it is set before the context is shared), and an object's
 /// `deinit` (``NSManagedObjectContext/stateForFreedObjects``).
 struct ContextState {

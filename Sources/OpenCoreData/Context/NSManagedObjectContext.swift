@@ -87,7 +87,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         set { registry.retainsObjects = newValue }
     }
     /// The application's own values, kept with the context.
-    public private(set) lazy var userInfo = NSMutableDictionary()
+    public let userInfo = NSMutableDictionary()
 
     /// The undo manager recording this context's changes. `nil` by default (as on iOS): set one
     /// to enable undo. Changes are grouped per event: each `processPendingChanges` closes a group.
@@ -103,10 +103,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // Change tracking state; see NSManagedObjectContext+Changes.swift.
     let registry = ObjectRegistry()
     /// ``state`` without the queue check, for an object's `deinit` only. An object is freed on
-    /// whichever thread drops its last reference, and an application may well drop it off the
-    /// queue once its work is done (a notification kept past its block, a test's teardown): that
-    /// must not stop the program. Freeing an object off the queue *while* the context works on
-    /// it remains a race, as any use of an object off its queue is.
+    /// whichever thread drops its last reference; the check would stop a program that drops one
+    /// off the queue once the context is idle (a notification kept past its block, a test's
+    /// teardown). That is safe only while the context is idle: the `deinit` writes the identity
+    /// map and the deferred releases without a lock, so freeing an object off the queue while
+    /// the context works on its queue is a data race, as any use of an object off its queue is.
+    /// Let objects go on their context's queue.
     var stateForFreedObjects: ContextState {
         @inline(__always) _read { yield confinedState }
         @inline(__always) _modify { yield &confinedState }

@@ -7,7 +7,9 @@ import Foundation
 //     }
 
 extension Notification.Name {
-    /// Posted by a coordinator before it adds or removes a store (object: the coordinator).
+    /// Posted by a coordinator as its stores change, just before the did-change notification
+    /// (before the store goes, for a removal), with the coordinator's lock free (object: the
+    /// coordinator).
     public static let NSPersistentStoreCoordinatorStoresWillChange = Notification.Name("NSPersistentStoreCoordinatorStoresWillChangeNotification")
     /// Posted by a coordinator after it added or removed stores (object: the coordinator), with
     /// the stores under ``NSAddedPersistentStoresKey`` and ``NSRemovedPersistentStoresKey``; a

@@ -21,9 +21,6 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     public let managedObjectModel: NSManagedObjectModel
     let storeAccessLock = NSRecursiveLock()
     private var stores: [NSPersistentStore] = []
-    /// While above 0, adding and removing stores posts no notifications: a migration posts one
-    /// for the whole change (``migratePersistentStore(_:to:options:withType:)``).
-    private var storeNotificationsHeld = 0
     /// Row snapshots shared by this coordinator's contexts; see ``RowCache``.
     let rowCache = RowCache()
 
@@ -65,6 +62,16 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// `NSCoreDataError` (134060) when the model has problems (see `validationProblems()`).
     @discardableResult
     open func addPersistentStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?, options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+        let store = try addStoreQuietly(ofType: storeType, configurationName: configuration, at: storeURL, options: options)
+        // Posted after the lock is given back: an observer may use a context on another queue,
+        // which needs the lock.
+        postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
+        postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [NSAddedPersistentStoresKey: [store]])
+        return store
+    }
+
+    /// ``addPersistentStore(ofType:configurationName:at:options:)`` without its notifications.
+    private func addStoreQuietly(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?, options: [AnyHashable: Any]?) throws -> NSPersistentStore {
         try managedObjectModel.validate()
         guard let storeClass = Self.registeredStoreTypes[storeType] else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unknown store type '\(storeType)'. Use NSInMemoryStoreType or NSSQLiteStoreType, or register your class with registerStoreClass(_:forStoreType:). Registered: \(Self.registeredStoreTypes.keys.sorted().joined(separator: ", ")).", ["NSStoreType": storeType])
@@ -81,10 +88,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             if storeURL == nil { store.url = nil }
             try store.loadMetadata()
             try (store as? StoreBackend)?.didLoadMetadata(model: managedObjectModel)
-            postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
             stores.append(store)
             store.didAdd(to: self)
-            postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [NSAddedPersistentStoresKey: [store]])
             return store
         }
     }
@@ -101,29 +106,30 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Removes a store; its objects can no longer be fetched or saved.
     open func remove(_ store: NSPersistentStore) throws {
+        guard locked({ stores.contains { $0 === store } }) else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "remove(_:): the store is not part of this coordinator.")
+        }
+        // Outside the lock, as every store notification (see addPersistentStore).
+        postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
+        postStoreNotification(.NSPersistentStoreCoordinatorWillRemoveStore, object: store)
+        try removeQuietly(store)
+        postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [NSRemovedPersistentStoresKey: [store]])
+    }
+
+    /// ``remove(_:)`` without its notifications.
+    private func removeQuietly(_ store: NSPersistentStore) throws {
         try locked {
             guard let index = stores.firstIndex(where: { $0 === store }) else {
                 throw CoreDataError.make(NSPersistentStoreOperationError, "remove(_:): the store is not part of this coordinator.")
             }
-            postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
-            postStoreNotification(.NSPersistentStoreCoordinatorWillRemoveStore, object: store)
             store.willRemove(from: self)
             stores.remove(at: index)
             store.persistentStoreCoordinator = nil
-            postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [NSRemovedPersistentStoresKey: [store]])
         }
     }
 
-    /// Runs `body` without store-change notifications (see ``storeNotificationsHeld``).
-    private func withStoreNotificationsHeld<T>(_ body: () throws -> T) rethrows -> T {
-        storeNotificationsHeld += 1
-        defer { storeNotificationsHeld -= 1 }
-        return try body()
-    }
-
-    /// Posts a store-change notification, unless a migration holds them back.
+    /// Posts a store-change notification. Never called with the lock held.
     private func postStoreNotification(_ name: Notification.Name, object: AnyObject, _ userInfo: [String: Any]? = nil) {
-        guard storeNotificationsHeld == 0 else { return }
         NotificationCenter.default.post(name: name, object: object, userInfo: userInfo)
     }
 
@@ -212,16 +218,22 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// them again.
     @discardableResult
     open func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil, withType storeType: String) throws -> NSPersistentStore {
+        let target = try migrateQuietly(store, to: url, options: options, withType: storeType)
+        // One will-change and one did-change for the whole move, after the lock is given back.
+        postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
+        postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [
+            NSAddedPersistentStoresKey: [target], NSRemovedPersistentStoresKey: [store], NSUUIDChangedPersistentStoresKey: [store, target],
+        ])
+        return target
+    }
+
+    private func migrateQuietly(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]?, withType storeType: String) throws -> NSPersistentStore {
         try locked {
             guard stores.contains(where: { $0 === store }) else {
                 throw CoreDataError.make(NSPersistentStoreOperationError, "migratePersistentStore: the store is not part of this coordinator.")
             }
             let source = try backend(of: store)
-            // One notification for the whole move, not one for the add and one for the remove.
-            postStoreNotification(.NSPersistentStoreCoordinatorStoresWillChange, object: self)
-            let target = try withStoreNotificationsHeld {
-                try addPersistentStore(ofType: storeType, configurationName: store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName, at: url, options: options)
-            }
+            let target = try addStoreQuietly(ofType: storeType, configurationName: store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName, at: url, options: options)
             do {
                 let destination = try backend(of: target)
                 let entities = (managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []).filter { $0.superentity == nil }
@@ -245,13 +257,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 let copied = rows.map { StoreRow(objectID: newIDs[$0.key]!, values: RowValues($0.values.map(remap)), version: 1) }
                 try destination.save(StoreChanges(inserted: copied, updated: [], deleted: []))
                 target.metadata = store.metadata.merging([NSStoreUUIDKey: target.metadata[NSStoreUUIDKey] as Any, NSStoreTypeKey: target.type]) { _, new in new }
-                try withStoreNotificationsHeld { try remove(store) }
-                postStoreNotification(.NSPersistentStoreCoordinatorStoresDidChange, object: self, [
-                    NSAddedPersistentStoresKey: [target], NSRemovedPersistentStoresKey: [store], NSUUIDChangedPersistentStoresKey: [store, target],
-                ])
+                try removeQuietly(store)
                 return target
             } catch {
-                try? withStoreNotificationsHeld { try remove(target) }
+                try? removeQuietly(target)
                 throw error
             }
         }
@@ -259,10 +268,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Removes the store of `storeType` at `url` from this coordinator (if added) and deletes its files.
     open func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
-        try locked {
-            if let added = stores.first(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) { try remove(added) }
-            try Self.storeClass(for: storeType).destroyPersistentStore(at: url)
-        }
+        if let added = persistentStore(for: url) { try remove(added) }
+        try locked { try Self.storeClass(for: storeType).destroyPersistentStore(at: url) }
     }
 
     /// Runs `block` with the coordinator's lock held.

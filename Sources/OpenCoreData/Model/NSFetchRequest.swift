@@ -123,7 +123,8 @@ open class NSPersistentStoreRequest: NSObject, NSCopying, @unchecked Sendable {
     open var requestType: NSPersistentStoreRequestType { .fetchRequestType }
     public override init() { super.init() }
 
-    /// A copy of the request; each kind of request copies its own settings.
+    /// A copy of the request. Each kind of request overrides it to copy its own settings (and
+    /// to be of its own class); a subclass with settings of its own overrides it too.
     open func copy(with zone: NSZone? = nil) -> Any {
         let copy = NSPersistentStoreRequest()
         copy.affectedStores = affectedStores

@@ -141,12 +141,13 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     }
 
     /// Fills this (new) model with copies of the entities, configurations and fetch request
-    /// templates of `models`; false when two of them declare an entity of the same name, which
-    /// Apple's framework refuses too.
+    /// templates of `models`; false when they have no entities, or two of them declare an entity
+    /// of the same name, which Apple's framework refuses too.
     func merge(_ models: [NSManagedObjectModel]) -> Bool {
         let copies = models.map { $0.copyModel() }
         let all = copies.flatMap(\.entities)
-        guard Set(all.compactMap(\.name)).count == all.count else { return false }
+        // No entities is no model: an empty model would claim to fit any store.
+        guard !all.isEmpty, Set(all.compactMap(\.name)).count == all.count else { return false }
         entities = all
         for m in copies {
             for (k, v) in m.configurationEntities { configurationEntities[k, default: []] += v }

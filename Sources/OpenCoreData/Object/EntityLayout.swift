@@ -96,8 +96,7 @@ final class EntityLayout: FrozenEntityStorage {
     /// Whether ``resolvedClass`` conforms to `PropertyValueValidating`, asked once here so
     /// that saving, which asks it of every object, needs no dynamic cast.
     let resolvedClassValidatesProperties: Bool
-    /// Where `@Managed` wrappers of this entity's class find their slots. A `let` of the
-    /// layout, so a property read reaches it without retaining anything.
+    /// Where `@Managed` wrappers of this entity's class find their slots.
     let wrapperSlots = WrapperSlotCache()
     /// What new objects' temporary identities share, set when the model is frozen (after the
     /// entity numbers, which its keys hold). The origin keeps its entity alive (IDs must), so
@@ -175,17 +174,20 @@ final class ObjectModelStorage: FrozenModelStorage {
     /// Builds the layouts of `model`'s entities, which the model has numbered.
     init(model: NSManagedObjectModel) {
         // Entity numbers go depth-first, so a superentity's layout is built before its
-        // subentities', which start with its properties.
+        // subentities', which start with its properties. Each layout is finished before any is
+        // stored: a first object made on another thread reads `entity.layout` without the
+        // freeze lock, and skips freezing when it finds one.
+        var layouts: [ObjectIdentifier: EntityLayout] = [:]
         for e in model.entities.sorted(by: { $0.entityNumber < $1.entityNumber }) {
             let resolved = ManagedObjectClassResolver.resolve(e.managedObjectClassName) as? NSManagedObject.Type ?? NSManagedObject.self
-            let layout = EntityLayout(properties: (e.superentity?.layout?.properties ?? []) + e.properties, resolvedClass: resolved)
+            let inherited = e.superentity.flatMap { layouts[ObjectIdentifier($0)]?.properties } ?? []
+            let layout = EntityLayout(properties: inherited + e.properties, resolvedClass: resolved)
             for (i, p) in layout.properties.enumerated() where p.entity === e { p.slotIndex = i }
-            e.frozenStorage = layout
+            layout.setInitialSlots()
+            layout.temporaryIDOrigin = ObjectIDOrigin(temporaryIDsOf: e)
+            layouts[ObjectIdentifier(e)] = layout
         }
-        for e in model.entities {
-            e.layout!.setInitialSlots()
-            e.layout!.temporaryIDOrigin = ObjectIDOrigin(temporaryIDsOf: e)
-        }
+        for e in model.entities { e.frozenStorage = layouts[ObjectIdentifier(e)] }
         var byClass: [ObjectIdentifier: NSEntityDescription?] = [:]
         for e in model.entities where byClass[ObjectIdentifier(e.resolvedClass)] == nil {
             let type = e.resolvedClass

@@ -273,6 +273,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     open func didAccessValue(forKey key: String?) {}
     open func willChangeValue(forKey key: String) {}
     open func didChangeValue(forKey key: String) {}
+    /// The to-many forms of the change notifications, for hand-written set accessors; they do
+    /// nothing either (see above).
+    open func willChangeValue(forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>) {}
+    open func didChangeValue(forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>) {}
 
     // MARK: Identity
 

@@ -140,6 +140,28 @@ final class MergePolicyTests: XCTestCase {
             XCTAssertNoThrow(try other.save())
         }
     }
+
+    /// The policy kinds have Apple's values, the shared policies are `NSMergePolicy` objects of
+    /// their kind, and a context takes them as its `mergePolicy`.
+    func testPolicyTypesAndSharedPolicies() {
+        let kinds: [(NSMergePolicyType, UInt, AnyObject)] = [
+            (.errorMergePolicyType, 0, NSErrorMergePolicy),
+            (.mergeByPropertyStoreTrumpMergePolicyType, 1, NSMergeByPropertyStoreTrumpMergePolicy),
+            (.mergeByPropertyObjectTrumpMergePolicyType, 2, NSMergeByPropertyObjectTrumpMergePolicy),
+            (.overwriteMergePolicyType, 3, NSOverwriteMergePolicy),
+            (.rollbackMergePolicyType, 4, NSRollbackMergePolicy),
+        ]
+        for (kind, raw, shared) in kinds {
+            XCTAssertEqual(kind.rawValue, raw)
+            XCTAssertEqual(NSMergePolicyType(rawValue: raw), kind)
+            XCTAssertEqual((shared as? NSMergePolicy)?.mergeType, kind)
+            XCTAssertEqual(NSMergePolicy(merge: kind).mergeType, kind)
+        }
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.mergePolicy = NSRollbackMergePolicy
+        XCTAssertTrue(context.mergePolicy as AnyObject === NSRollbackMergePolicy)
+    }
+
 }
 
 final class CountingPolicy: NSMergePolicy, @unchecked Sendable {
@@ -308,24 +330,4 @@ final class FaultDeletionLockingTests: XCTestCase {
         XCTAssertEqual(try noteCount(second), 1)
     }
 
-    /// The policy kinds have Apple's values, the shared policies are `NSMergePolicy` objects of
-    /// their kind, and a context takes them as its `mergePolicy`.
-    func testPolicyTypesAndSharedPolicies() {
-        let kinds: [(NSMergePolicyType, UInt, AnyObject)] = [
-            (.errorMergePolicyType, 0, NSErrorMergePolicy),
-            (.mergeByPropertyStoreTrumpMergePolicyType, 1, NSMergeByPropertyStoreTrumpMergePolicy),
-            (.mergeByPropertyObjectTrumpMergePolicyType, 2, NSMergeByPropertyObjectTrumpMergePolicy),
-            (.overwriteMergePolicyType, 3, NSOverwriteMergePolicy),
-            (.rollbackMergePolicyType, 4, NSRollbackMergePolicy),
-        ]
-        for (kind, raw, shared) in kinds {
-            XCTAssertEqual(kind.rawValue, raw)
-            XCTAssertEqual(NSMergePolicyType(rawValue: raw), kind)
-            XCTAssertEqual((shared as? NSMergePolicy)?.mergeType, kind)
-            XCTAssertEqual(NSMergePolicy(merge: kind).mergeType, kind)
-        }
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.mergePolicy = NSRollbackMergePolicy
-        XCTAssertTrue(context.mergePolicy as AnyObject === NSRollbackMergePolicy)
-    }
 }

@@ -212,6 +212,105 @@ final class ManagedObjectModelTests: XCTestCase {
             XCTAssertEqual(NSManagedObject(entity: label, insertInto: context).value(forKey: "text") as? String, "blank")
         }
     }
+
+    /// The overlay's attribute types name the same types as `NSAttributeType`, both ways, for
+    /// attributes and for expression descriptions.
+    func testAttributeTypesInTheOverlaysSpelling() {
+        let pairs: [(NSAttributeDescription.AttributeType, NSAttributeType)] = [
+            (.undefined, .undefinedAttributeType), (.integer16, .integer16AttributeType), (.integer32, .integer32AttributeType),
+            (.integer64, .integer64AttributeType), (.decimal, .decimalAttributeType), (.double, .doubleAttributeType),
+            (.float, .floatAttributeType), (.string, .stringAttributeType), (.boolean, .booleanAttributeType),
+            (.date, .dateAttributeType), (.binaryData, .binaryDataAttributeType), (.uuid, .UUIDAttributeType),
+            (.uri, .URIAttributeType), (.transformable, .transformableAttributeType), (.objectID, .objectIDAttributeType),
+            (.composite, .compositeAttributeType),
+        ]
+        for (type, attributeType) in pairs {
+            let a = NSAttributeDescription()
+            a.type = type
+            XCTAssertEqual(a.attributeType, attributeType)
+            a.attributeType = attributeType
+            XCTAssertEqual(a.type, type)
+            XCTAssertEqual(NSAttributeDescription.AttributeType(rawValue: attributeType), type)
+        }
+        let total = NSExpressionDescription()
+        total.resultType = .integer64
+        XCTAssertEqual(total.expressionResultType, .integer64AttributeType)
+        XCTAssertEqual(total.resultType, .integer64)
+    }
+
+    /// Models merge into one (entities, configurations, templates); two models with an entity of
+    /// one name do not; `forStoreMetadata` merges only what can open the store; a bundle's Xcode
+    /// models merge as `mergedModel(from:)`.
+    func testModelsMergeFromModelsAndFromBundles() throws {
+        func model(_ names: [String]) -> NSManagedObjectModel {
+            let m = NSManagedObjectModel()
+            m.entities = names.map { NSEntityDescription(name: $0, properties: [NSAttributeDescription(name: "title", type: .stringAttributeType)]) }
+            return m
+        }
+        let a = model(["Book"]), b = model(["Order", "Line"])
+        b.setFetchRequestTemplate(NSFetchRequest<NSFetchRequestResult>(entityName: "Order"), forName: "AllOrders")
+        let merged = try XCTUnwrap(NSManagedObjectModel(byMerging: [a, b]))
+        XCTAssertEqual(Set(merged.entitiesByName.keys), ["Book", "Order", "Line"])
+        XCTAssertNotNil(merged.fetchRequestTemplate(forName: "AllOrders"))
+        XCTAssertFalse(merged.entities[0] === a.entities[0], "the merged model holds copies")
+        XCTAssertNil(NSManagedObjectModel(byMerging: [a, model(["Book"])]), "two entities named Book")
+        XCTAssertNil(NSManagedObjectModel(byMerging: nil))
+
+        let metadata: [String: Any] = [NSStoreModelVersionHashesKey: merged.entityVersionHashesByName]
+        XCTAssertNotNil(NSManagedObjectModel(byMerging: [a, b], forStoreMetadata: metadata))
+        let otherOrder = model(["Order"])
+        otherOrder.entities[0].properties.append(NSAttributeDescription(name: "total", type: .doubleAttributeType))
+        XCTAssertNil(NSManagedObjectModel(byMerging: [a, otherOrder], forStoreMetadata: metadata), "Order differs from the store's")
+
+        let bundleFolder = try makeTemporaryDirectory("ocd-bundle")
+        let xcdatamodel = bundleFolder.appendingPathComponent("Shop.xcdatamodel")
+        try FileManager.default.createDirectory(at: xcdatamodel, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+                <entity name="Customer" representedClassName="NSManagedObject"><attribute name="name" optional="YES" attributeType="String"/></entity>
+            </model>
+            """.utf8).write(to: xcdatamodel.appendingPathComponent("contents"))
+        let bundle = try XCTUnwrap(Bundle(path: bundleFolder.path))
+        let fromBundle = try XCTUnwrap(NSManagedObjectModel.mergedModel(from: [bundle]))
+        XCTAssertEqual(fromBundle.entitiesByName.keys.sorted(), ["Customer"])
+        XCTAssertNil(NSManagedObjectModel.mergedModel(from: [bundle], forStoreMetadata: metadata))
+    }
+
+    /// Subentities by name, and the model's version checksum: what a SQLite store records.
+    func testSubentitiesByNameAndTheVersionChecksum() throws {
+        let model = CompanyModel.make()
+        XCTAssertEqual(model.entitiesByName["Employee"]?.subentitiesByName.keys.sorted(), ["Manager"])
+        let url = try makeTemporaryDirectory("ocd-checksum").appendingPathComponent("C.sqlite")
+        let store = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .sqlite, at: url)
+        XCTAssertEqual(store.metadata["NSStoreModelVersionChecksumKey"] as? String, model.versionChecksum)
+        let changed = CompanyModel.make()
+        changed.entitiesByName["Badge"]!.properties.append(NSAttributeDescription(name: "extra", type: .stringAttributeType))
+        XCTAssertNotEqual(changed.versionChecksum, model.versionChecksum, "another schema, another checksum")
+        XCTAssertEqual(CompanyModel.make().versionChecksum, model.versionChecksum)
+    }
+
+    /// Index element collations have Apple's type and values.
+    func testFetchIndexElementTypesHaveApplesValues() {
+        XCTAssertEqual(NSFetchIndexElementType.binary.rawValue, 0)
+        XCTAssertEqual(NSFetchIndexElementType.rTree.rawValue, 1)
+        let element = NSFetchIndexElementDescription(property: NSAttributeDescription(name: "n", type: .doubleAttributeType), collationType: .rTree)
+        let collation: NSFetchIndexElementType = element.collationType
+        XCTAssertEqual(collation, .rTree)
+    }
+
+    /// An object ID copies as itself: it never changes once made.
+    func testAnObjectIDCopiesAsItself() throws {
+        let stack = TestStack()
+        let id = try stack.context.performAndWait {
+            let e = stack.employee("A")
+            try stack.context.save()
+            return e.objectID
+        }
+        XCTAssertTrue(id.copy() as AnyObject === id)
+        XCTAssertEqual(id.copy(with: nil) as? NSManagedObjectID, id)
+    }
+
 }
 
 /// A subclass with no properties of its own, for entities that only need a class.
@@ -357,101 +456,4 @@ final class ModelLifetimeTests: XCTestCase {
         }
     }
 
-    /// The overlay's attribute types name the same types as `NSAttributeType`, both ways, for
-    /// attributes and for expression descriptions.
-    func testAttributeTypesInTheOverlaysSpelling() {
-        let pairs: [(NSAttributeDescription.AttributeType, NSAttributeType)] = [
-            (.undefined, .undefinedAttributeType), (.integer16, .integer16AttributeType), (.integer32, .integer32AttributeType),
-            (.integer64, .integer64AttributeType), (.decimal, .decimalAttributeType), (.double, .doubleAttributeType),
-            (.float, .floatAttributeType), (.string, .stringAttributeType), (.boolean, .booleanAttributeType),
-            (.date, .dateAttributeType), (.binaryData, .binaryDataAttributeType), (.uuid, .UUIDAttributeType),
-            (.uri, .URIAttributeType), (.transformable, .transformableAttributeType), (.objectID, .objectIDAttributeType),
-            (.composite, .compositeAttributeType),
-        ]
-        for (type, attributeType) in pairs {
-            let a = NSAttributeDescription()
-            a.type = type
-            XCTAssertEqual(a.attributeType, attributeType)
-            a.attributeType = attributeType
-            XCTAssertEqual(a.type, type)
-            XCTAssertEqual(NSAttributeDescription.AttributeType(rawValue: attributeType), type)
-        }
-        let total = NSExpressionDescription()
-        total.resultType = .integer64
-        XCTAssertEqual(total.expressionResultType, .integer64AttributeType)
-        XCTAssertEqual(total.resultType, .integer64)
-    }
-
-    /// Models merge into one (entities, configurations, templates); two models with an entity of
-    /// one name do not; `forStoreMetadata` merges only what can open the store; a bundle's Xcode
-    /// models merge as `mergedModel(from:)`.
-    func testModelsMergeFromModelsAndFromBundles() throws {
-        func model(_ names: [String]) -> NSManagedObjectModel {
-            let m = NSManagedObjectModel()
-            m.entities = names.map { NSEntityDescription(name: $0, properties: [NSAttributeDescription(name: "title", type: .stringAttributeType)]) }
-            return m
-        }
-        let a = model(["Book"]), b = model(["Order", "Line"])
-        b.setFetchRequestTemplate(NSFetchRequest<NSFetchRequestResult>(entityName: "Order"), forName: "AllOrders")
-        let merged = try XCTUnwrap(NSManagedObjectModel(byMerging: [a, b]))
-        XCTAssertEqual(Set(merged.entitiesByName.keys), ["Book", "Order", "Line"])
-        XCTAssertNotNil(merged.fetchRequestTemplate(forName: "AllOrders"))
-        XCTAssertFalse(merged.entities[0] === a.entities[0], "the merged model holds copies")
-        XCTAssertNil(NSManagedObjectModel(byMerging: [a, model(["Book"])]), "two entities named Book")
-        XCTAssertNil(NSManagedObjectModel(byMerging: nil))
-
-        let metadata: [String: Any] = [NSStoreModelVersionHashesKey: merged.entityVersionHashesByName]
-        XCTAssertNotNil(NSManagedObjectModel(byMerging: [a, b], forStoreMetadata: metadata))
-        let otherOrder = model(["Order"])
-        otherOrder.entities[0].properties.append(NSAttributeDescription(name: "total", type: .doubleAttributeType))
-        XCTAssertNil(NSManagedObjectModel(byMerging: [a, otherOrder], forStoreMetadata: metadata), "Order differs from the store's")
-
-        let bundleFolder = try makeTemporaryDirectory("ocd-bundle")
-        let xcdatamodel = bundleFolder.appendingPathComponent("Shop.xcdatamodel")
-        try FileManager.default.createDirectory(at: xcdatamodel, withIntermediateDirectories: true)
-        try Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
-                <entity name="Customer" representedClassName="NSManagedObject"><attribute name="name" optional="YES" attributeType="String"/></entity>
-            </model>
-            """.utf8).write(to: xcdatamodel.appendingPathComponent("contents"))
-        let bundle = try XCTUnwrap(Bundle(path: bundleFolder.path))
-        let fromBundle = try XCTUnwrap(NSManagedObjectModel.mergedModel(from: [bundle]))
-        XCTAssertEqual(fromBundle.entitiesByName.keys.sorted(), ["Customer"])
-        XCTAssertNil(NSManagedObjectModel.mergedModel(from: [bundle], forStoreMetadata: metadata))
-    }
-
-    /// Subentities by name, and the model's version checksum: what a SQLite store records.
-    func testSubentitiesByNameAndTheVersionChecksum() throws {
-        let model = CompanyModel.make()
-        XCTAssertEqual(model.entitiesByName["Employee"]?.subentitiesByName.keys.sorted(), ["Manager"])
-        let url = try makeTemporaryDirectory("ocd-checksum").appendingPathComponent("C.sqlite")
-        let store = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .sqlite, at: url)
-        XCTAssertEqual(store.metadata["NSStoreModelVersionChecksumKey"] as? String, model.versionChecksum)
-        let changed = CompanyModel.make()
-        changed.entitiesByName["Badge"]!.properties.append(NSAttributeDescription(name: "extra", type: .stringAttributeType))
-        XCTAssertNotEqual(changed.versionChecksum, model.versionChecksum, "another schema, another checksum")
-        XCTAssertEqual(CompanyModel.make().versionChecksum, model.versionChecksum)
-    }
-
-    /// Index element collations have Apple's type and values.
-    func testFetchIndexElementTypesHaveApplesValues() {
-        XCTAssertEqual(NSFetchIndexElementType.binary.rawValue, 0)
-        XCTAssertEqual(NSFetchIndexElementType.rTree.rawValue, 1)
-        let element = NSFetchIndexElementDescription(property: NSAttributeDescription(name: "n", type: .doubleAttributeType), collationType: .rTree)
-        let collation: NSFetchIndexElementType = element.collationType
-        XCTAssertEqual(collation, .rTree)
-    }
-
-    /// An object ID copies as itself: it never changes once made.
-    func testAnObjectIDCopiesAsItself() throws {
-        let stack = TestStack()
-        let id = try stack.context.performAndWait {
-            let e = stack.employee("A")
-            try stack.context.save()
-            return e.objectID
-        }
-        XCTAssertTrue(id.copy() as AnyObject === id)
-        XCTAssertEqual(id.copy(with: nil) as? NSManagedObjectID, id)
-    }
 }

@@ -115,12 +115,6 @@ final class KeyValueCodingTests: XCTestCase {
             }
         }
     }
-}
-
-/// A subclass whose Swift property names differ from the model's: `@Managed("key")`.
-final class Aliased: NSManagedObject {
-    @Managed("firstName") var givenName: String?
-    @Managed var age: Int16
 
     /// Several properties at once, and one by name through the subscript, with the change
     /// tracking of `setValue(_:forKey:)`; nil travels as `NSNull` both ways.
@@ -159,4 +153,36 @@ final class Aliased: NSManagedObject {
             XCTAssertEqual(a.id, ObjectIdentifier(a))
         }
     }
+
+    /// Hand-written accessors in Apple's pattern — change notifications around a primitive
+    /// write, set-mutation notifications around a to-many change — record their changes (the
+    /// notifications themselves do nothing: there is no key-value observing to inform).
+    func testHandWrittenAccessorsInApplesPatternRecordTheirChanges() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let d = stack.department("Ops")
+            let e = stack.employee("Fiona")
+            try stack.context.save()
+            e.willChangeValue(forKey: "lastName")
+            e.setPrimitiveValue("Smith", forKey: "lastName")
+            e.didChangeValue(forKey: "lastName")
+            d.willChangeValue(forKey: "employees", withSetMutation: .union, using: [AnyHashable(e)])
+            d.mutableSetValue(forKey: "employees").add(e)
+            d.didChangeValue(forKey: "employees", withSetMutation: .union, using: [AnyHashable(e)])
+            XCTAssertTrue(e.isUpdated)
+            XCTAssertTrue(e.department === d, "the inverse follows")
+            try stack.context.save()
+            stack.context.refreshAllObjects()
+            XCTAssertEqual(e.lastName, "Smith")
+            XCTAssertEqual(d.employees.count, 1)
+            XCTAssertEqual(NSKeyValueSetMutationKind.union.rawValue, 1)
+            XCTAssertEqual(NSKeyValueSetMutationKind.set.rawValue, 4)
+        }
+    }
+}
+
+/// A subclass whose Swift property names differ from the model's: `@Managed("key")`.
+final class Aliased: NSManagedObject {
+    @Managed("firstName") var givenName: String?
+    @Managed var age: Int16
 }

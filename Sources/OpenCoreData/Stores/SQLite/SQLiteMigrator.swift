@@ -2,8 +2,8 @@ import CSQLite
 import Foundation
 
 /// The models a SQLite store may have been made with, for lightweight migration
-/// (`[NSManagedObjectModel]`). Apple's framework finds the source model in the app bundle; on
-/// Linux there is no bundle to search, so pass the earlier model versions here. The one whose
+/// (`[NSManagedObjectModel]`). Apple's framework finds the source model in the app bundle; this
+/// one does not search bundles for earlier versions, so pass them here. The one whose
 /// version hashes equal those in the store's metadata is the source. A single model is accepted
 /// too (`description.setOption(modelV1, forKey: OCDMigrationSourceModelsOption)`). An
 /// OpenCoreData addition.
@@ -408,7 +408,6 @@ enum SQLiteMigrator {
         return skipping
     }
 
-    /// Keys that describe the model or the file rather than the caller's data.
     // MARK: Replacing the original
 
     /// Moves the original's WAL into the file and removes `-wal` and `-shm`, so the file alone

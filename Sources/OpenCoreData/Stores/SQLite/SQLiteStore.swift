@@ -327,7 +327,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             if isOn(NSSQLiteManualVacuumOption) { try db.execute("VACUUM") }
             if isOn(NSSQLiteAnalyzeOption) { try db.execute("ANALYZE") }
         } catch {
-            throw openError(path, "The store at \(path) could not be vacuumed or analyzed (NSSQLiteManualVacuumOption, NSSQLiteAnalyzeOption): \(error). It was left as it was; add it without those options.", error)
+            throw openError(path, "The store at \(path) could not be vacuumed or analyzed (NSSQLiteManualVacuumOption, NSSQLiteAnalyzeOption): \(error). Its data is unchanged (another process may hold it open); add it without those options, or when it is free.", error)
         }
     }
 
