@@ -39,17 +39,25 @@ final class QueueConfinementTests: XCTestCase {
     /// checks every access itself. Run in a child process, since the check ends the process it
     /// runs in.
     func testReadingChangesOffTheContextsQueueStopsADebugBuildWithAMessage() throws {
-        let store = try makeTemporaryDirectory("ocd-off-queue").appendingPathComponent("Store.sqlite")
+        let directory = try makeTemporaryDirectory("ocd-off-queue")
+        let store = directory.appendingPathComponent("Store.sqlite")
         let process = Process()
         process.executableURL = try builtExecutable("ocd-torture")
         process.arguments = ["off-queue", store.path]
-        let output = Pipe(), errors = Pipe()
+        // No crash report: the runtime's backtracer would inherit the output and could fill it.
+        // Standard error goes to a file, which cannot fill up the way a pipe nobody reads does.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, new in new }
+        let errorsFile = directory.appendingPathComponent("stderr.txt")
+        FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        let errors = try FileHandle(forWritingTo: errorsFile)
+        let output = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try errors.close()
+        let message = try String(contentsOf: errorsFile, encoding: .utf8)
         XCTAssertEqual(printed, "saved\n", "the read off the queue must not go through")
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
         XCTAssertTrue(message.contains("was used off its queue. Wrap the call in context.perform { } or context.performAndWait { }"), message)
