@@ -18,13 +18,16 @@ extension NSManagedObjectContext {
             if let ids = info[idKey] as? Set<NSManagedObjectID> { return Array(ids) }
             return (info[objectKey] as? Set<NSManagedObject>)?.map(\.objectID) ?? []
         }
+        let insertedIDs = ids(NSInsertedObjectIDsKey, NSInsertedObjectsKey)
+        let updatedIDs = ids(NSUpdatedObjectIDsKey, NSUpdatedObjectsKey)
+        let deletedIDs = ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey)
         var refreshed = Set<NSManagedObject>(), removed = Set<NSManagedObject>()
-        for id in ids(NSUpdatedObjectIDsKey, NSUpdatedObjectsKey) {
+        for id in updatedIDs {
             guard let object = registry.object(for: id.key) else { continue }
             refresh(object, mergeChanges: true, fromStore: true)
             refreshed.insert(object)
         }
-        for id in ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey) {
+        for id in deletedIDs {
             guard let object = registry.object(for: id.key) else { continue }
             releaseSnapshot(of: object)
             object.flags.formIntersection(.slotsFollowCommitted)
@@ -40,10 +43,9 @@ extension NSManagedObjectContext {
             NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
         }
         // Then the merged save's IDs, for observers on any thread.
-        var merged: [String: Any] = [:]
-        for (idKey, objectKey) in [(NSInsertedObjectIDsKey, NSInsertedObjectsKey), (NSUpdatedObjectIDsKey, NSUpdatedObjectsKey), (NSDeletedObjectIDsKey, NSDeletedObjectsKey)] {
-            merged[idKey] = Set(ids(idKey, objectKey))
-        }
+        let merged: [String: Any] = [
+            NSInsertedObjectIDsKey: Set(insertedIDs), NSUpdatedObjectIDsKey: Set(updatedIDs), NSDeletedObjectIDsKey: Set(deletedIDs),
+        ]
         NotificationCenter.default.post(name: .NSManagedObjectContextDidMergeChangesObjectIDs, object: self, userInfo: merged)
     }
 }

@@ -55,6 +55,14 @@ enum SQLiteMetadata {
         key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion") || key.hasPrefix("NSPersistence") || key.hasPrefix("_NS") || key == hashSchemeKey
     }
 
+    /// The store UUID and metadata dictionary of `db`'s `Z_METADATA` row; nil when there is no
+    /// row or its `Z_PLIST` is not a property list dictionary.
+    static func read(from db: SQLiteConnection) throws -> (uuid: String?, plist: [String: Any])? {
+        let rows = try db.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(at: 0), $0.blob(at: 1)) }
+        guard let (uuid, data) = rows.first, let data, let plist = decode(data) else { return nil }
+        return (uuid, plist)
+    }
+
     /// The metadata dictionary in `data`, or nil if it is not a property list dictionary.
     static func decode(_ data: Data) -> [String: Any]? {
         (try? UntrustedPropertyList.propertyList(from: data)) as? [String: Any]

@@ -220,10 +220,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         var stored: [String: Any]
         var entityNumbers: [String: Int] = [:]
         do {
-            let rows = try db.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(at: 0), $0.blob(at: 1)) }
-            guard let (uuid, plistData) = rows.first, let uuid, let plistData, let plist = SQLiteMetadata.decode(plistData) else {
+            guard let row = try SQLiteMetadata.read(from: db), let uuid = row.uuid else {
                 throw openError(path, "The store at \(path) has no readable metadata (Z_METADATA is empty or its Z_PLIST is not a property list). It was left unchanged.")
             }
+            let plist = row.plist
             stored = plist
             stored[NSStoreUUIDKey] = uuid
             for (number, name) in try db.query("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY", [], { ($0.int64(at: 0), $0.text(at: 1) ?? "") }) {
@@ -382,10 +382,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         do {
             let db = try SQLiteConnection(path: path, readOnly: true)
             defer { db.close() }
-            let rows = try db.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(at: 0), $0.blob(at: 1)) }
-            guard let (uuid, data) = rows.first, let uuid, let data, var plist = SQLiteMetadata.decode(data) else {
+            guard let row = try SQLiteMetadata.read(from: db), let uuid = row.uuid else {
                 throw CoreDataError.make(NSPersistentStoreOpenError, "The store at \(path) has no readable metadata.", [NSFilePathErrorKey: path])
             }
+            var plist = row.plist
             plist[NSStoreUUIDKey] = uuid
             if plist[NSStoreTypeKey] == nil { plist[NSStoreTypeKey] = NSSQLiteStoreType }
             return plist
@@ -410,8 +410,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             let db = try SQLiteConnection(path: path, readOnly: false)
             defer { db.close() }
             try db.inTransaction {
-                let rows = try db.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(at: 0), $0.blob(at: 1)) }
-                guard let (uuid, data) = rows.first, let data, let current = SQLiteMetadata.decode(data) else {
+                guard let (uuid, current) = try SQLiteMetadata.read(from: db) else {
                     throw CoreDataError.make(NSPersistentStoreOperationError, "The store at \(path) has no readable metadata; it was left unchanged.", [NSFilePathErrorKey: path])
                 }
                 var plist = metadata ?? [:]
