@@ -22,6 +22,8 @@ public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
 /// SQLite stores: rebuild the file (`VACUUM`), giving free pages back, when the store is added.
 public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
+/// An `NSStagedMigrationManager` whose stages migrate the store, in order, before it opens.
+public let NSPersistentStoreStagedMigrationManagerOptionKey = "NSPersistentStoreStagedMigrationManagerOptionKey"
 
 /// A place where records live: the base class of every store type.
 ///

@@ -108,7 +108,12 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         if !isReadOnly {
             try? fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        // Lightweight migration rewrites the file before it is opened here (SQLiteMigrator).
+        // A staged migration first, then lightweight migration rewrite the file before it is
+        // opened here (SQLiteMigrator).
+        if !isReadOnly, fileManager.fileExists(atPath: path),
+           let staged = options?[NSPersistentStoreStagedMigrationManagerOptionKey] as? StagedStoreMigration {
+            try staged.migrateStore(at: url, ofType: NSSQLiteStoreType, to: model, options: options)
+        }
         if !isReadOnly, fileManager.fileExists(atPath: path), SQLiteMigrator.isRequested(by: options) {
             try SQLiteMigrator.migrateIfNeeded(storeAt: url, to: model, options: options)
         } else if !isReadOnly, fileManager.fileExists(atPath: path), SQLiteMigrator.isMappingModelMigrationRequested(by: options) {

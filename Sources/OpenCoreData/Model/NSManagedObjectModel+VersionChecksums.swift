@@ -1,0 +1,80 @@
+import Foundation
+
+/// The version checksums of a versioned model, and the model versions a bundle holds.
+///
+/// ```swift
+/// let checksums = try NSManagedObjectModel.checksumsForVersionedModel(at: modelURL)
+/// // ["Model": "u970Qg…", "Model 2": "rzn6eN…"]
+/// ```
+extension NSManagedObjectModel {
+    /// The version checksum of every version of the model at `modelURL`, keyed by version name.
+    ///
+    /// `modelURL` is a compiled `.momd` (its `VersionInfo.plist` is read, as on Apple platforms)
+    /// or an Xcode `.xcdatamodeld` bundle, whose versions are loaded and their
+    /// ``versionChecksum`` computed; a single `.xcdatamodel` answers its own version.
+    ///
+    /// - Throws: `NSFileReadNoSuchFileError` when there is no model at `modelURL`,
+    ///   `NSFileReadCorruptFileError` when it is not one.
+    public class func checksumsForVersionedModel(at modelURL: URL) throws -> [String: String] {
+        if modelURL.pathExtension == "momd" {
+            let info = try CompiledModelVersionInfo(contentsOf: modelURL)
+            var checksums = info.versionChecksums
+            // Older compilers wrote only the hashes; the checksum is their digest.
+            for (version, hashes) in info.versionHashes where checksums[version] == nil {
+                checksums[version] = versionChecksum(of: hashes)
+            }
+            return checksums
+        }
+        var checksums: [String: String] = [:]
+        for version in try ModelVersionFile.versions(at: modelURL) {
+            checksums[version.name] = try version.load().versionChecksum
+        }
+        return checksums
+    }
+}
+
+/// One version of an Xcode model among a program's files: a `.xcdatamodel` folder, alone or in
+/// a `.xcdatamodeld` bundle, loaded on demand (with Apple's version hashes when a compiled
+/// `.momd` of the same name lies beside the bundle).
+struct ModelVersionFile {
+    /// The version's name ("Model 2" for `Model 2.xcdatamodel`).
+    let name: String
+    let url: URL
+
+    func load() throws -> NSManagedObjectModel {
+        try NSManagedObjectModel.load(contentsOf: url)
+    }
+
+    /// The versions of the model at `url`: every `.xcdatamodel` of a `.xcdatamodeld`, or the
+    /// one `.xcdatamodel` itself.
+    static func versions(at url: URL) throws -> [ModelVersionFile] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw XcodeModelError.noSuchFile(url, "No model at '\(url.path)'. Pass the path of a .xcdatamodeld bundle, a .xcdatamodel folder or a compiled .momd.")
+        }
+        if url.pathExtension == "xcdatamodel" {
+            return [ModelVersionFile(name: url.deletingPathExtension().lastPathComponent, url: url)]
+        }
+        guard isDirectory.boolValue, url.pathExtension == "xcdatamodeld" else {
+            throw XcodeModelError.corrupt(url, "'\(url.path)' is not a versioned model. Pass a .xcdatamodeld bundle, a .xcdatamodel folder or a compiled .momd.")
+        }
+        let children = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return children.filter { $0.hasSuffix(".xcdatamodel") }.sorted().map {
+            ModelVersionFile(name: ($0 as NSString).deletingPathExtension, url: url.appendingPathComponent($0, isDirectory: true))
+        }
+    }
+
+    /// Every model version among `bundles`' resources: the versions of each `.xcdatamodeld`,
+    /// then each `.xcdatamodel`, in a stable order.
+    static func versions(in bundles: [Bundle]) -> [ModelVersionFile] {
+        var result: [ModelVersionFile] = []
+        for bundle in bundles {
+            for ext in ["xcdatamodeld", "xcdatamodel"] {
+                // Linux Foundation answers NSURLs here; Apple's, URLs: the paths suit both.
+                let paths = (bundle.urls(forResourcesWithExtension: ext, subdirectory: nil) ?? []).compactMap { $0.path }.sorted()
+                for path in paths { result += (try? versions(at: URL(fileURLWithPath: path))) ?? [] }
+            }
+        }
+        return result
+    }
+}
