@@ -22,6 +22,10 @@ public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
 /// SQLite stores: rebuild the file (`VACUUM`), giving free pages back, when the store is added.
 public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
+/// Destroy the store's files even while another connection is writing to it (`destroyPersistentStore(at:ofType:options:)`).
+public let NSPersistentStoreForceDestroyOption = "NSPersistentStoreForceDestroyOption"
+/// Open the store without comparing its model version hashes with the coordinator's model.
+public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
 /// An `NSStagedMigrationManager` whose stages migrate the store, in order, before it opens.
 public let NSPersistentStoreStagedMigrationManagerOptionKey = "NSPersistentStoreStagedMigrationManagerOptionKey"
 
@@ -85,6 +89,31 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// The base class removes the file at `url` if there is one.
     open class func destroyPersistentStore(at url: URL) throws {
         if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+
+    /// ``destroyPersistentStore(at:)`` with the coordinator's options: stores that can tell
+    /// whether another connection is writing refuse then, unless `NSPersistentStoreForceDestroyOption`.
+    class func destroyPersistentStore(at url: URL, options: [AnyHashable: Any]?) throws {
+        try destroyPersistentStore(at: url)
+    }
+
+    /// Copies the store at `source` over the one at `destination` (made when missing), all or
+    /// nothing. The base class copies the file beside the destination and renames it over it.
+    class func replaceStoreFiles(at destination: URL, withStoreAt source: URL) throws {
+        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).replacing-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: source, to: temporary)
+            guard rename(temporary.path, destination.path) == 0 else {
+                throw CoreDataError.make(NSPersistentStoreOperationError, "Can't move the copy into place at \(destination.path): \(String(cString: strerror(errno))).")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            let nsError = error as NSError
+            if nsError.domain == NSCocoaErrorDomain, nsError.code == NSPersistentStoreOperationError { throw error }
+            throw CoreDataError.make(NSPersistentStoreOperationError, "Can't copy the store at \(source.path) to \(destination.path): \(nsError.localizedDescription). The destination was left unchanged.",
+                                     [NSFilePathErrorKey: destination.path, NSUnderlyingErrorKey: nsError])
+        }
     }
 
     /// Called after the store was added to a coordinator.

@@ -182,6 +182,44 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         try storeClass(for: storeType).setMetadata(metadata, forPersistentStoreAt: url)
     }
 
+    /// The metadata of the store at `url`; a nil `storeType` reads the file with each
+    /// registered store type until one can.
+    @available(*, deprecated, renamed: "metadataForPersistentStore(ofType:at:options:)")
+    open class func metadataForPersistentStore(ofType storeType: String?, at url: URL) throws -> [String: Any] {
+        if let storeType { return try metadataForPersistentStore(ofType: storeType, at: url, options: nil) }
+        return try metadataOfStoreOfAnyType(at: url).metadata
+    }
+
+    /// Writes metadata into the store at `url`; a nil `storeType` finds the type as
+    /// ``metadataForPersistentStore(ofType:at:)`` does.
+    @available(*, deprecated, renamed: "setMetadata(_:forPersistentStoreOfType:at:options:)")
+    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String?, at url: URL) throws {
+        let storeClass = try storeType.map { try self.storeClass(for: $0) } ?? metadataOfStoreOfAnyType(at: url).storeClass
+        try storeClass.setMetadata(metadata, forPersistentStoreAt: url)
+    }
+
+    /// The metadata of the store at `url`, whatever its type.
+    @available(*, deprecated, renamed: "metadataForPersistentStore(ofType:at:options:)")
+    open class func metadataForPersistentStore(with url: URL) throws -> [AnyHashable: Any] {
+        var result: [AnyHashable: Any] = [:]
+        for (key, value) in try metadataOfStoreOfAnyType(at: url).metadata { result[key] = value }
+        return result
+    }
+
+    /// The first registered store type (the built-in ones first) that reads the file at `url`.
+    private class func metadataOfStoreOfAnyType(at url: URL) throws -> (storeClass: NSPersistentStore.Type, metadata: [String: Any]) {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(url.path).", [NSFilePathErrorKey: url.path])
+        }
+        let builtIn = [NSSQLiteStoreType, NSBinaryStoreType, NSXMLStoreType]
+        let types = builtIn + registeredStoreTypes.keys.filter { !builtIn.contains($0) }.sorted()
+        for type in types {
+            guard let storeClass = registeredStoreTypes[type], let metadata = try? storeClass.metadataForPersistentStore(with: url) else { continue }
+            return (storeClass, metadata)
+        }
+        throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "No store type can read the file at \(url.path) (tried \(types.joined(separator: ", "))). Check that it is a store, or pass its type.", [NSFilePathErrorKey: url.path])
+    }
+
     /// The metadata of an added store.
     open func metadata(for store: NSPersistentStore) -> [String: Any] {
         locked { store.metadata ?? [:] }
@@ -197,7 +235,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
-    private class func storeClass(for storeType: String) throws -> NSPersistentStore.Type {
+    class func storeClass(for storeType: String) throws -> NSPersistentStore.Type {
         guard let storeClass = registeredStoreTypes[storeType] else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unknown store type '\(storeType)'. Registered: \(registeredStoreTypes.keys.sorted().joined(separator: ", ")).", ["NSStoreType": storeType])
         }
@@ -269,7 +307,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Removes the store of `storeType` at `url` from this coordinator (if added) and deletes its files.
     open func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         if let added = persistentStore(for: url) { try remove(added) }
-        try locked { try Self.storeClass(for: storeType).destroyPersistentStore(at: url) }
+        try locked { try Self.storeClass(for: storeType).destroyPersistentStore(at: url, options: options) }
     }
 
     /// Runs `block` with the coordinator's lock held.

@@ -136,3 +136,12 @@ open class NSPersistentStoreRequest: NSObject, NSCopying, @unchecked Sendable {
 open class NSPersistentStoreResult: NSObject, @unchecked Sendable {
     public override init() { super.init() }
 }
+
+/// Copies a fetch request of any result type as `NSFetchRequest<NSFetchRequestResult>`.
+protocol FetchRequestConvertible {
+    func resultRequestCopy() -> NSFetchRequest<NSFetchRequestResult>
+}
+
+extension NSFetchRequest: FetchRequestConvertible {
+    func resultRequestCopy() -> NSFetchRequest<NSFetchRequestResult> { copyRequest(as: NSFetchRequestResult.self) }
+}

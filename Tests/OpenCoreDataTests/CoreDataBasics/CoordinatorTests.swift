@@ -285,6 +285,32 @@ final class CoordinatorTests: XCTestCase {
         let store = try coordinator.addPersistentStore(ofType: "Refusing", configurationName: nil, at: nil)
         XCTAssertTrue(store is RefusingStore)
     }
+
+    /// `execute(_:with:)` answers a fetch from the stores: saved objects, registered in the
+    /// context, without its unsaved changes; other requests are refused.
+    func testExecuteWithAContextFetchesWhatTheStoresHold() throws {
+        let stack = TestStack()
+        let coordinator = stack.coordinator
+        try stack.context.performAndWait {
+            _ = stack.employee("Saved")
+            try stack.context.save()
+            _ = stack.employee("Unsaved")
+        }
+        let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
+        let objects = try XCTUnwrap(try coordinator.execute(request, with: stack.context) as? [NSManagedObject])
+        XCTAssertEqual(objects.map { $0.value(forKey: "firstName") as? String }, ["Saved"])
+        XCTAssertTrue(objects.allSatisfy { $0.managedObjectContext === stack.context })
+        request.resultType = .countResultType
+        XCTAssertEqual((try coordinator.execute(request, with: stack.context) as? [NSNumber])?.first, 1)
+        XCTAssertEqual(stack.context.performAndWait { stack.context.insertedObjects.count }, 1, "the context's own changes are untouched")
+
+        let save = NSSaveChangesRequest(inserted: nil, updated: nil, deleted: nil, locked: nil)
+        XCTAssertEqual(thrownError { _ = try coordinator.execute(save, with: stack.context) }?.code, NSPersistentStoreOperationError)
+        let stranger = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        stranger.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: stack.model)
+        XCTAssertEqual(thrownError { _ = try coordinator.execute(NSFetchRequest<NSFetchRequestResult>(entityName: "Employee"), with: stranger) }?.code,
+                       NSPersistentStoreOperationError)
+    }
 }
 
 /// A store that holds nothing and refuses every save with error 4242.

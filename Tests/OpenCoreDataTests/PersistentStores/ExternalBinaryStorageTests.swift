@@ -279,4 +279,21 @@ final class ExternalBinaryStorageTests: XCTestCase {
         XCTAssertEqual(externalFiles.count, 1, "the migrated store's file replaces the original's")
         XCTAssertEqual(try freshImage("kept", model: v2), large)
     }
+
+    /// `replacePersistentStore` brings the source's external files along: the copy reads the
+    /// large value, and the files only the old destination used are gone.
+    func testReplacingAStoreCopiesItsExternalFiles() throws {
+        let (coordinator, context) = try open()
+        _ = try insert("big", image: large, in: context)
+        let copy = directory.appendingPathComponent("Copy/Photos.sqlite")
+        let (copyCoordinator, copyContext) = try open(at: copy)
+        _ = try insert("old", image: bytes(200 * 1024, seed: 9), in: copyContext)
+        try copyCoordinator.remove(copyCoordinator.persistentStores[0])
+        let copyFiles = directory.appendingPathComponent("Copy/.Photos_SUPPORT/_EXTERNAL_DATA")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: copyFiles.path).count, 1)
+
+        try coordinator.replacePersistentStore(at: copy, withPersistentStoreFrom: storeURL, ofType: NSSQLiteStoreType)
+        XCTAssertEqual(try freshImage("big", at: copy), large)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: copyFiles.path), externalFiles, "the old destination's file went")
+    }
 }

@@ -41,6 +41,39 @@ class PropertyListStore: NSAtomicStore, @unchecked Sendable {
         try document.makeNodes(in: self, model: model)
     }
 
+    /// The metadata of the store file at `url`, read without adding the store.
+    override class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
+        try document(at: url).metadata
+    }
+
+    /// Replaces the application's metadata of the store file at `url`, rewriting the file
+    /// atomically; the store's own keys (type, UUID, version hashes) are kept when `metadata`
+    /// leaves them out, as for SQLite stores.
+    override class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
+        var document = try document(at: url)
+        var updated = metadata ?? [:]
+        for (key, value) in document.metadata where updated[key] == nil
+            && (key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion")) {
+            updated[key] = value
+        }
+        guard PropertyListSerialization.propertyList(updated, isValidFor: format) else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "The metadata for \(url.path) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries); the store was left unchanged.", [NSFilePathErrorKey: url.path])
+        }
+        document.metadata = updated
+        try AtomicFileWriter.write(try document.encoded(format: format), to: url)
+    }
+
+    private class func document(at url: URL) throws -> PropertyListStoreFormat.Document {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(url.path).", [NSFilePathErrorKey: url.path])
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "Could not read the store at \(url.path): \(error.localizedDescription).", [NSUnderlyingErrorKey: error, NSFilePathErrorKey: url.path])
+        }
+        return try PropertyListStoreFormat.Document(decoding: data, expecting: format, storeType: storeType, url: url)
+    }
+
     override func save() throws {
         guard let url else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "A \(type) store needs a file URL; add it with addPersistentStore(ofType:configurationName:at:options:) and a URL.")

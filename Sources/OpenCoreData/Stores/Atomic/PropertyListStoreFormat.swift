@@ -225,6 +225,12 @@ enum PropertyListStoreFormat {
         }
 
         /// The metadata entries a property list can hold (others are not saved).
+        /// The file again, with ``metadata`` as it is now and the records as they were read.
+        func encoded(format: PropertyListSerialization.PropertyListFormat) throws -> Data {
+            let root: [String: Any] = [formatKey: formatVersion, "metadata": Self.plistMetadata(metadata), "entities": entities]
+            return try PropertyListSerialization.data(fromPropertyList: root, format: format, options: 0)
+        }
+
         private static func plistMetadata(_ metadata: [String: Any]) -> [String: Any] {
             func plist(_ value: Any) -> Any? {
                 switch value {

@@ -13,6 +13,10 @@ final class InMemoryStore: NSPersistentStore, RowListingStore, @unchecked Sendab
 
     override var type: String { NSInMemoryStoreType }
 
+    override class func replaceStoreFiles(at destination: URL, withStoreAt source: URL) throws {
+        throw CoreDataError.make(NSPersistentStoreOperationError, "An in-memory store has no files to copy (replacePersistentStore at \(destination.path)). Copy it to a file with migratePersistentStore(_:to:options:withType:).")
+    }
+
     func allRows(for plan: FetchPlan) throws -> [StoreRow] {
         dataLock.lock(); defer { dataLock.unlock() }
         return rows.values.filter { plan.includes($0.entity) }.sorted { $0.key.primaryKey < $1.key.primaryKey }

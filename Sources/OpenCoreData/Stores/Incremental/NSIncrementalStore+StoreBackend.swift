@@ -169,15 +169,6 @@ extension NSIncrementalStore: StoreBackend {
     }
 }
 
-/// Copies a fetch request of any result type as `NSFetchRequest<NSFetchRequestResult>`.
-protocol FetchRequestConvertible {
-    func resultRequestCopy() -> NSFetchRequest<NSFetchRequestResult>
-}
-
-extension NSFetchRequest: FetchRequestConvertible {
-    func resultRequestCopy() -> NSFetchRequest<NSFetchRequestResult> { copyRequest(as: NSFetchRequestResult.self) }
-}
-
 /// An incremental store's fetch: the subclass runs the request (`execute(_:with:)`) when rows
 /// are asked for; nothing is translated beforehand.
 private final class IncrementalStoreFetch: PreparedStoreFetch {

@@ -254,14 +254,18 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         }
         // A source model the migrator rebuilt from this file, or a model recovered from a store,
         // has no hashes of its own to match: such models are checked by structure.
-        if (stored[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme && options?[SQLiteMigrator.structuralMatchOption] == nil
-            && !model.isRecoveredFromStore {
+        // NSIgnorePersistentStoreVersioningOption: no hashes are compared, but the tables and
+        // columns must still be the model's (the structural test below), so a store of another
+        // shape is refused rather than read wrongly.
+        let ignoresVersioning = Self.flag(NSIgnorePersistentStoreVersioningOption, in: options)
+        if !ignoresVersioning && ((stored[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme && options?[SQLiteMigrator.structuralMatchOption] == nil
+            && !model.isRecoveredFromStore) {
             let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
             if storeHashes != modelHashes {
                 let differing = Set(storeHashes.keys).union(modelHashes.keys).filter { storeHashes[$0] != modelHashes[$0] }.sorted()
                 throw incompatible("the version hashes of \(differing.joined(separator: ", ")) differ")
             }
-        } else if let apple = model.appleEntityVersionHashesByName, let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data], !storeHashes.isEmpty {
+        } else if !ignoresVersioning, let apple = model.appleEntityVersionHashesByName, let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data], !storeHashes.isEmpty {
             // An Xcode model loaded with its VersionInfo.plist carries Apple's own hashes: the
             // exact test Apple's framework makes (a renamed entity, a changed attribute type or
             // a versionHashModifier all show), where the structural one below can only guess.
@@ -444,6 +448,19 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         // The external binary values go with the store.
         let support = SQLiteExternalData.supportDirectory(forStoreAt: url)
         if FileManager.default.fileExists(atPath: support.path) { try FileManager.default.removeItem(at: support) }
+    }
+
+    /// Whether the boolean option `key` is true (a `Bool` or an `NSNumber`).
+    static func flag(_ key: String, in options: [AnyHashable: Any]?) -> Bool {
+        (options?[key] as? Bool) ?? (options?[key] as? NSNumber)?.boolValue ?? false
+    }
+
+    override class func destroyPersistentStore(at url: URL, options: [AnyHashable: Any]?) throws {
+        try destroyUnlessBeingWritten(at: url, options: options)
+    }
+
+    override class func replaceStoreFiles(at destination: URL, withStoreAt source: URL) throws {
+        try backUp(source, into: destination)
     }
 
     override func willRemove(from coordinator: NSPersistentStoreCoordinator?) {

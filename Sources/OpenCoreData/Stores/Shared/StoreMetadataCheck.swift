@@ -5,7 +5,10 @@ enum StoreMetadataCheck {
     /// Throws `NSPersistentStoreIncompatibleVersionHashError` (134100) when the store's
     /// `NSStoreModelVersionHashesKey` names other entity versions than the model's (for the
     /// store's configuration). A store without version hashes is taken as compatible.
+    /// With `NSIgnorePersistentStoreVersioningOption` true nothing is compared.
     static func checkModel(of store: NSPersistentStore, against model: NSManagedObjectModel) throws {
+        let ignore = store.options?[NSIgnorePersistentStoreVersioningOption]
+        if (ignore as? Bool) ?? (ignore as? NSNumber)?.boolValue ?? false { return }
         guard let metadata = store.metadata, let stored = metadata[NSStoreModelVersionHashesKey] else { return }
         let hashes = (stored as? [String: Data]) ?? (stored as? [String: Any])?.compactMapValues { $0 as? Data } ?? [:]
         var normalized = metadata
