@@ -53,6 +53,12 @@ struct ContextState {
     var deletesToPropagate: [NSManagedObject] = []
     var eventChangedObjects: [NSManagedObject] = []
     var isProcessingPendingChanges = false
+    /// Whether deletes propagate when an event ends (`propagatesDeletesAtEndOfEvent`), or only at save.
+    var propagatesDeletesAtEndOfEvent = true
+    /// Stores new objects are to be saved to (`assign(_:to:)`), by their temporary keys.
+    var assignedStores: [ObjectKey: NSPersistentStore] = [:]
+    /// An `assign(_:to:)` Apple would refuse with an exception, thrown by the next save.
+    var assignmentError: NSError?
 
     // A fetch in progress.
     /// Loaders of recent batched fetches (`fetchBatchSize`); see ``FetchBatchLoader``.

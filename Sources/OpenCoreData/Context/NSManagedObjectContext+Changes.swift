@@ -65,6 +65,19 @@ extension NSManagedObjectContext {
         undoManager?.registerUndo(withTarget: self) { context in context.undoDeletion(of: object, wasInserted: wasInserted) }
     }
 
+    /// Called by an object whose class does not ignore changes to unmodeled properties
+    /// (`contextShouldIgnoreUnmodeledPropertyChanges`) after one changed: a saved object
+    /// becomes updated, so the next save writes it.
+    func objectDidChangeUnmodeledProperty(_ object: NSManagedObject) {
+        assertOnQueue()
+        guard !object.isInserted, !object.isDeleted, !object.isFault else { return }
+        if !object.flags.contains(.updated) {
+            object.flags.insert(.updated)
+            state.updated.insertNew(object)  // the flag says it is not a member
+        }
+        state.eventUpdated.insert(object)
+    }
+
     /// Called by an object after one of its slots changed.
     func objectDidChange(_ object: NSManagedObject, slot i: Int, from old: PropertySlot) {
         assertOnQueue()
@@ -88,12 +101,25 @@ extension NSManagedObjectContext {
     /// Ends the current event: runs delete rules for objects deleted since the last call, posts
     /// `NSManagedObjectContextObjectsDidChange`, and closes the undo group of the event.
     public func processPendingChanges() {
+        processPendingChanges(propagatingDeletes: state.propagatesDeletesAtEndOfEvent)
+    }
+
+    /// ``processPendingChanges()``; without `propagatingDeletes` only the deletes of new objects
+    /// propagate now (they leave the context at once), the others at the next save.
+    func processPendingChanges(propagatingDeletes: Bool) {
         assertOnQueue()
         guard !state.isProcessingPendingChanges else { return }
         state.isProcessingPendingChanges = true
         defer { state.isProcessingPendingChanges = false }
 
-        propagateDeletes()
+        if propagatingDeletes {
+            propagateDeletes()
+        } else {
+            let pending = state.deletesToPropagate
+            state.deletesToPropagate = pending.filter { $0.flags.contains(.awaitingRemoval) }
+            propagateDeletes()
+            state.deletesToPropagate = pending.filter { !$0.flags.contains(.awaitingRemoval) }
+        }
         for object in state.eventDeleted where object.flags.contains(.awaitingRemoval) {
             object.flags.remove([.inserted, .awaitingRemoval])
             state.inserted.remove(object)

@@ -54,12 +54,15 @@ extension NSManagedObjectContext {
             if row != nil { object.flags.insert(.holdsSnapshot) }
         }
         guard let row else {
-            // Apple raises "could not fulfill a fault" here. A property getter cannot throw, so the
-            // object keeps default values and is marked inaccessible (docs/DEVIATIONS.md).
+            // The record is gone. An inaccessible fault the context handles reads as default
+            // values and counts as deleted (isDeleted, not in deletedObjects: the store has
+            // nothing to delete). Otherwise Apple raises "could not fulfill a fault"; a property
+            // getter cannot throw, so the object reads as default values (docs/DEVIATIONS.md).
             object.flags.remove(.fault)
             object.slots = object.layout.properties.map { p in
                 (p as? NSRelationshipDescription)?.isToMany == true ? .toMany(RelatedObjects()) : .null
             }
+            if shouldHandleInaccessibleFault(object, for: object.objectID, triggeredByProperty: nil) { object.flags.insert(.deleted) }
             return
         }
         fill(object, from: row)

@@ -31,14 +31,14 @@ extension NSManagedObjectContext {
                         : persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval, in: self))
         }
         if !flag || row == nil {
-            object.willTurnIntoFault()
+            inFaultingTransition(of: object) { object.willTurnIntoFault() }
             releaseSnapshot(of: object)
             object.slots = []
             object.committed = nil
             object.dropFetchedPropertyCache()
             object.flags.insert(.fault)
             if object.flags.contains(.updated) { object.flags.remove(.updated); state.updated.remove(object) }
-            object.didTurnIntoFault()
+            inFaultingTransition(of: object) { object.didTurnIntoFault() }
             return
         }
         let layout = object.layout

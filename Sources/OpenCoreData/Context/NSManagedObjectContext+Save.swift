@@ -10,7 +10,11 @@ extension NSManagedObjectContext {
     /// as they were: the changes are still pending and can be fixed and saved again.
     public func save() throws {
         assertOnQueue()
-        processPendingChanges()
+        processPendingChanges(propagatingDeletes: true)
+        if let error = state.assignmentError {
+            state.assignmentError = nil
+            throw error
+        }
         guard hasChanges || !state.lockedObjects.isEmpty else { return }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "This context has no persistent store coordinator. Set persistentStoreCoordinator before saving.")
@@ -21,7 +25,7 @@ extension NSManagedObjectContext {
         for object in state.inserted { object.willSave() }
         for object in state.updated where !state.inserted.contains(object) { object.willSave() }
         for object in state.deleted where !state.inserted.contains(object) && !state.updated.contains(object) { object.willSave() }
-        processPendingChanges()
+        processPendingChanges(propagatingDeletes: true)
 
         try validatePendingChanges()
         if let parent {
@@ -89,7 +93,7 @@ extension NSManagedObjectContext {
             // ID), undone if the store then refuses the save. Usually every new object still
             // has its temporary ID, and the list is not copied.
             let needingIDs = insertedNow.allSatisfy(\.identity.isTemporary) ? insertedNow : insertedNow.filter(\.identity.isTemporary)
-            var permanentIterator = try coordinator.permanentIDs(for: needingIDs).makeIterator()
+            var permanentIterator = try coordinator.permanentIDs(for: needingIDs, assignedStores: state.assignedStores).makeIterator()
             // Identities, not IDs: a new object has no temporary ID object unless one was asked for.
             var temporaryIdentities: [ObjectIdentity] = []
             temporaryIdentities.reserveCapacity(insertedNow.count)
@@ -129,6 +133,7 @@ extension NSManagedObjectContext {
             }
             for object in lockedNow { object.version += 1 }
             state.lockedObjects.removeAll()
+            if !state.assignedStores.isEmpty { for identity in temporaryIdentities { state.assignedStores[identity.key] = nil } }
             return (insertedNow, updatedNow, deletedNow, (changes.inserted, changes.updated))
         }
         didSave(inserted: insertedNow, updated: updatedNow, deleted: deletedNow, savedRows: savedRows)
@@ -216,9 +221,9 @@ extension NSManagedObjectContext {
         for object in deletedNow { object.didSave() }
         for object in deletedNow {
             releaseSnapshot(of: object)
-            object.willTurnIntoFault()
+            inFaultingTransition(of: object) { object.willTurnIntoFault() }
             object.flags.insert(.fault)
-            object.didTurnIntoFault()
+            inFaultingTransition(of: object) { object.didTurnIntoFault() }
         }
     }
 
@@ -241,6 +246,7 @@ extension NSManagedObjectContext {
         state.inserted.removeAll(); state.updated.removeAll(); state.deleted.removeAll()
         state.lockedObjects.removeAll()
         state.deletesToPropagate.removeAll()
+        state.assignedStores.removeAll()
         undoManager?.removeAllActions()
     }
 
@@ -261,20 +267,55 @@ extension NSManagedObjectContext {
         state.lockedObjects.removeAll()
         state.eventInserted.removeAll(); state.eventUpdated.removeAll(); state.eventDeleted.removeAll()
         state.deletesToPropagate.removeAll()
+        state.assignedStores.removeAll()
         for o in state.eventChangedObjects { o.clearEventOriginals() }
         state.eventChangedObjects.removeAll()
         undoManager?.removeAllActions()
     }
 
     /// Gives `objects` permanent IDs now, before they are saved (for example to pass their IDs to
-    /// another context).
+    /// another context), in the stores ``assign(_:to:)`` chose for them.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         assertOnQueue()
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "obtainPermanentIDs: this context has no persistent store coordinator.")
         }
         let temporary = objects.filter(\.identity.isTemporary)
-        let ids = try coordinator.permanentIDs(for: temporary)
-        for (object, id) in zip(temporary, ids) { reassign(object, to: .id(id)) }
+        let ids = try coordinator.permanentIDs(for: temporary, assignedStores: state.assignedStores)
+        for (object, id) in zip(temporary, ids) {
+            state.assignedStores[object.identity.key] = nil
+            reassign(object, to: .id(id))
+        }
+    }
+
+    /// Saves `object`, new in this context, to `store` rather than to the first store whose
+    /// configuration holds its entity.
+    ///
+    /// ```swift
+    /// let note = Note(context: context)
+    /// context.assign(note, to: archiveStore)   // both stores' configurations hold Note
+    /// try context.save()
+    /// ```
+    ///
+    /// Apple's framework raises an exception for an object that is not new in this context, or
+    /// a store of another coordinator or whose configuration lacks the entity: the next
+    /// ``save()`` throws `NSPersistentStoreOperationError` saying which.
+    public func assign(_ object: NSManagedObject, to store: NSPersistentStore) {
+        assertOnQueue()
+        let problem: String?
+        if object.managedObjectContext !== self || !object.isInserted || !object.identity.isTemporary {
+            problem = "the object is not a new object of this context (only an object inserted and not yet saved can be assigned)"
+        } else if store.persistentStoreCoordinator == nil || store.persistentStoreCoordinator !== persistentStoreCoordinator {
+            problem = "the store is not one of this context's coordinator"
+        } else if !(persistentStoreCoordinator?.managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []).contains(where: { $0 === object.entity }) {
+            problem = "the configuration '\(store.configurationName)' of the store does not hold entity '\(object.entity.name ?? "?")'"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            state.assignmentError = CoreDataError.make(NSPersistentStoreOperationError, "assign(_:to:): \(problem). Nothing was saved.")
+            return
+        }
+        state.assignedStores[object.identity.key] = store
     }
 }

@@ -76,7 +76,20 @@ extension NSManagedObjectContext {
         holdSnapshot(of: object, rowAt: row, batchPosition: batchPosition)
         object.takeValues(of: row.pointee)
         object.flags.remove(.fault)
-        object.awakeFromFetch()
+        inFaultingTransition(of: object) { object.awakeFromFetch() }
+    }
+
+    /// Runs one of `object`'s faulting hooks with its `faultingState` not 0.
+    func inFaultingTransition(of object: NSManagedObject, _ hook: () -> Void) {
+        let outer = transitioningObject
+        transitioningObject = ObjectIdentifier(object)
+        hook()
+        transitioningObject = outer
+    }
+
+    /// Whether one of `object`'s faulting hooks is running (``NSManagedObject/faultingState``).
+    func isInFaultingTransition(_ object: NSManagedObject) -> Bool {
+        transitioningObject == ObjectIdentifier(object)
     }
 
     /// Takes `object`'s reference to its row in the coordinator's cache: with the fetch's

@@ -79,7 +79,40 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         get { confinedState.stalenessInterval }
         set { confinedState.stalenessInterval = newValue }
     }
+    /// Whether a fault whose record is gone from the store is treated as deleted when it fires
+    /// (true, the default): it reads as default values and `isDeleted` is true. Consulted through
+    /// ``shouldHandleInaccessibleFault(_:for:triggeredByProperty:)``.
     open var shouldDeleteInaccessibleFaults = true
+
+    /// Whether the context handles `fault`, whose record is gone from the store, as deleted
+    /// (see ``shouldDeleteInaccessibleFaults``, which the default answers). Override it to decide
+    /// per object; when it answers false the fault reads as default values without being
+    /// marked deleted (Apple's framework raises an exception then).
+    open func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID, triggeredByProperty property: NSPropertyDescription?) -> Bool {
+        shouldDeleteInaccessibleFaults
+    }
+
+    /// Whether deletes propagate (delete rules run) at the end of each event (true, the
+    /// default), or only when the context saves.
+    open var propagatesDeletesAtEndOfEvent: Bool {
+        get { confinedState.propagatesDeletesAtEndOfEvent }
+        set { confinedState.propagatesDeletesAtEndOfEvent = newValue }
+    }
+
+    /// The lock of Apple's deprecated `NSLocking` methods (``lock()``); the context's queue
+    /// confines it, not this lock.
+    private let lockingLock = NSRecursiveLock()
+
+    /// Takes the context's lock, as Apple's deprecated `NSLocking` methods do. A queue context is
+    /// confined by its queue whatever the lock: use `perform` and `performAndWait` instead.
+    @available(*, deprecated, message: "Use a queue style context and performAndWait(_:) instead")
+    open func lock() { lockingLock.lock() }
+    /// Takes the context's lock if it is free (see ``lock()``).
+    @available(*, deprecated, message: "Use a queue style context and perform(_:) instead")
+    open func tryLock() -> Bool { lockingLock.try() }
+    /// Gives the context's lock back (see ``lock()``).
+    @available(*, deprecated, message: "Use a queue style context and performAndWait(_:) instead")
+    open func unlock() { lockingLock.unlock() }
     /// Whether the context keeps every registered object alive. By default (false) it keeps only
     /// objects with unsaved changes; the others live as long as the application holds them.
     open var retainsRegisteredObjects: Bool {
@@ -113,6 +146,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         @inline(__always) _read { yield confinedState }
         @inline(__always) _modify { yield &confinedState }
     }
+    /// The object whose faulting hook (`awakeFromFetch`, `willTurnIntoFault`,
+    /// `didTurnIntoFault`) is running: its `faultingState` is not 0. Outside ``state`` because
+    /// a fault fires wherever its object is read, and that path checks no queue.
+    @exclusivity(unchecked) var transitioningObject: ObjectIdentifier?
     /// What changes while the context works; see ``ContextState`` and ``state``.
     @exclusivity(unchecked) private var confinedState = ContextState()
     /// The context's change tracking and fetch scratch state. On the context's queue only:

@@ -22,6 +22,27 @@ public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
 /// SQLite stores: rebuild the file (`VACUUM`), giving free pages back, when the store is added.
 public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
+/// Apple platforms' data-protection class for the store's files (`FileProtectionType`). Linux
+/// has no data protection: the key is accepted and has no effect (docs/DEVIATIONS.md).
+public let NSPersistentStoreFileProtectionKey = "NSPersistentStoreFileProtectionKey"
+/// The operating-system version whose store features to use (an `NSNumber`). Accepted; the
+/// stores here write one format whatever the value.
+public let NSPersistentStoreOSCompatibility = "NSPersistentStoreOSCompatibility"
+/// The most connections a SQLite store opens at once. Accepted; a SQLite store here keeps one
+/// connection, which every context of the coordinator shares under its lock.
+public let NSPersistentStoreConnectionPoolMaxSizeKey = "NSPersistentStoreConnectionPoolMaxSizeKey"
+/// XML stores: check the file against Apple's DTD when it opens. Accepted; the XML store here
+/// always checks the structure of the file it reads, and refuses one that does not fit.
+public let NSValidateXMLStoreOption = "NSValidateXMLStoreOption"
+/// Binary stores: the classes values may be decoded as (a `Set` of classes). Accepted; the
+/// binary store here writes a property list, not keyed archives, so it decodes no classes.
+public let NSBinaryStoreSecureDecodingClasses = "NSBinaryStoreSecureDecodingClasses"
+/// Binary stores: decode old files without secure coding. Accepted, for the reason above.
+public let NSBinaryStoreInsecureDecodingCompatibilityOption = "NSBinaryStoreInsecureDecodingCompatibilityOption"
+/// Lightweight migration: leave clean-up work for `finishDeferredLightweightMigration()`. A
+/// migration here has none to leave (it writes the migrated store whole, then renames it), so
+/// the store is complete when it is added and finishing has nothing to do.
+public let NSPersistentStoreDeferredLightweightMigrationOptionKey = "NSPersistentStoreDeferredLightweightMigrationOptionKey"
 /// Destroy the store's files even while another connection is writing to it (`destroyPersistentStore(at:ofType:options:)`).
 public let NSPersistentStoreForceDestroyOption = "NSPersistentStoreForceDestroyOption"
 /// Open the store without comparing its model version hashes with the coordinator's model.

@@ -304,6 +304,15 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Completes the lightweight migrations `NSPersistentStoreDeferredLightweightMigrationOptionKey`
+    /// deferred. A migration here defers nothing (each store is migrated whole before it is
+    /// added), so there is never work left: this returns at once.
+    open func finishDeferredLightweightMigration() throws {}
+
+    /// Completes one deferred lightweight migration task; as for
+    /// ``finishDeferredLightweightMigration()``, there is none left.
+    open func finishDeferredLightweightMigrationTask() throws {}
+
     /// Removes the store of `storeType` at `url` from this coordinator (if added) and deletes its files.
     open func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         if let added = persistentStore(for: url) { try remove(added) }
@@ -477,7 +486,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// gets all of its objects in one call, as Apple's coordinator does; for the others keys are
     /// reserved once per store and entity hierarchy, not once per object: for a store on disk
     /// each reservation is a write.
-    func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
+    ///
+    /// `assignedStores` (by temporary key) overrides the choice for objects a context assigned
+    /// to a store (`assign(_:to:)`).
+    func permanentIDs(for objects: [NSManagedObject], assignedStores: [ObjectKey: NSPersistentStore] = [:]) throws -> [NSManagedObjectID] {
         try locked {
             // New objects come in runs of one entity (usually a single run): the store is looked
             // up once a run, and stores and entity hierarchies are grouped by run, not by object,
@@ -488,9 +500,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             var start = 0
             while start < objects.count {
                 let entity = objects[start].entity
+                let assigned = assignedStores.isEmpty ? nil : assignedStores[objects[start].identity.key]
                 var end = start + 1
-                while end < objects.count, objects[end].entity === entity { end += 1 }
-                let store = try storeForNewObjects(of: entity)
+                while end < objects.count, objects[end].entity === entity,
+                      assignedStores.isEmpty || assignedStores[objects[end].identity.key] === assigned { end += 1 }
+                let store = try assigned.map { try assignedStore($0, for: entity) } ?? storeForNewObjects(of: entity)
                 if let existing = perStore.firstIndex(where: { $0.store === store }) {
                     perStore[existing].runs.append((entity, start..<end))
                 } else {
@@ -530,6 +544,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             }
             return result.map { $0! }
         }
+    }
+
+    /// `store`, which a context assigned new objects of `entity` to, if it can still take them.
+    private func assignedStore(_ store: NSPersistentStore, for entity: NSEntityDescription) throws -> NSPersistentStore {
+        guard stores.contains(where: { $0 === store }) else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "An object of entity '\(entity.name ?? "?")' was assigned (assign(_:to:)) to a store that is no longer added to the coordinator.")
+        }
+        guard !store.isReadOnly else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "An object of entity '\(entity.name ?? "?")' was assigned (assign(_:to:)) to a read-only store.")
+        }
+        return store
     }
 
     /// The store new objects of `entity` are saved to: the first writable store whose

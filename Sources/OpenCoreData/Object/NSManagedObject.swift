@@ -267,12 +267,29 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Called after the object turned into a fault.
     open func didTurnIntoFault() {}
 
+    /// 0 when the object is not changing between fault and full object; another value while
+    /// its context runs `awakeFromFetch()`, `willTurnIntoFault()` or `didTurnIntoFault()` for it.
+    public var faultingState: Int {
+        managedObjectContext?.isInFaultingTransition(self) == true ? 1 : 0
+    }
+
     /// Called before and after a property is read or changed. Kept for source compatibility:
-    /// OpenCoreData tracks changes without key-value observing, so they do nothing.
+    /// OpenCoreData tracks changes of modeled properties without key-value observing.
     open func willAccessValue(forKey key: String?) {}
     open func didAccessValue(forKey key: String?) {}
     open func willChangeValue(forKey key: String) {}
-    open func didChangeValue(forKey key: String) {}
+    /// For a key the entity does not model, when the class's
+    /// ``contextShouldIgnoreUnmodeledPropertyChanges`` is false, the object becomes updated
+    /// (the next save writes it, advancing its version); otherwise nothing happens.
+    open func didChangeValue(forKey key: String) {
+        guard !type(of: self).contextShouldIgnoreUnmodeledPropertyChanges, layout.indexByName[key] == nil else { return }
+        managedObjectContext?.objectDidChangeUnmodeledProperty(self)
+    }
+
+    /// Whether a change to a property the model does not describe leaves the object unchanged
+    /// for its context (true, the default); a subclass that keeps such state returns false and
+    /// reports the change with `didChangeValue(forKey:)`.
+    open class var contextShouldIgnoreUnmodeledPropertyChanges: Bool { true }
     /// The to-many forms of the change notifications, for hand-written set accessors; they do
     /// nothing either (see above).
     open func willChangeValue(forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>) {}

@@ -71,7 +71,9 @@ extension NSExpression {
             return result
         case .block(let block, let arguments):
             let values = try arguments.map { NSExpression(forConstantValue: try $0.evaluate(object, context)) }
-            return KVCValueKinds.unwrap(block(object, values, context.userContext))
+            let result = block(object, values, context.userContext)
+            if let failure = result as? ExpressionBlockFailure { throw failure.error }
+            return KVCValueKinds.unwrap(result)
         case .anyKey:
             throw PredicateEvaluationError.make("ANYKEY is a Spotlight expression; no OpenCoreData store can evaluate it. Name the key path explicitly.")
         }
@@ -94,4 +96,10 @@ extension NSExpression {
         }
         return KVCValueKinds.makeCollection(result, kind: .set)
     }
+}
+
+/// What a block expression built by the framework returns to fail its evaluation with `error`
+/// (a block's type cannot throw): `NSFetchRequestExpression` whose fetch fails.
+struct ExpressionBlockFailure {
+    let error: Error
 }

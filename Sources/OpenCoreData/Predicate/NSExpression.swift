@@ -33,6 +33,9 @@ open class NSExpression: NSObject, @unchecked Sendable {
         case anyKey = 15
         case block = 19
         case conditional = 20
+        /// A fetch request run when the expression is evaluated: Core Data's
+        /// `NSFetchRequestExpressionType` (an `NSFetchRequestExpression`).
+        case fetchRequest = 50
     }
 
     /// The closure type of `init(block:arguments:)`: (evaluated object, arguments, context) -> value.

@@ -298,8 +298,10 @@ final class CoordinatorTests: XCTestCase {
         }
         let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
         let objects = try XCTUnwrap(try coordinator.execute(request, with: stack.context) as? [NSManagedObject])
-        XCTAssertEqual(objects.map { $0.value(forKey: "firstName") as? String }, ["Saved"])
-        XCTAssertTrue(objects.allSatisfy { $0.managedObjectContext === stack.context })
+        stack.context.performAndWait {
+            XCTAssertEqual(objects.map { $0.value(forKey: "firstName") as? String }, ["Saved"])
+            XCTAssertTrue(objects.allSatisfy { $0.managedObjectContext === stack.context })
+        }
         request.resultType = .countResultType
         XCTAssertEqual((try coordinator.execute(request, with: stack.context) as? [NSNumber])?.first, 1)
         XCTAssertEqual(stack.context.performAndWait { stack.context.insertedObjects.count }, 1, "the context's own changes are untouched")
@@ -310,6 +312,38 @@ final class CoordinatorTests: XCTestCase {
         stranger.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: stack.model)
         XCTAssertEqual(thrownError { _ = try coordinator.execute(NSFetchRequest<NSFetchRequestResult>(entityName: "Employee"), with: stranger) }?.code,
                        NSPersistentStoreOperationError)
+    }
+
+    /// `assign(_:to:)` saves a new object to the store chosen, not the first that could hold
+    /// it; what Apple refuses with an exception fails the next save.
+    func testAssignChoosesTheStoreANewObjectIsSavedTo() throws {
+        let model = CompanyModel.make()
+        model.setEntities([model.entitiesByName["Department"]!], forConfigurationName: "Org")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let first = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let second = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let org = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: "Org", at: nil)
+        let stack = TestStack(model: model, coordinator: coordinator, context: newContext(coordinator))
+        try stack.context.performAndWait {
+            let a = stack.employee("A"), b = stack.employee("B"), c = stack.employee("C")
+            stack.context.assign(b, to: second)
+            try stack.context.obtainPermanentIDs(for: [c])
+            try stack.context.save()
+            XCTAssertTrue(a.objectID.persistentStore === first)
+            XCTAssertTrue(b.objectID.persistentStore === second)
+            XCTAssertTrue(c.objectID.persistentStore === first)
+
+            stack.context.assign(a, to: second)            // saved already
+            XCTAssertEqual(thrownError { try stack.context.save() }?.code, NSPersistentStoreOperationError)
+            let d = stack.employee("D")
+            stack.context.assign(d, to: org)               // Org holds only Department
+            let refused = thrownError { try stack.context.save() }
+            XCTAssertEqual(refused?.code, NSPersistentStoreOperationError)
+            XCTAssertTrue(refused?.localizedDescription.contains("'Org'") == true, refused?.localizedDescription ?? "")
+            XCTAssertTrue(d.objectID.isTemporaryID, "nothing was saved")
+            try stack.context.save()                       // the refusal is reported once
+            XCTAssertTrue(d.objectID.persistentStore === first)
+        }
     }
 }
 

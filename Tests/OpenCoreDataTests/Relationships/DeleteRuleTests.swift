@@ -80,4 +80,32 @@ final class DeleteRuleTests: XCTestCase {
             XCTAssertEqual(try stack.context.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 0)
         }
     }
+
+    /// With `propagatesDeletesAtEndOfEvent` false the delete rules wait for the save: the end
+    /// of the event leaves related objects alone, the save cascades.
+    func testDeletesPropagateAtSaveWhenNotAtTheEndOfEachEvent() throws {
+        let stack = TestStack(model: CompanyModel.make(departmentEmployeesRule: .cascadeDeleteRule))
+        try stack.context.performAndWait {
+            XCTAssertTrue(stack.context.propagatesDeletesAtEndOfEvent)
+            let d = stack.department("D"), e = stack.employee("E")
+            e.department = d
+            try stack.context.save()
+            stack.context.propagatesDeletesAtEndOfEvent = false
+            stack.context.delete(d)
+            stack.context.processPendingChanges()
+            XCTAssertFalse(e.isDeleted, "not at the end of the event")
+            XCTAssertEqual(e.department, d)
+            try stack.context.save()
+            XCTAssertEqual(try stack.context.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 0, "the save cascaded")
+
+            // With the default, the end of the event cascades.
+            stack.context.propagatesDeletesAtEndOfEvent = true
+            let d2 = stack.department("D2"), e2 = stack.employee("E2")
+            e2.department = d2
+            try stack.context.save()
+            stack.context.delete(d2)
+            stack.context.processPendingChanges()
+            XCTAssertTrue(e2.isDeleted)
+        }
+    }
 }

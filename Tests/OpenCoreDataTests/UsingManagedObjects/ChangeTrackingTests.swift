@@ -188,6 +188,47 @@ final class ChangeTrackingTests: XCTestCase {
             XCTAssertEqual(fetched.first?.events, ["awakeFromFetch"])
         }
     }
+
+    /// A class that does not ignore changes to unmodeled properties becomes updated when it
+    /// reports one with `didChangeValue(forKey:)`; the default class stays unchanged.
+    func testUnmodeledPropertyChangesCountWhenTheClassSaysSo() throws {
+        let model = CompanyModel.make()
+        model.entitiesByName["Badge"]!.managedObjectClassName = NSStringFromClass(TrackedBadge.self)
+        let stack = TestStack(model: model)
+        try stack.context.performAndWait {
+            let badge = TrackedBadge(context: stack.context)
+            let employee = stack.employee("E")
+            try stack.context.save()
+            XCTAssertFalse(TrackedBadge.contextShouldIgnoreUnmodeledPropertyChanges)
+            XCTAssertTrue(NSManagedObject.contextShouldIgnoreUnmodeledPropertyChanges)
+            badge.scratch = "changed"
+            XCTAssertTrue(badge.isUpdated)
+            XCTAssertEqual(stack.context.updatedObjects, [badge])
+            employee.willChangeValue(forKey: "unmodeled")
+            employee.didChangeValue(forKey: "unmodeled")
+            XCTAssertFalse(employee.hasChanges, "NSManagedObject ignores them")
+            try stack.context.save()
+            XCTAssertFalse(stack.context.hasChanges)
+        }
+    }
+
+    /// The deprecated `NSLocking` methods lock and unlock the context's lock.
+    @available(*, deprecated)
+    func testDeprecatedContextLockIsALock() {
+        let context = TestStack().context
+        context.lock()
+        XCTAssertTrue(context.tryLock(), "the lock is recursive, as Apple's is")
+        context.unlock()
+        let taken = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var otherGotIt = true
+        Thread.detachNewThread {
+            otherGotIt = context.tryLock()
+            taken.signal()
+        }
+        taken.wait()
+        XCTAssertFalse(otherGotIt, "held by this thread")
+        context.unlock()
+    }
 }
 
 final class HookedObject: NSManagedObject {
@@ -223,4 +264,12 @@ final class NotificationBox: @unchecked Sendable {
     func append(_ info: [AnyHashable: Any]) { lock.lock(); storage.append(info); lock.unlock() }
     func removeAll() { lock.lock(); storage.removeAll(); lock.unlock() }
     var infos: [[AnyHashable: Any]] { lock.lock(); defer { lock.unlock() }; return storage }
+}
+
+/// A badge with state the model does not describe, which it asks its context to track.
+final class TrackedBadge: NSManagedObject {
+    override class var contextShouldIgnoreUnmodeledPropertyChanges: Bool { false }
+    var scratch: String? {
+        didSet { didChangeValue(forKey: "scratch") }
+    }
 }
