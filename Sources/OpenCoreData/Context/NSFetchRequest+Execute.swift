@@ -6,7 +6,7 @@ extension NSFetchRequest {
     ///
     /// ```swift
     /// try context.performAndWait {
-    ///     let employees = try Employee.fetchRequest().execute()
+    ///     let employees = try NSFetchRequest<Employee>(entityName: "Employee").execute()
     /// }
     /// ```
     ///

@@ -186,9 +186,19 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         return e
     }
 
-    /// A fetch request for this class's entity.
-    open class func fetchRequest() -> NSFetchRequest<NSManagedObject> {
-        let request = NSFetchRequest<NSManagedObject>()
+    /// A fetch request for this class's entity, typed as Apple types it. Xcode's generated
+    /// subclasses add a typed twin, which a hand-written subclass declares the same way:
+    ///
+    /// ```swift
+    /// extension Employee {
+    ///     @nonobjc public class func fetchRequest() -> NSFetchRequest<Employee> {
+    ///         NSFetchRequest<Employee>(entityName: "Employee")
+    ///     }
+    /// }
+    /// let request: NSFetchRequest<Employee> = Employee.fetchRequest()
+    /// ```
+    open class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
+        let request = NSFetchRequest<NSFetchRequestResult>()
         request.entity = ModelRegistry.entity(for: self)
         request.entityName = request.entity?.name ?? String(describing: self)
         return request

@@ -297,4 +297,26 @@ final class FetchRequestTests: XCTestCase {
             XCTAssertEqual((error as NSError).code, NSCoreDataError)
         }
     }
+
+    /// `fetchRequest()` is typed `NSFetchRequest<NSFetchRequestResult>` as Apple's is; a
+    /// subclass's generated-style typed twin gives `NSFetchRequest<Subclass>`.
+    func testFetchRequestOfAClassIsTypedAsApplesAndSubclassesAddATypedTwin() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            _ = stack.department("Sales")
+            try stack.context.save()
+            let untyped: NSFetchRequest<NSFetchRequestResult> = Department.fetchRequest()
+            XCTAssertEqual(untyped.entityName, "Department")
+            XCTAssertEqual((try stack.context.fetch(untyped) as? [Department])?.map(\.name), ["Sales"])
+            let typed: NSFetchRequest<Department> = Department.fetchRequest()
+            XCTAssertEqual(try stack.context.fetch(typed).map(\.name), ["Sales"])
+        }
+    }
+}
+
+extension Department {
+    /// What Xcode generates for a subclass (class definition codegen).
+    @nonobjc public class func fetchRequest() -> NSFetchRequest<Department> {
+        NSFetchRequest<Department>(entityName: "Department")
+    }
 }

@@ -216,6 +216,26 @@ final class MigrationTests: XCTestCase {
         try migrateWithManyChanges(sources: [membersBecomeToOne(), CompanyModel.make()])
     }
 
+    /// With `NSPersistentStoreDeferredLightweightMigrationOptionKey` the store is migrated whole
+    /// when it is added (nothing is left for later), and finishing the deferred work succeeds.
+    func testADeferredLightweightMigrationIsCompleteWhenTheStoreIsAdded() throws {
+        let (v1Coordinator, v1Context) = try open(CompanyModel.make())
+        try v1Context.performAndWait {
+            let ann = Employee(context: v1Context)
+            ann.firstName = "Ann"
+            try v1Context.save()
+        }
+        try close(v1Coordinator)
+        let v2 = variant { m in entity(m, "Employee").properties.append(NSAttributeDescription(name: "nickname", type: .stringAttributeType)) }
+        var options = migrationOptions(from: [CompanyModel.make()])
+        options[NSPersistentStoreDeferredLightweightMigrationOptionKey] = true
+        let (coordinator, context) = try open(v2, options: options)
+        XCTAssertTrue(try SQLiteInspector.rows(at: storeURL.path, "SELECT name FROM pragma_table_info('ZEMPLOYEE')").contains(["ZNICKNAME"]))
+        try coordinator.finishDeferredLightweightMigration()
+        try coordinator.finishDeferredLightweightMigrationTask()
+        XCTAssertEqual(try objects("Employee", context, sortedBy: "firstName").map { $0.value(forKey: "firstName") as? String }, ["Ann"])
+    }
+
     /// Without the old model, the store's own schema shows the changes of manyChanges() (no
     /// relationship or type changes), so the migration runs the same.
     func testWithoutTheSourceModelTheStoreSchemaStandsInForIt() throws {

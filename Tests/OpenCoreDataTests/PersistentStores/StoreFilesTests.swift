@@ -221,4 +221,36 @@ final class StoreFilesTests: XCTestCase {
         try reader.addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: binary, options: [NSIgnorePersistentStoreVersioningOption: true])
         XCTAssertEqual(try names(newContext(reader)), ["Ann"])
     }
+
+    // MARK: Options for Apple platforms' features
+
+    /// Options for features Linux or these stores do not have (data protection, connection
+    /// pools, OS compatibility, DTD validation, keyed-archive decoding) are accepted: each store
+    /// opens, saves and reads back as without them.
+    func testOptionsForApplePlatformFeaturesAreAccepted() throws {
+        let store = try TemporaryCompanyStore()
+        let sqliteOptions: [AnyHashable: Any] = [
+            NSPersistentStoreFileProtectionKey: "NSFileProtectionComplete",
+            NSPersistentStoreOSCompatibility: 170000,
+            NSPersistentStoreConnectionPoolMaxSizeKey: 4,
+        ]
+        let binaryOptions: [AnyHashable: Any] = [NSBinaryStoreSecureDecodingClasses: [String(describing: NSString.self)], NSBinaryStoreInsecureDecodingCompatibilityOption: true]
+        for (type, url, options) in [(NSSQLiteStoreType, store.url, sqliteOptions),
+                                     (NSXMLStoreType, store.directory.appendingPathComponent("Company.xml"), [NSValidateXMLStoreOption: true]),
+                                     (NSBinaryStoreType, store.directory.appendingPathComponent("Company.binary"), binaryOptions)] {
+            let writer = NSPersistentStoreCoordinator(managedObjectModel: store.model)
+            try writer.remove(try writer.addPersistentStore(ofType: type, configurationName: nil, at: url, options: options))
+            let again = NSPersistentStoreCoordinator(managedObjectModel: store.model)
+            try again.addPersistentStore(ofType: type, configurationName: nil, at: url, options: options)
+            try insert("Ann", newContext(again))
+            let reader = NSPersistentStoreCoordinator(managedObjectModel: store.model)
+            try reader.addPersistentStore(ofType: type, configurationName: nil, at: url, options: options)
+            XCTAssertEqual(try names(newContext(reader)), ["Ann"], type)
+        }
+        XCTAssertEqual([NSPersistentStoreFileProtectionKey, NSPersistentStoreOSCompatibility, NSPersistentStoreConnectionPoolMaxSizeKey, NSValidateXMLStoreOption,
+                        NSBinaryStoreSecureDecodingClasses, NSBinaryStoreInsecureDecodingCompatibilityOption, NSPersistentStoreDeferredLightweightMigrationOptionKey],
+                       ["NSPersistentStoreFileProtectionKey", "NSPersistentStoreOSCompatibility", "NSPersistentStoreConnectionPoolMaxSizeKey", "NSValidateXMLStoreOption",
+                        "NSBinaryStoreSecureDecodingClasses", "NSBinaryStoreInsecureDecodingCompatibilityOption", "NSPersistentStoreDeferredLightweightMigrationOptionKey"],
+                       "Apple's key strings, which stores written with options on a Mac carry")
+    }
 }
