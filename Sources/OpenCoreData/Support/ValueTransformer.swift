@@ -31,8 +31,8 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
         registry[name] = transformer
     }
 
-    /// The transformer registered under `name` — Apple's `ValueTransformer(forName:)`. A Swift
-    /// initializer cannot return an existing instance, so this is a class method.
+    /// The transformer registered under `name`; ``ValueTransformerRegistryLookup/init(forName:)``
+    /// (`ValueTransformer(forName:)`, Apple's spelling) answers the same.
     public class func registered(_ name: NSValueTransformerName) -> ValueTransformer? {
         lock.lock(); defer { lock.unlock() }
         return registry[name]
@@ -97,3 +97,23 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
         return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: type(of: self).allowedTopLevelClasses, from: data)
     }
 }
+
+/// Gives `ValueTransformer` Apple's `init?(forName:)`, which answers the registered instance.
+///
+/// ```swift
+/// let csv = ValueTransformer(forName: NSValueTransformerName("CSV"))
+/// ```
+///
+/// A class's own initializer cannot return an existing instance; one declared in a protocol
+/// extension can (it assigns `self`), so `ValueTransformer` adopts this protocol.
+public protocol ValueTransformerRegistryLookup {}
+
+extension ValueTransformerRegistryLookup where Self: ValueTransformer {
+    /// The transformer registered under `name`, or nil when none is, or it is not a `Self`.
+    public init?(forName name: NSValueTransformerName) {
+        guard let registered = ValueTransformer.registered(name) as? Self else { return nil }
+        self = registered
+    }
+}
+
+extension ValueTransformer: ValueTransformerRegistryLookup {}

@@ -13,11 +13,14 @@ final class TransformableAttributeTests: XCTestCase {
     func testRegistryAndDefaultSecureTransformer() throws {
         let name = NSValueTransformerName("OCDUppercase")
         ValueTransformer.setValueTransformer(UppercaseTransformer(), forName: name)
-        let t = try XCTUnwrap(ValueTransformer.registered(name))
+        let t = try XCTUnwrap(ValueTransformer(forName: name))
         XCTAssertEqual(t.reverseTransformedValue(t.transformedValue("abc")) as? String, "ABC")
+        XCTAssertTrue(t === ValueTransformer.registered(name), "the registered instance itself")
+        XCTAssertNotNil(UppercaseTransformer(forName: name))
+        XCTAssertNil(NSSecureUnarchiveFromDataTransformer(forName: name), "registered, but not of that class")
         XCTAssertTrue(ValueTransformer.valueTransformerNames().contains(name))
         ValueTransformer.setValueTransformer(nil, forName: name)
-        XCTAssertNil(ValueTransformer.registered(name))
+        XCTAssertNil(ValueTransformer(forName: name))
 
         let secure = try XCTUnwrap(ValueTransformer.registered(.secureUnarchiveFromDataTransformerName))
         let data = secure.transformedValue(["a", "b"] as NSArray)
