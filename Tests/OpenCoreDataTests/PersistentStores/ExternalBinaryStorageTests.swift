@@ -296,4 +296,16 @@ final class ExternalBinaryStorageTests: XCTestCase {
         XCTAssertEqual(try freshImage("big", at: copy), large)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: copyFiles.path), externalFiles, "the old destination's file went")
     }
+
+    /// A `/dev/null` (in-memory) store has no folder for files: large values stay in their rows.
+    func testAnInMemoryStoreKeepsLargeValuesInTheirRows() throws {
+        let (_, context) = try open(at: URL(fileURLWithPath: "/dev/null"))
+        _ = try insert("big", image: large, in: context)
+        try context.performAndWait {
+            context.reset()
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            XCTAssertEqual(try context.fetch(request).first?.value(forKey: "image") as? Data, large)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/.null_SUPPORT"))
+    }
 }

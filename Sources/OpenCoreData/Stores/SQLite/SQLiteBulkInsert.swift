@@ -44,7 +44,7 @@ final class SQLiteBulkInsert {
         self.store = store
         store.lock.lock(); defer { store.lock.unlock() }
         db = try store.openConnection()
-        external = SQLiteExternalDataSave(directory: store.externalDataDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()))
+        external = SQLiteExternalDataSave(directory: store.externalDataDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()), keepsValuesInline: store.isInMemory)
         needsOrderPass = store.plans.values.contains { plan in
             plan.toManySlots.contains { Self.orderedForeignKey(of: $0.relationship, in: store) != nil }
         }

@@ -174,7 +174,13 @@ final class SQLiteExternalDataSave {
     /// (``SQLiteExternalData/writePendingMarker(in:)``), removed when its files match the store.
     private var marker: URL?
 
-    init(directory: @escaping @autoclosure () -> URL) { makeDirectory = directory }
+    /// Every value in its row, whatever its size: an in-memory store has no folder for files.
+    private let keepsValuesInline: Bool
+
+    init(directory: @escaping @autoclosure () -> URL, keepsValuesInline: Bool = false) {
+        makeDirectory = directory
+        self.keepsValuesInline = keepsValuesInline
+    }
 
     /// Writes this save's marker, once, before the first file that a crash could orphan.
     private func markPending() throws {
@@ -199,7 +205,7 @@ final class SQLiteExternalDataSave {
             if let oldName { try retire(oldName) }
             return try SQLiteValueCoding.columnValue(value, for: attribute)
         }
-        if data.count <= SQLiteExternalData.threshold {
+        if data.count <= SQLiteExternalData.threshold || keepsValuesInline {
             if let oldName { try retire(oldName) }
             return .blob(SQLiteExternalData.inlineColumn(data))
         }

@@ -45,7 +45,7 @@ extension SQLiteStore {
         guard !changes.isEmpty else { return PreparedStoreSave(commit: {}, rollback: {}) }
         // Files of external binary values are written during the transaction, before COMMIT;
         // replaced ones are removed only after it, new ones again if it rolls back.
-        let external = SQLiteExternalDataSave(directory: self.externalDataDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()))
+        let external = SQLiteExternalDataSave(directory: self.externalDataDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()), keepsValuesInline: isInMemory)
         do {
             try db.executePrepared("BEGIN IMMEDIATE")
             do {

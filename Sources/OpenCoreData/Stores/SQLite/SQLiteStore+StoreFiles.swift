@@ -17,6 +17,7 @@ extension SQLiteStore: RelocatableStore {
             return CoreDataError.make(NSPersistentStoreOperationError, "Can't replace the store at \(path) with the one at \(source.path): \(reason). The destination was left unchanged.", info)
         }
         // The source must be a store: copying any SQLite file over a store would make it unopenable.
+        try refuseDevNull(destination, "has no file to replace")
         _ = try metadataForPersistentStore(with: source)
         try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         let sourceFiles = SQLiteExternalData.directory(forStoreAt: source)
@@ -93,7 +94,7 @@ extension SQLiteStore: RelocatableStore {
     /// Whether another connection holds a write lock on the store at `url`: `BEGIN IMMEDIATE`
     /// fails with `SQLITE_BUSY` (after a short wait) when one does.
     static func isBeingWritten(at url: URL) -> Bool {
-        guard FileManager.default.fileExists(atPath: url.path), let db = try? SQLiteConnection(path: url.path, readOnly: false) else { return false }
+        guard !isDevNull(url), FileManager.default.fileExists(atPath: url.path), let db = try? SQLiteConnection(path: url.path, readOnly: false) else { return false }
         defer { db.close() }
         db.setBusyTimeout(0.2)
         do {

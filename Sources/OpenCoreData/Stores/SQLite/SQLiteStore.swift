@@ -64,6 +64,13 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         return plans[ObjectIdentifier(entity)]
     }
 
+    /// Whether the store is at `/dev/null`: Apple's spelling of an in-memory SQLite store. Its
+    /// database is SQLite's `:memory:`, private to the store and gone when it is removed; the
+    /// device is never opened, written or deleted, and large binary values stay in their rows.
+    var isInMemory: Bool { Self.isDevNull(url) }
+
+    static func isDevNull(_ url: URL?) -> Bool { url?.isFileURL == true && url?.standardizedFileURL.path == "/dev/null" }
+
     /// Where this store keeps the files of external binary values: `.<StoreName>_SUPPORT/_EXTERNAL_DATA`
     /// beside the file, unless a migration points the copy it writes at the original's.
     var externalDataDirectory: URL? {
@@ -102,27 +109,29 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         }
         let path = url.path
         let fileManager = FileManager.default
+        let inMemory = isInMemory
         if isReadOnly && !fileManager.fileExists(atPath: path) {
             throw openError(path, "There is no store file at \(path), and a read-only store (NSReadOnlyPersistentStoreOption) can't create one. Check the path, or open it without the read-only option once to create it.")
         }
-        if !isReadOnly {
+        if !isReadOnly && !inMemory {
             try? fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         // A staged migration first, then lightweight migration rewrite the file before it is
-        // opened here (SQLiteMigrator).
-        if !isReadOnly, fileManager.fileExists(atPath: path),
+        // opened here (SQLiteMigrator). A new in-memory database has nothing to migrate.
+        let migratable = !isReadOnly && !inMemory && fileManager.fileExists(atPath: path)
+        if migratable,
            let staged = options?[NSPersistentStoreStagedMigrationManagerOptionKey] as? StagedStoreMigration {
             try staged.migrateStore(at: url, ofType: NSSQLiteStoreType, to: model, options: options)
         }
-        if !isReadOnly, fileManager.fileExists(atPath: path), SQLiteMigrator.isRequested(by: options) {
+        if migratable, SQLiteMigrator.isRequested(by: options) {
             try SQLiteMigrator.migrateIfNeeded(storeAt: url, to: model, options: options)
-        } else if !isReadOnly, fileManager.fileExists(atPath: path), SQLiteMigrator.isMappingModelMigrationRequested(by: options) {
+        } else if migratable, SQLiteMigrator.isMappingModelMigrationRequested(by: options) {
             try SQLiteMigrator.migrateWithMappingModelIfNeeded(storeAt: url, to: model, options: options)
         }
 
         let db: SQLiteConnection
         do {
-            db = try SQLiteConnection(path: path, readOnly: isReadOnly)
+            db = try SQLiteConnection(path: inMemory ? ":memory:" : path, readOnly: isReadOnly)
         } catch {
             throw openError(path, "SQLite can't open \(path): \(error). Check that the directory exists and is writable.", error)
         }
@@ -384,6 +393,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
 
     /// The metadata of the store at `url`, read without adding it (the file is opened read-only).
     override class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
+        try refuseDevNull(url, "has no metadata to read")
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(path).", [NSFilePathErrorKey: path])
@@ -411,6 +421,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// of the application's own keys cannot make the store unopenable; keys of the application
     /// that `metadata` leaves out are removed.
     override class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
+        try refuseDevNull(url, "has no metadata to write")
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(path).", [NSFilePathErrorKey: path])
@@ -441,6 +452,8 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// Removes the store file with its `-wal`, `-shm` and `-journal` companions: a stale WAL
     /// beside a new file of the same name would be replayed into it.
     override class func destroyPersistentStore(at url: URL) throws {
+        // An in-memory store has no files: never delete the device.
+        if isDevNull(url) { return }
         for suffix in ["", "-wal", "-shm", "-journal"] {
             let file = URL(fileURLWithPath: url.path + suffix)
             if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
@@ -448,6 +461,12 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         // The external binary values go with the store.
         let support = SQLiteExternalData.supportDirectory(forStoreAt: url)
         if FileManager.default.fileExists(atPath: support.path) { try FileManager.default.removeItem(at: support) }
+    }
+
+    /// Throws for `/dev/null`, which names in-memory stores, not a file: `what` says why.
+    static func refuseDevNull(_ url: URL, _ what: String) throws {
+        guard isDevNull(url) else { return }
+        throw CoreDataError.make(NSFileReadNoSuchFileError, "/dev/null names an in-memory SQLite store, which \(what): each store at /dev/null has its own database in memory. Use the coordinator's metadata(for:) of the added store.", [NSFilePathErrorKey: url.path])
     }
 
     /// Whether the boolean option `key` is true (a `Bool` or an `NSNumber`).
