@@ -84,17 +84,43 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
     open override class func allowsReverseTransformation() -> Bool { true }
     open override class func transformedValueClass() -> AnyClass { NSData.self }
 
-    /// Archives `value` (it must support secure coding); nil for values that can't be archived.
+    /// Unarchives data, allowing only ``allowedTopLevelClasses``: the forward direction of an
+    /// "unarchive from data" transformer, as Apple's is.
     open override func transformedValue(_ value: Any?) -> Any? {
-        guard let value else { return nil }
-        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
-    }
-
-    /// Unarchives data, allowing only ``allowedTopLevelClasses``.
-    open override func reverseTransformedValue(_ value: Any?) -> Any? {
         // Stored bytes may come from a damaged or hostile file: refuse what crashes Foundation.
         guard let data = value as? Data, UntrustedPropertyList.binaryProblem(data) == nil else { return nil }
         return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: type(of: self).allowedTopLevelClasses, from: data)
+    }
+
+    /// Archives `value` (it must support secure coding); nil for values that can't be archived.
+    open override func reverseTransformedValue(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
+    }
+}
+
+/// How stores apply a transformable attribute's transformer.
+///
+/// ```swift
+/// let data = transformer.storedData(for: colors)     // saving
+/// let colors = transformer.value(fromStored: data)   // reading
+/// ```
+///
+/// A transformer turns values into data forwards (`transformedValue`) and back in reverse,
+/// except the "unarchive from data" family (`NSSecureUnarchiveFromDataTransformer` and its
+/// subclasses), which turns data into values forwards: Core Data applies those backwards,
+/// so a subclass written for Apple's framework works unchanged.
+extension ValueTransformer {
+    private var transformsFromData: Bool { self is NSSecureUnarchiveFromDataTransformer }
+
+    /// The data a store keeps for `value`, or nil when the transformer gives none.
+    func storedData(for value: Any?) -> Data? {
+        (transformsFromData ? reverseTransformedValue(value) : transformedValue(value)) as? Data
+    }
+
+    /// The value of `data` a store kept.
+    func value(fromStored data: Data) -> Any? {
+        transformsFromData ? transformedValue(data) : reverseTransformedValue(data)
     }
 }
 

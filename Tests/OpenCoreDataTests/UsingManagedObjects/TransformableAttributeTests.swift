@@ -23,9 +23,11 @@ final class TransformableAttributeTests: XCTestCase {
         XCTAssertNil(ValueTransformer(forName: name))
 
         let secure = try XCTUnwrap(ValueTransformer.registered(.secureUnarchiveFromDataTransformerName))
-        let data = secure.transformedValue(["a", "b"] as NSArray)
+        // An "unarchive from data" transformer unarchives forwards and archives in reverse, as Apple's.
+        let data = secure.reverseTransformedValue(["a", "b"] as NSArray)
         XCTAssertTrue(data is Data)
-        XCTAssertEqual(secure.reverseTransformedValue(data) as? [String], ["a", "b"])
+        XCTAssertEqual(secure.transformedValue(data) as? [String], ["a", "b"])
+        XCTAssertNil(secure.transformedValue(["a", "b"] as NSArray), "values are not data")
     }
 
     func testTransformableValuesRoundTripThroughTheStore() throws {
@@ -76,5 +78,68 @@ final class TransformableAttributeTests: XCTestCase {
             let note = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))[0]
             XCTAssertEqual(note.value(forKey: "shout") as? String, "HELLO", "read back through reverseTransformedValue")
         }
+    }
+
+    /// Every store type, a URL per type.
+    private func eachStoreType(_ body: (String, URL) throws -> Void) throws {
+        let directory = try makeTemporaryDirectory("ocd-transformable")
+        for (type, ext) in [(NSSQLiteStoreType, "sqlite"), (NSBinaryStoreType, "binary"), (NSXMLStoreType, "xml")] {
+            try body(type, directory.appendingPathComponent("Notes.\(ext)"))
+        }
+    }
+
+    /// Saves `value` in a Note's `tags` and reads it back through a new coordinator.
+    private func roundTrip(_ value: Any, transformerName: String?, type: String, url: URL) throws -> Any? {
+        let tags = NSAttributeDescription(name: "tags", type: .transformableAttributeType)
+        tags.valueTransformerName = transformerName
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Note", properties: [tags])]
+        let writer = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try writer.addPersistentStore(ofType: type, configurationName: nil, at: url)
+        let context = newContext(writer)
+        try context.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue(value, forKey: "tags")
+            try context.save()
+        }
+        let reader = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try reader.addPersistentStore(ofType: type, configurationName: nil, at: url)
+        let readContext = newContext(reader)
+        return try readContext.performAndWait { try readContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))[0].value(forKey: "tags") }
+    }
+
+    /// A subclass of `NSSecureUnarchiveFromDataTransformer` written for Apple's framework (data
+    /// in forwards, values in reverse) saves and reads back in every store type.
+    func testAnAppleStyleSecureTransformerSubclassWorksInEveryStore() throws {
+        let name = NSValueTransformerName("OCDAppleStyleTags")
+        ValueTransformer.setValueTransformer(AppleStyleTagsTransformer(), forName: name)
+        defer { ValueTransformer.setValueTransformer(nil, forName: name) }
+        try eachStoreType { type, url in
+            XCTAssertEqual(try roundTrip(["red", "blue"] as NSArray, transformerName: name.rawValue, type: type, url: url) as? [String], ["red", "blue"], type)
+        }
+    }
+
+    /// Without a transformer name (Apple's default transformer) and with the secure one named,
+    /// an archivable value round-trips through every store type.
+    func testTheDefaultTransformerRoundTripsThroughEveryStore() throws {
+        for transformerName in [nil, NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue] {
+            try eachStoreType { type, url in
+                try? FileManager.default.removeItem(at: url)
+                let value = ["size": 3, "tags": ["a", "b"]] as NSDictionary
+                XCTAssertEqual(try roundTrip(value, transformerName: transformerName, type: type, url: url) as? NSDictionary, value, "\(type) \(transformerName ?? "nil")")
+            }
+        }
+    }
+}
+
+/// Written as for Apple's framework: `transformedValue` takes the stored data, `reverseTransformedValue` the value.
+final class AppleStyleTagsTransformer: NSSecureUnarchiveFromDataTransformer, @unchecked Sendable {
+    override func transformedValue(_ value: Any?) -> Any? {
+        guard value is Data else { return nil }
+        return super.transformedValue(value)
+    }
+
+    override func reverseTransformedValue(_ value: Any?) -> Any? {
+        guard value is NSArray else { return nil }
+        return super.reverseTransformedValue(value)
     }
 }

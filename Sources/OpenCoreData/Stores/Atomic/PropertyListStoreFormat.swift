@@ -167,12 +167,23 @@ enum PropertyListStoreFormat {
             case .boxed(let box):
                 if let data = box.value as? Data, attribute.valueTransformerName == nil { return data }
                 let name = attribute.valueTransformerName ?? "(none)"
-                guard let transformer = attribute.valueTransformerName.flatMap({ ValueTransformer.registered(NSValueTransformerName($0)) }),
-                      let data = transformer.transformedValue(box.value) as? Data else {
+                guard let transformer = transformer(of: attribute),
+                      let data = transformer.storedData(for: box.value) else {
                     throw CoreDataError.make(NSPersistentStoreSaveError, "Can't store the value of '\(node.objectID.entity.name ?? "?").\(attribute.name)' (\(type(of: box.value))): its value transformer '\(name)' is not registered or did not produce Data. Register a ValueTransformer that turns the value into Data and set the attribute's valueTransformerName.")
                 }
                 return data
             }
+        }
+
+        /// The transformer of a transformable attribute: the one registered under its name; for
+        /// no name or Apple's keyed-archive names, the secure keyed-archive transformer (Apple's
+        /// default since it deprecated the insecure ones).
+        private static func transformer(of attribute: NSAttributeDescription) -> ValueTransformer? {
+            let defaults = [NSValueTransformerName.secureUnarchiveFromDataTransformerName, .keyedUnarchiveFromDataTransformerName, .unarchiveFromDataTransformerName].map(\.rawValue)
+            guard let name = attribute.valueTransformerName, !name.isEmpty, !defaults.contains(name) else {
+                return ValueTransformer.registered(.secureUnarchiveFromDataTransformerName)
+            }
+            return ValueTransformer.registered(NSValueTransformerName(name))
         }
 
         private static func decode(_ value: Any, for attribute: NSAttributeDescription, store: NSAtomicStore, url: URL) throws -> Any? {
@@ -194,9 +205,12 @@ enum PropertyListStoreFormat {
                 stored = .objectID(id)
             case (.transformableAttributeType, let data as Data):
                 // No transformer name: the value was Data and was stored as is.
-                guard let transformerName = attribute.valueTransformerName else { return data }
-                guard let transformer = ValueTransformer.registered(NSValueTransformerName(transformerName)),
-                      let original = transformer.reverseTransformedValue(data) else {
+                guard let transformerName = attribute.valueTransformerName else {
+                    // No transformer name: Data stored as is, or a value the default transformer archived.
+                    return transformer(of: attribute)?.value(fromStored: data) ?? data
+                }
+                guard let transformer = transformer(of: attribute),
+                      let original = transformer.value(fromStored: data) else {
                     throw damaged(url, "the value transformer '\(transformerName)' of '\(attribute.name)' is not registered or could not read the stored data")
                 }
                 return original

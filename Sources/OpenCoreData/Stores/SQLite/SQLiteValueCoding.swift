@@ -45,7 +45,7 @@ enum SQLiteValueCoding {
                 throw SQLiteCodingError("attribute '\(attribute.name)' holds a \(type(of: box.value)), not a value of its type \(attribute.attributeType)")
             }
             if let transformer = customTransformer(of: attribute) {
-                guard let data = transformer.transformedValue(box.value) as? Data else {
+                guard let data = transformer.storedData(for: box.value) else {
                     throw SQLiteCodingError("transformable attribute '\(attribute.name)': value transformer '\(attribute.valueTransformerName ?? "")' did not turn the \(type(of: box.value)) into Data")
                 }
                 return .blob(data)
@@ -103,7 +103,7 @@ enum SQLiteValueCoding {
         case .transformableAttributeType:
             guard let data = row.blob(at: index) else { return .null }
             if let transformer = customTransformer(of: attribute) {
-                return transformer.reverseTransformedValue(data).map { .boxed(AnyBox($0)) } ?? .null
+                return transformer.value(fromStored: data).map { .boxed(AnyBox($0)) } ?? .null
             }
             return .boxed(AnyBox(unarchive(data) ?? data))
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
