@@ -319,3 +319,12 @@ func api_NSAttributeType_rawValue(_ type: NSAttributeType) {
     let raw: UInt = type.rawValue
     _ = raw
 }
+
+// `public typealias RawValue = CoreData.NSAttributeType` in the iOS 18 CoreData.swiftinterface; onestack's
+// reference lists NSAttributeDescription.AttributeType.RawValue as its own type.
+/// api: NSAttributeDescription.AttributeType.RawValue
+func api_NSAttributeDescription_AttributeType_RawValue_typealias(_ type: NSAttributeDescription.AttributeType) {
+    let _: NSAttributeDescription.AttributeType.RawValue.Type = NSAttributeType.self
+    let raw: NSAttributeDescription.AttributeType.RawValue = type.rawValue
+    let _: NSAttributeType = raw
+}

@@ -145,3 +145,32 @@ func api_NSEntityDescription_versionHashModifier(_ entity: NSEntityDescription) 
     let modifier: String? = entity.versionHashModifier
     entity.versionHashModifier = modifier
 }
+
+// Left out as Spotlight-only: coreSpotlightDisplayNameExpression (`var coreSpotlightDisplayNameExpression: NSExpression`).
+
+// MARK: - NSCoding, NSCopying
+
+// Conformances from Apple's declaration (`@interface NSEntityDescription : NSObject <NSCoding, NSCopying, NSFastEnumeration>`). Swift spells the
+// requirements `init?(coder: NSCoder)`, `func encode(with coder: NSCoder)` and `func copy(with zone: NSZone? = nil) -> Any`.
+
+/// api: NSEntityDescription.init(coder:)
+func api_NSEntityDescription_init_coder(_ coder: NSCoder) {
+    let decoded: NSEntityDescription? = NSEntityDescription(coder: coder)
+    _ = decoded
+}
+
+/// api: NSEntityDescription.encode(with:)
+func api_NSEntityDescription_encode_with(_ entity: NSEntityDescription, _ coder: NSCoder) {
+    func archivable<T: NSCoding>(_ value: T) -> T { value }
+    archivable(entity).encode(with: coder)
+}
+
+/// api: NSEntityDescription.copy(with:)
+func api_NSEntityDescription_copy_with(_ entity: NSEntityDescription) {
+    func copyable<T: NSCopying>(_ value: T) -> T { value }
+    let copied: Any = copyable(entity).copy(with: nil)
+    let _: NSEntityDescription? = copied as? NSEntityDescription
+    let _: NSEntityDescription? = entity.copy() as? NSEntityDescription
+}
+
+// not-on-linux: NSEntityDescription.countByEnumerating(with:objects:count:): NSFastEnumeration's requirement takes AutoreleasingUnsafeMutablePointer<AnyObject?>, which exists only with the Objective-C runtime (Linux Foundation has no NSFastEnumeration)

@@ -34,3 +34,28 @@ func api_NSFetchIndexDescription_partialIndexPredicate(_ index: NSFetchIndexDesc
     index.partialIndexPredicate = predicate
     index.partialIndexPredicate = nil
 }
+
+// MARK: - NSCoding, NSCopying
+
+// Conformances from Apple's declaration (`@interface NSFetchIndexDescription : NSObject <NSCoding, NSCopying>`). Swift spells the
+// requirements `init?(coder: NSCoder)`, `func encode(with coder: NSCoder)` and `func copy(with zone: NSZone? = nil) -> Any`.
+
+/// api: NSFetchIndexDescription.init(coder:)
+func api_NSFetchIndexDescription_init_coder(_ coder: NSCoder) {
+    let decoded: NSFetchIndexDescription? = NSFetchIndexDescription(coder: coder)
+    _ = decoded
+}
+
+/// api: NSFetchIndexDescription.encode(with:)
+func api_NSFetchIndexDescription_encode_with(_ index: NSFetchIndexDescription, _ coder: NSCoder) {
+    func archivable<T: NSCoding>(_ value: T) -> T { value }
+    archivable(index).encode(with: coder)
+}
+
+/// api: NSFetchIndexDescription.copy(with:)
+func api_NSFetchIndexDescription_copy_with(_ index: NSFetchIndexDescription) {
+    func copyable<T: NSCopying>(_ value: T) -> T { value }
+    let copied: Any = copyable(index).copy(with: nil)
+    let _: NSFetchIndexDescription? = copied as? NSFetchIndexDescription
+    let _: NSFetchIndexDescription? = index.copy() as? NSFetchIndexDescription
+}

@@ -66,3 +66,28 @@ func api_NSFetchIndexElementType_rawValue(_ type: NSFetchIndexElementType) {
     let raw: UInt = type.rawValue
     _ = raw
 }
+
+// MARK: - NSCoding, NSCopying
+
+// Conformances from Apple's declaration (`@interface NSFetchIndexElementDescription : NSObject <NSCoding, NSCopying>`). Swift spells the
+// requirements `init?(coder: NSCoder)`, `func encode(with coder: NSCoder)` and `func copy(with zone: NSZone? = nil) -> Any`.
+
+/// api: NSFetchIndexElementDescription.init(coder:)
+func api_NSFetchIndexElementDescription_init_coder(_ coder: NSCoder) {
+    let decoded: NSFetchIndexElementDescription? = NSFetchIndexElementDescription(coder: coder)
+    _ = decoded
+}
+
+/// api: NSFetchIndexElementDescription.encode(with:)
+func api_NSFetchIndexElementDescription_encode_with(_ element: NSFetchIndexElementDescription, _ coder: NSCoder) {
+    func archivable<T: NSCoding>(_ value: T) -> T { value }
+    archivable(element).encode(with: coder)
+}
+
+/// api: NSFetchIndexElementDescription.copy(with:)
+func api_NSFetchIndexElementDescription_copy_with(_ element: NSFetchIndexElementDescription) {
+    func copyable<T: NSCopying>(_ value: T) -> T { value }
+    let copied: Any = copyable(element).copy(with: nil)
+    let _: NSFetchIndexElementDescription? = copied as? NSFetchIndexElementDescription
+    let _: NSFetchIndexElementDescription? = element.copy() as? NSFetchIndexElementDescription
+}

@@ -10,6 +10,7 @@ import OpenCoreData
 // not-on-linux: NSManagedObject.observationInfo(): Objective-C key-value observing storage (a raw pointer the KVO runtime owns); Linux Foundation has no KVO runtime
 // not-on-linux: NSManagedObject.setObservationInfo(_:): Objective-C key-value observing storage (a raw pointer the KVO runtime owns); Linux Foundation has no KVO runtime
 // not-on-linux: NSManagedObject.objectWillChange: ObservableObject conformance comes from Combine (ObservableObjectPublisher), which does not exist on Linux
+// not-on-linux: NSManagedObject.ObjectWillChangePublisher: the ObservableObject typealias for Combine's ObservableObjectPublisher (iOS 18 CoreData.swiftinterface); Combine does not exist on Linux
 
 // MARK: - Creating a managed object
 

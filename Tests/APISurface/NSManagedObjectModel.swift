@@ -138,3 +138,30 @@ func api_NSManagedObjectModel_isConfiguration(_ model: NSManagedObjectModel, _ n
 }
 
 // not-on-linux: NSManagedObjectModel.makeManagedObjectModel(for:mergedWith:): SwiftData overlay (takes [any PersistentModel.Type] / Schema); SwiftData does not exist on Linux
+
+// MARK: - NSCoding, NSCopying
+
+// Conformances from Apple's declaration (`@interface NSManagedObjectModel : NSObject <NSCoding, NSCopying, NSFastEnumeration>`). Swift spells the
+// requirements `init?(coder: NSCoder)`, `func encode(with coder: NSCoder)` and `func copy(with zone: NSZone? = nil) -> Any`.
+
+/// api: NSManagedObjectModel.init(coder:)
+func api_NSManagedObjectModel_init_coder(_ coder: NSCoder) {
+    let decoded: NSManagedObjectModel? = NSManagedObjectModel(coder: coder)
+    _ = decoded
+}
+
+/// api: NSManagedObjectModel.encode(with:)
+func api_NSManagedObjectModel_encode_with(_ model: NSManagedObjectModel, _ coder: NSCoder) {
+    func archivable<T: NSCoding>(_ value: T) -> T { value }
+    archivable(model).encode(with: coder)
+}
+
+/// api: NSManagedObjectModel.copy(with:)
+func api_NSManagedObjectModel_copy_with(_ model: NSManagedObjectModel) {
+    func copyable<T: NSCopying>(_ value: T) -> T { value }
+    let copied: Any = copyable(model).copy(with: nil)
+    let _: NSManagedObjectModel? = copied as? NSManagedObjectModel
+    let _: NSManagedObjectModel? = model.copy() as? NSManagedObjectModel
+}
+
+// not-on-linux: NSManagedObjectModel.countByEnumerating(with:objects:count:): NSFastEnumeration's requirement takes AutoreleasingUnsafeMutablePointer<AnyObject?>, which exists only with the Objective-C runtime (Linux Foundation has no NSFastEnumeration)

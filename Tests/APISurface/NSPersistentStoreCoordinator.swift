@@ -6,10 +6,10 @@ import OpenCoreData
 // pages, including "Deprecated Symbols"), cross-checked against the docs' Apple-page mirrors and
 // public Swift code that calls these members.
 //
+// The deprecated iCloud ubiquitous-content members (iOS 5-10 / macOS 10.7-10.12; not CloudKit) are
+// listed at the end as not-on-linux: Apple still documents them under "Deprecated Symbols".
+//
 // Left out on purpose:
-// - iCloud ubiquitous content (removeUbiquitousContentAndPersistentStore(at:options:),
-//   NSPersistentStoreDidImportUbiquitousContentChanges, NSPersistentStoreUbiquitousTransitionType
-//   and its key): cloud sync, like CloudKit.
 // - Spotlight external records (elementsDerived(fromExternalRecordAt:),
 //   importStore(withIdentifier:fromExternalRecordsDirectoryAt:to:options:ofType:),
 //   NSCoreDataCoreSpotlightExporter).
@@ -402,3 +402,14 @@ func api_NSPersistentStoreCoordinator_NSUUIDChangedPersistentStoresKey(_ notific
     let key: String = NSUUIDChangedPersistentStoresKey
     let _: Any? = notification.userInfo?[key]
 }
+
+// MARK: - Deprecated: iCloud ubiquitous content
+// Apple lists these under the coordinator's "Deprecated Symbols" (deprecated iOS 10 / macOS 10.12).
+// not-on-linux: NSPersistentStoreCoordinator.removeUbiquitousContentAndPersistentStore(at:options:): iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSNotification.Name.NSPersistentStoreDidImportUbiquitousContentChanges: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousTransitionTypeKey: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousTransitionType.accountAdded: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousTransitionType.accountRemoved: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousTransitionType.contentRemoved: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousTransitionType.initialImportCompleted: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousTransitionType.init(rawValue:): iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have

@@ -82,3 +82,28 @@ func api_NSPropertyDescription_isIndexedBySpotlight(_ property: NSPropertyDescri
     let indexed: Bool = property.isIndexedBySpotlight
     property.isIndexedBySpotlight = indexed
 }
+
+// MARK: - NSCoding, NSCopying
+
+// Conformances from Apple's declaration (`@interface NSPropertyDescription : NSObject <NSCoding, NSCopying>`, inherited by every property subclass). Swift spells the
+// requirements `init?(coder: NSCoder)`, `func encode(with coder: NSCoder)` and `func copy(with zone: NSZone? = nil) -> Any`.
+
+/// api: NSPropertyDescription.init(coder:)
+func api_NSPropertyDescription_init_coder(_ coder: NSCoder) {
+    let decoded: NSPropertyDescription? = NSPropertyDescription(coder: coder)
+    _ = decoded
+}
+
+/// api: NSPropertyDescription.encode(with:)
+func api_NSPropertyDescription_encode_with(_ property: NSPropertyDescription, _ coder: NSCoder) {
+    func archivable<T: NSCoding>(_ value: T) -> T { value }
+    archivable(property).encode(with: coder)
+}
+
+/// api: NSPropertyDescription.copy(with:)
+func api_NSPropertyDescription_copy_with(_ property: NSPropertyDescription) {
+    func copyable<T: NSCopying>(_ value: T) -> T { value }
+    let copied: Any = copyable(property).copy(with: nil)
+    let _: NSPropertyDescription? = copied as? NSPropertyDescription
+    let _: NSPropertyDescription? = property.copy() as? NSPropertyDescription
+}

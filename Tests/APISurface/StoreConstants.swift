@@ -9,9 +9,6 @@ import OpenCoreData
 // Left out on purpose:
 // - NSStoreUUIDKey and NSPersistentStoreRemoteChangeNotificationPostOptionKey: one block each in
 //   RemoteChange.swift.
-// - iCloud ubiquitous content options (NSPersistentStoreUbiquitousContentNameKey,
-//   ...ContentURLKey, ...PeerTokenOption, ...RemoveUbiquitousMetadataOption,
-//   ...ContainerIdentifierKey, ...RebuildFromUbiquitousContentOption): cloud sync, like CloudKit.
 // - Spotlight (NSCoreDataCoreSpotlightExporter, NSExternalRecordsDirectoryOption,
 //   NSExternalRecordExtensionOption, NSExternalRecordsFileFormatOption, NSXMLExternalRecordType,
 //   NSBinaryExternalRecordType).
@@ -157,3 +154,20 @@ func api_StoreConstants_NSStoreTypeKey(_ metadata: [String: Any]) {
     let key: String = NSStoreTypeKey
     let _: Any? = metadata[key]
 }
+
+// iOS 18.0+ / macOS 15.0+; Apple lists it with the persistent store metadata keys
+// (`let NSPersistentStoreModelVersionChecksumKey: String`, no description).
+/// api: NSPersistentStoreModelVersionChecksumKey
+func api_StoreConstants_NSPersistentStoreModelVersionChecksumKey(_ metadata: [String: Any]) {
+    let key: String = NSPersistentStoreModelVersionChecksumKey
+    let _: Any? = metadata[key]
+}
+
+// MARK: - Deprecated: iCloud ubiquitous content options
+// Listed under "Deprecated" on Apple's "Store options" page (deprecated iOS 10 / macOS 10.12).
+// not-on-linux: NSPersistentStoreUbiquitousContentNameKey: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousContentURLKey: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousPeerTokenOption: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreRemoveUbiquitousMetadataOption: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreUbiquitousContainerIdentifierKey: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have
+// not-on-linux: NSPersistentStoreRebuildFromUbiquitousContentOption: iCloud ubiquitous-content sync (deprecated since iOS 10) needs iCloud's ubiquity containers, which Linux does not have

@@ -113,7 +113,7 @@ open class NSStagedMigrationManager: NSObject, StagedStoreMigration {
     /// else by its entity version hashes; nil when it is at none of them.
     private func storePosition(of url: URL, in versions: [Version], resolve: (Int) throws -> NSManagedObjectModel) throws -> Int? {
         let metadata = try SQLiteStore.metadataForPersistentStore(with: url)
-        if let checksum = metadata["NSStoreModelVersionChecksumKey"] as? String,
+        if let checksum = metadata[NSPersistentStoreModelVersionChecksumKey] as? String,
            let index = versions.firstIndex(where: { $0.checksum == checksum }) {
             return index
         }

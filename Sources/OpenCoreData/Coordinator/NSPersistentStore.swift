@@ -11,6 +11,8 @@ public let NSStoreTypeKey = "NSStoreType"
 public let NSStoreUUIDKey = "NSStoreUUID"
 public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
 public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+/// The version checksum of the model the store was made with (``NSManagedObjectModel/versionChecksum``).
+public let NSPersistentStoreModelVersionChecksumKey = "NSStoreModelVersionChecksumKey"
 
 /// Option keys for `addPersistentStore(ofType:configurationName:at:options:)`.
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"

@@ -283,7 +283,8 @@ final class ManagedObjectModelTests: XCTestCase {
         XCTAssertEqual(model.entitiesByName["Employee"]?.subentitiesByName.keys.sorted(), ["Manager"])
         let url = try makeTemporaryDirectory("ocd-checksum").appendingPathComponent("C.sqlite")
         let store = try NSPersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .sqlite, at: url)
-        XCTAssertEqual(store.metadata["NSStoreModelVersionChecksumKey"] as? String, model.versionChecksum)
+        XCTAssertEqual(store.metadata[NSPersistentStoreModelVersionChecksumKey] as? String, model.versionChecksum)
+        XCTAssertEqual(NSPersistentStoreModelVersionChecksumKey, "NSStoreModelVersionChecksumKey", "the key Apple's stores write")
         let changed = CompanyModel.make()
         changed.entitiesByName["Badge"]!.properties.append(NSAttributeDescription(name: "extra", type: .stringAttributeType))
         XCTAssertNotEqual(changed.versionChecksum, model.versionChecksum, "another schema, another checksum")
@@ -311,6 +312,39 @@ final class ManagedObjectModelTests: XCTestCase {
         XCTAssertEqual(id.copy(with: nil) as? NSManagedObjectID, id)
     }
 
+
+    /// The model's descriptions copy as Apple's do (`NSCopying`): deep copies in no model,
+    /// mutable even when the original is in use, relationships still naming their destination.
+    func testModelDescriptionsCopyDeeplyAndUnattached() throws {
+        let model = CompanyModel.make()
+        _ = NSPersistentStoreCoordinator(managedObjectModel: model)   // in use: frozen
+        let modelCopy = try XCTUnwrap(model.copy(with: nil) as? NSManagedObjectModel)
+        XCTAssertFalse(modelCopy === model)
+        XCTAssertEqual(modelCopy.entitiesByName.keys.sorted(), model.entitiesByName.keys.sorted())
+        XCTAssertEqual(modelCopy.entityVersionHashesByName, model.entityVersionHashesByName)
+        modelCopy.entitiesByName["Badge"]!.name = "Pass"              // the copy is mutable
+        XCTAssertNotNil(model.entitiesByName["Badge"], "the original is unchanged")
+
+        let employee = try XCTUnwrap(model.entitiesByName["Employee"])
+        let entityCopy = try XCTUnwrap(employee.copy() as? NSEntityDescription)
+        XCTAssertNil(entityCopy.managedObjectModel)
+        XCTAssertEqual(entityCopy.propertiesByName.keys.sorted(), employee.propertiesByName.keys.sorted())
+        XCTAssertFalse(entityCopy.propertiesByName["salary"] === employee.propertiesByName["salary"])
+        XCTAssertTrue(entityCopy.relationshipsByName["department"]?.destinationEntity === model.entitiesByName["Department"])
+
+        let salary = try XCTUnwrap(employee.attributesByName["salary"])
+        let salaryCopy = try XCTUnwrap(salary.copy(with: nil) as? NSAttributeDescription)
+        XCTAssertNil(salaryCopy.entity as NSEntityDescription?)
+        XCTAssertEqual(salaryCopy.attributeType, salary.attributeType)
+        XCTAssertEqual(salaryCopy.versionHash, salary.versionHash)
+
+        let index = NSFetchIndexDescription(name: "bySalary", elements: [NSFetchIndexElementDescription(property: salary, collationType: .binary)])
+        let indexCopy = try XCTUnwrap(index.copy(with: nil) as? NSFetchIndexDescription)
+        XCTAssertEqual(indexCopy.name, "bySalary")
+        XCTAssertEqual(indexCopy.elements.count, 1)
+        XCTAssertFalse(indexCopy.elements[0] === index.elements[0])
+        XCTAssertEqual((index.elements[0].copy(with: nil) as? NSFetchIndexElementDescription)?.collationType, .binary)
+    }
 }
 
 /// A subclass with no properties of its own, for entities that only need a class.

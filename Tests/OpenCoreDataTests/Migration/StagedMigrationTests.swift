@@ -53,7 +53,7 @@ final class StagedMigrationTests: XCTestCase {
     }
 
     private func storeChecksum(_ url: URL) throws -> String? {
-        try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)["NSStoreModelVersionChecksumKey"] as? String
+        try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)[NSPersistentStoreModelVersionChecksumKey] as? String
     }
 
     private func fixture(_ relative: String) throws -> URL { try appleStores().appendingPathComponent(relative) }

@@ -37,7 +37,7 @@ enum SQLiteMetadata {
             NSStoreModelVersionHashesKey: written,
             "NSStoreModelVersionHashesVersion": 3,
             NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
-            "NSStoreModelVersionChecksumKey": NSManagedObjectModel.versionChecksum(of: written),
+            NSPersistentStoreModelVersionChecksumKey: NSManagedObjectModel.versionChecksum(of: written),
             "NSPersistenceFrameworkVersion": 1,
             "_NSAutoVacuumLevel": "2",
         ]
