@@ -69,7 +69,8 @@ extension NSManagedObjectContext {
     func storeEvaluatedFetch<T>(_ request: NSFetchRequest<T>) throws -> PreparedFetch? {
         guard parent == nil, let coordinator = persistentStoreCoordinator else { return nil }
         let model = coordinator.managedObjectModel
-        guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else { return nil }
+        guard let entity = request.entity(in: model) else { return nil }
+        if request.entity == nil { request.entity = entity }
         if request.includesPendingChanges { processPendingChanges() }
         guard !(request.includesPendingChanges && hasChanges) else { return nil }
         let fetch = try coordinator.prepareFetch(FetchPlan(request, entity: entity, context: self))
@@ -83,9 +84,11 @@ extension NSManagedObjectContext {
             throw CoreDataError.make(NSPersistentStoreOperationError, "fetch: this context has no persistent store coordinator. Set persistentStoreCoordinator (or use NSPersistentContainer.viewContext).")
         }
         let model = coordinator.managedObjectModel
-        guard let entity = request.entity ?? request.entityName.flatMap({ model.entitiesByName[$0] }) else {
+        guard let entity = request.entity(in: model) else {
             throw CoreDataError.make(NSCoreDataError, "fetch: the request names entity '\(request.entityName ?? "nil")', which the model does not have. Known entities: \(model.entitiesByName.keys.sorted().joined(separator: ", ")).")
         }
+        // A request made with an entity name knows its entity once executed, as Apple's does.
+        if request.entity == nil { request.entity = entity }
         return (coordinator, entity)
     }
 
@@ -238,5 +241,15 @@ extension FetchPlan {
                   includesSubentities: request.includesSubentities,
                   fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, affectedStores: request.affectedStores,
                   context: context, request: request)
+    }
+}
+
+extension NSFetchRequest {
+    /// The request's entity for a fetch with `model`: its `entity` when that belongs to `model`,
+    /// else the entity of its `entityName` there (a request resolved for one model, then run
+    /// with another of the same names, finds that model's entity).
+    func entity(in model: NSManagedObjectModel) -> NSEntityDescription? {
+        if let entity, entity.managedObjectModel === model { return entity }
+        return entityName.flatMap { model.entitiesByName[$0] } ?? entity
     }
 }

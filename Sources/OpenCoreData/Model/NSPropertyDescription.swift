@@ -32,7 +32,8 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     open var isTransient: Bool = false { willSet { checkMutable() } }
     open var isIndexed: Bool = false { willSet { checkMutable() } }
     open var isIndexedBySpotlight: Bool = false { willSet { checkMutable() } }
-    open var userInfo: [AnyHashable: Any]? { willSet { checkMutable() } }
+    /// The application's own values; an empty dictionary until set, as Apple's.
+    open var userInfo: [AnyHashable: Any]? = [:] { willSet { checkMutable() } }
     /// The previous name of this property, used by migration to match renamed properties.
     open var renamingIdentifier: String? { willSet { checkMutable() } }
     /// Extra input to ``versionHash`` to mark a change that does not alter the schema.

@@ -351,16 +351,25 @@ final class PredicateParser {
         while true {
             if isSymbol(".") {
                 advance()
-                let key: String
+                let keys: [String]
                 switch current.kind {
-                case .word(let w), .escapedWord(let w): key = w
+                case .word(let w), .escapedWord(let w):
+                    keys = [w]
+                    advance()
+                case .specifier(let spec) where spec.last == "K":
+                    // `$FETCH_SOURCE.%K`: the argument's key path continues the one before the dot.
+                    let token = current
+                    advance()
+                    guard case .keyPath(nil, let components) = try formatArgument(spec, token).node else {
+                        throw error("%K after '.' needs a key path, not SELF", at: token)
+                    }
+                    keys = components
                 default: throw error("expected a key after '.' but found \(describe(current))")
                 }
-                advance()
                 switch e.node {
-                case .keyPath(let operand, let components): e = NSExpression(node: .keyPath(operand: operand, components: components + [key]))
-                case .evaluatedObject: e = NSExpression(node: .keyPath(operand: nil, components: [key]))
-                default: e = NSExpression(node: .keyPath(operand: e, components: [key]))
+                case .keyPath(let operand, let components): e = NSExpression(node: .keyPath(operand: operand, components: components + keys))
+                case .evaluatedObject: e = NSExpression(node: .keyPath(operand: nil, components: keys))
+                default: e = NSExpression(node: .keyPath(operand: e, components: keys))
                 }
             } else if isSymbol("[") {
                 advance()
