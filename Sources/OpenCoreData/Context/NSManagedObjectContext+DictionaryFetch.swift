@@ -57,6 +57,7 @@ extension NSManagedObjectContext {
                 guard let i = current.layout.indexByName[relationship.name], let next = current.readToOne(i) else { return .null }
                 current = next
             }
+            if value.isObjectID { return .objectID(current.objectID) }
             guard let i = current.layout.indexByName[value.property.name] else { return .null }
             if value.property is NSRelationshipDescription {
                 return current.readToOne(i).map { .objectID($0.objectID) } ?? .null

@@ -27,7 +27,19 @@ struct DictionaryResultPlan {
         /// An `NSAttributeDescription` or a to-one `NSRelationshipDescription` (its value is
         /// the target's `NSManagedObjectID`, as in Apple's dictionaries).
         let property: NSPropertyDescription
-        var attribute: NSAttributeDescription? { property as? NSAttributeDescription }
+        /// The row's own object ID (`"objectID"`, or an expression description of the evaluated
+        /// object): `property` is then a to-one relationship to the fetched entity made for it.
+        var isObjectID = false
+        var attribute: NSAttributeDescription? { isObjectID ? nil : property as? NSAttributeDescription }
+
+        /// The object ID of each row of `entity`, named `name`.
+        static func objectID(of entity: NSEntityDescription, name: String) -> Value {
+            let itself = NSRelationshipDescription()
+            itself.name = "objectID"
+            itself.maxCount = 1
+            itself.destinationEntity = entity
+            return Value(name: name, keyPath: "objectID", path: [], property: itself, isObjectID: true)
+        }
     }
 
     /// The aggregate functions of `NSExpressionDescription` columns.
@@ -73,6 +85,8 @@ struct DictionaryResultPlan {
             CoreDataError.make(NSCoreDataError, "fetch (dictionary result) of '\(entityName)': \(message)")
         }
         func value(_ keyPath: String, name: String) throws -> Value {
+            // Apple's "objectID" key: the row's object ID, unless the entity has such a property.
+            if keyPath == "objectID" && entity.propertiesByName["objectID"] == nil { return .objectID(of: entity, name: name) }
             var current = entity
             var path: [NSRelationshipDescription] = []
             let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -110,6 +124,8 @@ struct DictionaryResultPlan {
                 if case .keyPath(operand: .none, components: let components) = expression.node {
                     return try value(components.joined(separator: "."), name: description.name)
                 }
+                // The evaluated object: its object ID (Apple's `.objectIDAttributeType` description).
+                if case .evaluatedObject = expression.node { return .objectID(of: entity, name: description.name) }
                 return nil
             case let property as NSPropertyDescription:
                 guard let own = entity.propertiesByName[property.name], own === property || own.entity === property.entity else {
@@ -166,7 +182,10 @@ struct DictionaryResultPlan {
             throw fail("two fetched columns are named '\(column.name)'.")
         }
         self.columns = columns
-        having = request.havingPredicate
+        // Apple's having predicates name fetched columns as variables (`$count > 1`): each
+        // becomes a key path to the column of that name.
+        let columnVariables = Dictionary(columns.map { ($0.name, NSExpression(forKeyPath: $0.name) as Any) }, uniquingKeysWith: { a, _ in a })
+        having = request.havingPredicate?.withSubstitutionVariables(columnVariables)
         distinct = request.returnsDistinctResults
     }
 

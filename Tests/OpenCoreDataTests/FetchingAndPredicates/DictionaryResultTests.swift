@@ -264,6 +264,34 @@ final class DictionaryResultTests: XCTestCase {
         }, ["lastName='Kim' total=i:1200"])
     }
 
+    /// Apple's idiom: the having predicate names an expression description as a variable
+    /// (`$n`), as in `NSPredicate(format: "$count > 1")`.
+    func testHavingNamesExpressionDescriptionsAsVariables() throws {
+        XCTAssertEqual(try fetch(inSQL: true) { r in
+            r.propertiesToFetch = ["lastName", aggregate("n", "count:", "firstName")]
+            r.propertiesToGroupBy = ["lastName"]
+            r.havingPredicate = NSPredicate(format: "$n >= 2")
+        }, ["lastName='Lee' n=i:3", "lastName='Kim' n=i:2"])
+    }
+
+    /// `"objectID"` among the properties to fetch, and an expression description of
+    /// `.objectIDAttributeType` over the evaluated object, give each row's object ID.
+    func testObjectIDsAmongTheFetchedProperties() throws {
+        XCTAssertEqual(try fetch(inSQL: true) { r in
+            r.propertiesToFetch = ["objectID", "firstName"]
+            r.predicate = NSPredicate(format: "salary >= 500")
+            r.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+        }, ["firstName='Eve' objectID=Eve", "firstName='Max' objectID=Max"])
+        XCTAssertEqual(try fetch(inSQL: true) { r in
+            let id = NSExpressionDescription()
+            id.name = "id"
+            id.expression = NSExpression.expressionForEvaluatedObject()
+            id.expressionResultType = .objectIDAttributeType
+            r.propertiesToFetch = [id]
+            r.predicate = NSPredicate(format: "firstName == %@", "Ann")
+        }, ["id=Ann"])
+    }
+
     func testAggregatesWithoutGroupByGiveOneDictionary() throws {
         XCTAssertEqual(try fetch(inSQL: true) { r in
             r.propertiesToFetch = [aggregate("n", "count:", "salary"), aggregate("total", "sum:", "salary"),

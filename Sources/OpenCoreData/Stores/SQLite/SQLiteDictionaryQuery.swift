@@ -66,6 +66,8 @@ struct SQLiteDictionaryQuery {
                 guard let next = schema.tableIfPresent(for: destination) else { return nil }
                 current = next
             }
+            // The row's object ID: its key and entity number.
+            if value.isObjectID { return (read("Z_PK"), read("Z_ENT")) }
             // An external-storage column holds a marker and maybe a file name, not the value:
             // such attributes are read through the rows (in memory), which resolve them.
             if let attribute = value.property as? NSAttributeDescription, attribute.storesExternally { return nil }
