@@ -12,6 +12,13 @@ extension NSManagedObjectContext {
     /// context: changed objects are refreshed with their new values, deleted ones are removed,
     /// inserted ones become available to fetches.
     public func mergeChanges(fromContextDidSave notification: Notification) {
+        mergeChanges(fromContextDidSave: notification, parentRows: [:])
+    }
+
+    /// ``mergeChanges(fromContextDidSave:)`` with the updated records as the parent context had
+    /// them when it saved, taken on its queue, so that the merge does not wait for that queue
+    /// (a main-queue parent whose thread may be waiting for this context).
+    func mergeChanges(fromContextDidSave notification: Notification, parentRows: [NSManagedObjectID: StoreRow]) {
         assertOnQueue()
         let info = notification.userInfo ?? [:]
         func ids(_ idKey: String, _ objectKey: String) -> [NSManagedObjectID] {
@@ -24,7 +31,7 @@ extension NSManagedObjectContext {
         var refreshed = Set<NSManagedObject>(), removed = Set<NSManagedObject>()
         for id in updatedIDs {
             guard let object = registry.object(for: id.key) else { continue }
-            refresh(object, mergeChanges: true, fromStore: true)
+            refresh(object, mergeChanges: true, fromStore: true, knownRow: parentRows[id])
             refreshed.insert(object)
         }
         for id in deletedIDs {

@@ -31,7 +31,7 @@ extension NSManagedObjectContext {
         return try fetch(request).map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version) }
     }
 
-    private func rowForChild(_ objectID: NSManagedObjectID) throws -> StoreRow? {
+    func rowForChild(_ objectID: NSManagedObjectID) throws -> StoreRow? {
         let object: NSManagedObject
         if let registered = registry.object(for: objectID.key) {
             object = registered

@@ -18,12 +18,15 @@ extension NSManagedObjectContext {
         refresh(object, mergeChanges: flag, fromStore: false)
     }
 
-    /// `fromStore` skips the row cache (a save elsewhere is known to have changed the record).
-    func refresh(_ object: NSManagedObject, mergeChanges flag: Bool, fromStore: Bool) {
+    /// `fromStore` skips the row cache (a save elsewhere is known to have changed the record);
+    /// `knownRow` is the record as the parent context gave it (see ``mergeChanges(fromContextDidSave:)``).
+    func refresh(_ object: NSManagedObject, mergeChanges flag: Bool, fromStore: Bool, knownRow: StoreRow? = nil) {
         guard object.managedObjectContext === self, !object.isFault, !object.isInserted else { return }
         let row: StoreRow?
         if !flag {
             row = nil
+        } else if let knownRow {
+            row = knownRow
         } else if parent != nil {
             row = try? sourceRow(for: object.objectID)
         } else {

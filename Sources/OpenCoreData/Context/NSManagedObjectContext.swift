@@ -301,13 +301,25 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             } else {
                 guard saver.parent == nil, saver.persistentStoreCoordinator === context.persistentStoreCoordinator else { return }
             }
-            // Only IDs cross to this context's queue; the saved objects belong to the saver's.
+            // Only IDs and rows cross to this context's queue; the saved objects belong to the saver's.
             let ids = UncheckedSendableBox([NSInsertedObjectIDsKey, NSUpdatedObjectIDsKey, NSDeletedObjectIDsKey].reduce(into: [String: Any]()) {
                 $0[$1] = note.userInfo?[$1]
             })
+            // A parent saves on its own queue, where this runs: its updated records are taken
+            // now, so the merge never waits for the parent's queue. A main-queue parent's thread
+            // may be waiting for this context (performAndWait) while the merge runs: waiting
+            // back would deadlock.
+            var parentRows: [NSManagedObjectID: StoreRow] = [:]
+            if saver === context.parent, saver.isOnQueue {
+                for id in note.userInfo?[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID> ?? [] {
+                    parentRows[id] = try? saver.rowForChild(id)
+                }
+            }
+            let rows = UncheckedSendableBox(parentRows)
             context.perform {
                 guard let context = weakSelf.context else { return }
-                context.mergeChanges(fromContextDidSave: Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: ids.value))
+                context.mergeChanges(fromContextDidSave: Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: ids.value),
+                                     parentRows: rows.value)
             }
         }
     }

@@ -140,4 +140,55 @@ final class ChildContextTests: XCTestCase {
         NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: [uri]], into: [other])
         other.performAndWait { XCTAssertEqual(mine.firstName, "Changed remotely") }
     }
+
+    /// A child that merges its main-queue parent's saves does not deadlock when the main thread
+    /// waits for it (`performAndWait`) while a merge is queued: the merge takes the parent's
+    /// records from the save itself instead of waiting for the main queue, which is blocked.
+    func testAMergingChildDoesNotDeadlockWithTheMainThreadWaitingForIt() throws {
+        XCTAssertTrue(Thread.isMainThread, "the deadlock needs the main thread to wait")
+        let model = CompanyModel.make()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let parent = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        parent.persistentStoreCoordinator = coordinator
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        child.automaticallyMergesChangesFromParent = true
+        let ann = Employee(context: parent)
+        ann.firstName = "Ann"
+        try parent.save()
+        let id = ann.objectID
+        // Registered in the child and not a fault (held here: a context keeps only changed objects).
+        let childAnn = child.performAndWait { () -> NSManagedObject in
+            let object = child.object(with: id)
+            _ = object.value(forKey: "firstName")
+            return object
+        }
+
+        // Keep the child's queue busy, so the merge of the next save waits behind it.
+        let gate = DispatchSemaphore(value: 0)
+        child.perform { gate.wait() }
+        ann.firstName = "Annie"
+        try parent.save()                                   // queues the merge on the child
+        // A deadlock would block this thread for good: fail loudly instead of hanging the suite.
+        let finished = UncheckedFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+            if !finished.isSet {
+                FileHandle.standardError.write(Data("testAMergingChildDoesNotDeadlockWithTheMainThreadWaitingForIt: deadlock\n".utf8))
+                exit(1)
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { gate.signal() }
+        let merged = child.performAndWait { childAnn.value(forKey: "firstName") as? String }
+        finished.set()
+        XCTAssertEqual(merged, "Annie")
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class UncheckedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
 }
