@@ -53,6 +53,10 @@ struct ContextState {
     var deletesToPropagate: [NSManagedObject] = []
     var eventChangedObjects: [NSManagedObject] = []
     var isProcessingPendingChanges = false
+    /// Objects refreshed in the current event, reported under `NSRefreshedObjectsKey` when it ends.
+    var eventRefreshed = Set<NSManagedObject>()
+    /// Whether a main-queue context has asked the main queue to end the current event.
+    var endOfEventScheduled = false
     /// Whether deletes propagate when an event ends (`propagatesDeletesAtEndOfEvent`), or only at save.
     var propagatesDeletesAtEndOfEvent = true
     /// Stores new objects are to be saved to (`assign(_:to:)`), by their temporary keys.

@@ -137,7 +137,7 @@ extension NSManagedObjectContext {
             batchingSnapshotReleases {
                 for key in loader.expiring(whenLoading: batch) ?? [] {
                     guard let object = registry.object(for: key), !object.isFault, !object.hasChanges else { continue }
-                    refresh(object, mergeChanges: false)
+                    refresh(object, mergeChanges: false, fromStore: false)  // memory, not a refresh to report
                 }
             }
             let ids = loader.take(batch).compactMap { key -> ObjectIdentity? in

@@ -38,6 +38,7 @@ extension NSManagedObjectContext {
         // and inserted holds exactly the objects with the `.inserted` flag.
         state.inserted.insertNew(object)
         state.eventInserted.insertNew(object)
+        scheduleEndOfEvent()
         undoManager?.registerUndo(withTarget: self) { context in context.undoInsertion(of: object) }
         if isNew && awake { object.awakeFromInsert() }
     }
@@ -61,6 +62,7 @@ extension NSManagedObjectContext {
             state.updated.remove(object)
         }
         state.eventDeleted.insert(object)
+        scheduleEndOfEvent()
         state.deletesToPropagate.append(object)
         undoManager?.registerUndo(withTarget: self) { context in context.undoDeletion(of: object, wasInserted: wasInserted) }
     }
@@ -93,8 +95,24 @@ extension NSManagedObjectContext {
                 state.eventUpdated.insert(object)
             }
         }
+        scheduleEndOfEvent()
         if let undoManager, undoManager.isUndoRegistrationEnabled {
             undoManager.registerUndo(withTarget: object) { o in o.writeSlot(i, old) }
+        }
+    }
+
+    /// A main-queue context ends each event when the main queue finishes the work in which the
+    /// change was made, as Apple's does at the end of a run-loop turn: the first change of an
+    /// event queues one `processPendingChanges()` on the main queue. Private-queue contexts end
+    /// events at the end of each `perform` block.
+    @inline(__always) func scheduleEndOfEvent() {
+        guard concurrencyType == .mainQueueConcurrencyType, !state.endOfEventScheduled else { return }
+        state.endOfEventScheduled = true
+        let weakSelf = WeakContextReference(self)
+        DispatchQueue.main.async {
+            guard let context = weakSelf.context else { return }
+            context.state.endOfEventScheduled = false
+            context.processPendingChanges()
         }
     }
 
@@ -127,6 +145,8 @@ extension NSManagedObjectContext {
             state.updated.remove(object)
         }
 
+        let refreshedNow = state.eventRefreshed
+        state.eventRefreshed.removeAll()
         let insertedNow = state.eventInserted.filter { !$0.isDeleted }
         let updatedNow = state.eventUpdated.filter { !$0.isDeleted && !$0.isInserted }
         let deletedNow = state.eventDeleted
@@ -134,8 +154,9 @@ extension NSManagedObjectContext {
         state.eventUpdated.removeAll()
         state.eventDeleted.removeAll()
 
-        if !insertedNow.isEmpty || !updatedNow.isEmpty || !deletedNow.isEmpty {
+        if !insertedNow.isEmpty || !updatedNow.isEmpty || !deletedNow.isEmpty || !refreshedNow.isEmpty {
             var info: [AnyHashable: Any] = [:]
+            if !refreshedNow.isEmpty { info[NSRefreshedObjectsKey] = refreshedNow }
             // The event's objects are often all the context's new (changed) ones: then the
             // context's own `Set` is reported, which did-save reports again (ManagedObjectSet.set).
             if !insertedNow.isEmpty { info[ContextNotificationKeys.inserted] = state.inserted.set(of: insertedNow) }

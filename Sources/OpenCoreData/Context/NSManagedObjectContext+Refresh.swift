@@ -15,6 +15,11 @@ extension NSManagedObjectContext {
     /// unsaved changes on top, and puts transient values back after `awakeFromFetch()`.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         assertOnQueue()
+        // Reported when the event ends (objects-did-change, NSRefreshedObjectsKey).
+        if object.managedObjectContext === self, !object.isFault, !object.isInserted {
+            state.eventRefreshed.insert(object)
+            scheduleEndOfEvent()
+        }
         refresh(object, mergeChanges: flag, fromStore: false)
     }
 

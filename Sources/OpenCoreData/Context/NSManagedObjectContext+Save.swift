@@ -253,6 +253,9 @@ extension NSManagedObjectContext {
     /// Forgets every object: they all become invalid, changes are discarded, undo is cleared.
     public func reset() {
         assertOnQueue()
+        // Reported once the context is empty (objects-did-change, NSInvalidatedAllObjectsKey).
+        let invalidated = registry.allObjects
+        defer { NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: [NSInvalidatedAllObjectsKey: invalidated]) }
         batchingSnapshotReleases {
             for object in registry.allObjects {
                 releaseSnapshot(of: object)
@@ -268,6 +271,7 @@ extension NSManagedObjectContext {
         state.eventInserted.removeAll(); state.eventUpdated.removeAll(); state.eventDeleted.removeAll()
         state.deletesToPropagate.removeAll()
         state.assignedStores.removeAll()
+        state.eventRefreshed.removeAll()
         for o in state.eventChangedObjects { o.clearEventOriginals() }
         state.eventChangedObjects.removeAll()
         undoManager?.removeAllActions()

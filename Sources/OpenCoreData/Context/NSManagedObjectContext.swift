@@ -250,9 +250,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// innermost last (what `NSFetchRequest.execute()` runs in).
     static let performing = ThreadLocalStack<NSManagedObjectContext>()
 
-    /// Runs `block` on the context's queue, asynchronously.
+    /// Runs `block` on the context's queue, asynchronously. The block is one event: its changes
+    /// are processed (delete rules, objects-did-change) when it ends, as on Apple platforms.
     open func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async { Self.performing.with(self, block) }
+        queue.async {
+            Self.performing.with(self, block)
+            self.processPendingChanges()
+        }
     }
 
     /// Runs `block` on the context's queue and returns its result.
@@ -266,8 +270,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async throws -> T {
         let box = UncheckedSendableBox(block)
         let result: UncheckedSendableBox<Result<T, Error>> = await withCheckedContinuation { continuation in
-            let run: @Sendable () -> Void = { continuation.resume(returning: UncheckedSendableBox(Result { try Self.performing.with(self) { try box.value() } })) }
-            if schedule == .immediate && isOnQueue { run() } else { queue.async(execute: run) }
+            // Enqueued, the block is an event of its own, which ends with it (see perform(_:)).
+            let run: @Sendable (Bool) -> Void = { endsEvent in
+                let result = Result { try Self.performing.with(self) { try box.value() } }
+                if endsEvent { self.processPendingChanges() }
+                continuation.resume(returning: UncheckedSendableBox(result))
+            }
+            if schedule == .immediate && isOnQueue { run(false) } else { queue.async { run(true) } }
         }
         return try result.value.get()
     }
@@ -275,8 +284,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () -> T) async -> T {
         let box = UncheckedSendableBox(block)
         let result: UncheckedSendableBox<T> = await withCheckedContinuation { continuation in
-            let run: @Sendable () -> Void = { continuation.resume(returning: UncheckedSendableBox(Self.performing.with(self) { box.value() })) }
-            if schedule == .immediate && isOnQueue { run() } else { queue.async(execute: run) }
+            let run: @Sendable (Bool) -> Void = { endsEvent in
+                let result = Self.performing.with(self) { box.value() }
+                if endsEvent { self.processPendingChanges() }
+                continuation.resume(returning: UncheckedSendableBox(result))
+            }
+            if schedule == .immediate && isOnQueue { run(false) } else { queue.async { run(true) } }
         }
         return result.value
     }
