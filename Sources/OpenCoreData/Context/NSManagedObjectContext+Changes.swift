@@ -43,13 +43,15 @@ extension NSManagedObjectContext {
         if isNew && awake { object.awakeFromInsert() }
     }
 
-    /// Marks an object deleted. Its delete rules run at the next `processPendingChanges()`
+    /// Marks an object deleted, after calling its `prepareForDeletion()`. Its delete rules run at the next `processPendingChanges()`
     /// (at the latest when saving); the record is removed from the store by `save()`.
     public func delete(_ object: NSManagedObject) {
         assertOnQueue()
         guard object.managedObjectContext === self else {
             preconditionFailure("delete(_:): this \(object.entity.name ?? "?") object is not registered in this context (it belongs to \(object.managedObjectContext == nil ? "no context" : "another context")). Delete it through its own context, or get it here with object(with: objectID).")
         }
+        // Apple's framework calls the hook on every delete(_:), before the delete rules run.
+        object.prepareForDeletion()
         guard !object.isDeleted else { return }
         let wasInserted = object.isInserted
         object.flags.insert(.deleted)

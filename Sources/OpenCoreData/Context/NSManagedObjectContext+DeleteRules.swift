@@ -14,7 +14,6 @@ extension NSManagedObjectContext {
         while !state.deletesToPropagate.isEmpty {
             let object = state.deletesToPropagate.removeFirst()
             guard object.isDeleted else { continue }
-            object.prepareForDeletion()
             for i in object.layout.relationshipIndexes {
                 guard let r = object.layout.properties[i] as? NSRelationshipDescription else { continue }
                 let related: [NSManagedObject] = r.isToMany ? object.readToMany(i).objects : object.readToOne(i).map { [$0] } ?? []

@@ -63,8 +63,9 @@ extension NSManagedObjectContext {
         if localChanges.isEmpty, object.flags.contains(.updated) { object.flags.remove(.updated); state.updated.remove(object) }
     }
 
-    /// Refreshes every registered object that has no unsaved changes.
+    /// Turns every registered object without unsaved changes into a fault, as Apple's does;
+    /// objects with changes are brought up to date with their changes kept.
     public func refreshAllObjects() {
-        for object in registry.allObjects where !object.hasChanges { refresh(object, mergeChanges: true) }
+        for object in registry.allObjects where !object.isInserted { refresh(object, mergeChanges: object.hasChanges) }
     }
 }

@@ -219,10 +219,13 @@ extension NSManagedObjectContext {
         for object in insertedNow { object.didSave() }
         for object in updatedNow { object.didSave() }
         for object in deletedNow { object.didSave() }
+        // A deleted object leaves the context with its record: a fault, no longer deleted (as
+        // Apple's `isDeleted` is false after the save).
         for object in deletedNow {
             releaseSnapshot(of: object)
             inFaultingTransition(of: object) { object.willTurnIntoFault() }
             object.flags.insert(.fault)
+            if toStore { object.flags.remove(.deleted) }
             inFaultingTransition(of: object) { object.didTurnIntoFault() }
         }
     }

@@ -78,6 +78,57 @@ final class FaultLifecycleTests: XCTestCase {
             XCTAssertEqual(context.asked, [ann])
         }
     }
+
+    /// `refreshAllObjects()` turns every registered object without changes into a fault; an
+    /// object with changes keeps them.
+    func testRefreshAllObjectsTurnsUnchangedObjectsIntoFaults() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let ann = stack.employee("Ann"), bob = stack.employee("Bob")
+            try stack.context.save()
+            _ = ann.firstName; _ = bob.firstName
+            bob.salary = 4242
+            stack.context.refreshAllObjects()
+            XCTAssertTrue(ann.isFault)
+            XCTAssertFalse(bob.isFault)
+            XCTAssertEqual(bob.salary, 4242)
+            XCTAssertEqual(ann.firstName, "Ann", "the fault fires again")
+        }
+    }
+
+    /// After the save that removed it, a deleted object is no longer deleted, registered or in
+    /// a context: it is a fault of a record that is gone.
+    func testASavedDeletionLeavesTheObjectOutsideTheContext() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let ann = stack.employee("Ann")
+            try stack.context.save()
+            let id = ann.objectID
+            stack.context.delete(ann)
+            XCTAssertTrue(ann.isDeleted)
+            try stack.context.save()
+            XCTAssertFalse(ann.isDeleted)
+            XCTAssertNil(ann.managedObjectContext)
+            XCTAssertNil(stack.context.registeredObject(for: id))
+            XCTAssertTrue(ann.isFault)
+        }
+    }
+
+    /// `prepareForDeletion()` runs when `delete(_:)` is called, and again on a second call.
+    func testPrepareForDeletionRunsWhenDeleteIsCalled() throws {
+        let stack = TestStack(model: CompanyModel.withHooks())
+        try stack.context.performAndWait {
+            let hooked = HookedObject.make(in: stack.context)
+            try stack.context.save()
+            hooked.events.removeAll()
+            stack.context.delete(hooked)
+            XCTAssertEqual(hooked.events, ["prepareForDeletion"], "before the event ends")
+            stack.context.delete(hooked)
+            XCTAssertEqual(hooked.events, ["prepareForDeletion", "prepareForDeletion"])
+            stack.context.processPendingChanges()
+            XCTAssertEqual(hooked.events.filter { $0 == "prepareForDeletion" }.count, 2, "not again when delete rules run")
+        }
+    }
 }
 
 final class StateRecordingDepartment: NSManagedObject {
