@@ -15,7 +15,8 @@ extension NSManagedObjectContext {
             state.assignmentError = nil
             throw error
         }
-        guard hasChanges || !state.lockedObjects.isEmpty else { return }
+        // Changed store metadata is written by the next save too (a root context's).
+        guard hasChanges || !state.lockedObjects.isEmpty || (parent == nil && persistentStoreCoordinator?.hasUnsavedMetadata == true) else { return }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "This context has no persistent store coordinator. Set persistentStoreCoordinator before saving.")
         }

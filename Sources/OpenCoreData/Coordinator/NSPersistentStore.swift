@@ -65,8 +65,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     open var isReadOnly: Bool = false
     public let configurationName: String
     public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
-    /// The store's metadata: type, UUID, model version hashes, and what you set.
-    open var metadata: [String: Any]! = [:]
+    /// The store's metadata: type, UUID, model version hashes, and what you set. A change is
+    /// written to the store's file by the coordinator's next save, even one without object
+    /// changes.
+    open var metadata: [String: Any]! = [:] { didSet { metadataNeedsWrite = true } }
+    /// Whether ``metadata`` changed since the store read or last wrote it.
+    var metadataNeedsWrite = false
 
     /// A process-unique number for identity maps (object keys carry it instead of the store).
     /// Negative for stores that want to hear which of their objects contexts register

@@ -88,6 +88,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             if storeURL == nil { store.url = nil }
             try store.loadMetadata()
             try (store as? StoreBackend)?.didLoadMetadata(model: managedObjectModel)
+            store.metadataNeedsWrite = false   // as read (or just written) by the store
             stores.append(store)
             store.didAdd(to: self)
             return store
@@ -602,9 +603,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Routes each row to its store and saves. With one store the store's own atomicity is the
     /// save's; the multi-store protocol is the persistence issue's.
+    /// Whether a store's metadata changed since it was written: a context then saves even
+    /// without object changes (Apple writes metadata at the next save).
+    var hasUnsavedMetadata: Bool { locked { stores.contains { $0.metadataNeedsWrite && $0 is StoreBackend } } }
+
     func save(_ changes: StoreChanges) throws {
         try locked {
-            let perStore = try changesByStore(changes)
+            var perStore = try changesByStore(changes)
+            // Stores with new metadata and no rows in this save write their metadata too.
+            for store in stores where store.metadataNeedsWrite && !store.isReadOnly && !perStore.contains(where: { $0.0 === store }) {
+                perStore.append((store, StoreChanges(inserted: [], updated: [], deleted: [])))
+            }
             try checkRelationshipsStayInTheirStores(changes)
             // Two phases: every store stages its part first; one refusal rolls all back.
             var prepared: [PreparedStoreSave] = []
@@ -615,6 +624,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 throw error
             }
             for p in prepared { try p.commit() }
+            for (store, _) in perStore { store.metadataNeedsWrite = false }
             rowCache.update(changes.updated)
             rowCache.update(changes.locked)
             for row in changes.deleted { rowCache.remove(row.key) }

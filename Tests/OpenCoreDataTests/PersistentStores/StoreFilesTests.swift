@@ -254,3 +254,50 @@ final class StoreFilesTests: XCTestCase {
                        "Apple's key strings, which stores written with options on a Mac carry")
     }
 }
+
+/// Store metadata set on an added store reaches its file at the next save, even a save without
+/// object changes, as on Apple platforms; a store file opened as the wrong type says so.
+final class StoreMetadataSaveTests: XCTestCase {
+    func testMetadataSetOnAnAddedStoreIsWrittenByTheNextSave() throws {
+        let store = try TemporaryCompanyStore()
+        let binaryURL = store.directory.appendingPathComponent("Company.binary")
+        for (type, url) in [(NSSQLiteStoreType, store.url), (NSBinaryStoreType, binaryURL)] {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: store.model)
+            let added = try coordinator.addPersistentStore(ofType: type, configurationName: nil, at: url)
+            let context = newContext(coordinator)
+            try context.performAndWait {
+                Employee(context: context).firstName = "Ann"
+                try context.save()   // the file exists
+            }
+            coordinator.setMetadata(coordinator.metadata(for: added).merging(["Synced": "yes"]) { $1 }, for: added)
+            try context.performAndWait { try context.save() }   // no object changes
+            XCTAssertEqual(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)["Synced"] as? String, "yes", type)
+
+            var metadata = added.metadata ?? [:]
+            metadata["Synced"] = "again"
+            added.metadata = metadata
+            try context.performAndWait { try context.save() }
+            try coordinator.remove(added)
+            let reopened = try NSPersistentStoreCoordinator(managedObjectModel: store.model).addPersistentStore(ofType: type, configurationName: nil, at: url)
+            XCTAssertEqual(reopened.metadata["Synced"] as? String, "again", type)
+        }
+    }
+
+    /// A binary store's file added as SQLite fails with `NSPersistentStoreTypeMismatchError`, and
+    /// a SQLite file added as binary too; neither file changes.
+    func testAStoreFileOfAnotherTypeIsATypeMismatch() throws {
+        let store = try TemporaryCompanyStore()
+        try store.seed([("Ann", 1, nil)])
+        let binaryURL = store.directory.appendingPathComponent("Company.binary")
+        let writer = NSPersistentStoreCoordinator(managedObjectModel: store.model)
+        try writer.addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: binaryURL)
+        let context = newContext(writer)
+        try context.performAndWait { Employee(context: context).firstName = "Ann"; try context.save() }
+        let before = try Data(contentsOf: binaryURL)
+        let asSQLite = thrownError { try NSPersistentStoreCoordinator(managedObjectModel: store.model).addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: binaryURL) }
+        XCTAssertEqual(asSQLite?.code, NSPersistentStoreTypeMismatchError)
+        XCTAssertEqual(try Data(contentsOf: binaryURL), before)
+        let asBinary = thrownError { try NSPersistentStoreCoordinator(managedObjectModel: store.model).addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: store.url) }
+        XCTAssertEqual(asBinary?.code, NSPersistentStoreTypeMismatchError)
+    }
+}

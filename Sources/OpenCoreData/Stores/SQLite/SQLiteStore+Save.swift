@@ -42,7 +42,8 @@ extension SQLiteStore {
         guard !isReadOnly else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save to the SQLite store at \(url?.path ?? "?"): it was opened read-only (NSReadOnlyPersistentStoreOption).")
         }
-        guard !changes.isEmpty else { return PreparedStoreSave(commit: {}, rollback: {}) }
+        let writesMetadata = metadataNeedsWrite
+        guard !changes.isEmpty || writesMetadata else { return PreparedStoreSave(commit: {}, rollback: {}) }
         // Files of external binary values are written during the transaction, before COMMIT;
         // replaced ones are removed only after it, new ones again if it rolls back.
         let external = SQLiteExternalDataSave(directory: self.externalDataDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()), keepsValuesInline: isInMemory)
@@ -50,6 +51,7 @@ extension SQLiteStore {
             try db.executePrepared("BEGIN IMMEDIATE")
             do {
                 try write(changes, external: external, in: db)
+                if writesMetadata { try writeMetadata(in: db) }
             } catch {
                 if db.isInTransaction { try? db.execute("ROLLBACK") }
                 external.didRollBack()
@@ -77,6 +79,18 @@ extension SQLiteStore {
                 if db.isInTransaction { try? db.execute("ROLLBACK") }
                 external.didRollBack()
             })
+    }
+
+    /// The store's ``metadata`` into `Z_METADATA`, inside the save's transaction (the UUID in
+    /// its column, the rest as the binary property list Apple's stores keep).
+    private func writeMetadata(in db: SQLiteConnection) throws {
+        var plist = metadata ?? [:]
+        let uuid = plist[NSStoreUUIDKey] as? String ?? identifier ?? UUID().uuidString
+        plist[NSStoreUUIDKey] = nil
+        guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "The metadata of the store at \(url?.path ?? "?") holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries). Nothing was saved.")
+        }
+        try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", [.text(uuid), .blob(try SQLiteMetadata.encode(plist))])
     }
 
     /// Every write of a save, inside the caller's transaction.

@@ -145,6 +145,13 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         do {
             tables = try db.tableNames()
         } catch {
+            // A binary or XML store (a property list) opened as SQLite: the wrong type, as Apple reports it.
+            if !inMemory, let head = FileHandle(forReadingAtPath: path).map({ handle in defer { try? handle.close() }; return handle.readData(ofLength: 8) }),
+               head.starts(with: Array("bplist00".utf8)) || head.starts(with: Array("<?xml".utf8)) {
+                let actual = head.starts(with: Array("bplist".utf8)) ? NSBinaryStoreType : NSXMLStoreType
+                throw CoreDataError.make(NSPersistentStoreTypeMismatchError, "The file at \(path) is a property list (a \(actual) store's file), not a SQLite store. Add it with the store type that wrote it. It was left unchanged.",
+                                         [NSFilePathErrorKey: path, NSStoreTypeKey: actual])
+            }
             throw SQLiteFileSoundness.corruptFileError(path: path, message: "The file at \(path) is not a SQLite database, or it is corrupt: \(error). It was left unchanged. Move it away or restore it from a backup.",
                                                        sqliteCode: SQLiteFileSoundness.sqliteCode(of: error), underlying: error)
         }
