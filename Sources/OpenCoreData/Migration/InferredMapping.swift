@@ -61,8 +61,9 @@ private struct MappingInference {
         for s in source.entities {
             guard let sName = s.name else { continue }
             guard let dName = sourceNameOf.first(where: { $0.value == sName })?.key, let d = destination.entitiesByName[dName] else {
-                let m = NSEntityMapping(name: "Remove\(sName)", mappingType: .removeEntityMappingType, sourceEntityName: sName, destinationEntityName: nil)
+                let m = NSEntityMapping(name: "IEM_Remove_\(sName)", mappingType: .removeEntityMappingType, sourceEntityName: sName, destinationEntityName: nil)
                 m.sourceEntityVersionHash = s.versionHash
+                m.userInfo = Self.propertyChanges(mapped: [], added: [], removed: storedProperties(of: s).map(\.name))
                 mappings.append(m)
                 continue
             }
@@ -70,8 +71,9 @@ private struct MappingInference {
         }
         for d in destination.entities where sourceNameOf[d.name ?? ""] == nil {
             let dName = d.name ?? ""
-            let m = NSEntityMapping(name: "Add\(dName)", mappingType: .addEntityMappingType, sourceEntityName: nil, destinationEntityName: dName)
+            let m = NSEntityMapping(name: "IEM_Add_\(dName)", mappingType: .addEntityMappingType, sourceEntityName: nil, destinationEntityName: dName)
             m.destinationEntityVersionHash = d.versionHash
+            m.userInfo = Self.propertyChanges(mapped: [], added: storedProperties(of: d).map(\.name), removed: [])
             m.attributeMappings = storedProperties(of: d).compactMap { $0 as? NSAttributeDescription }.map { NSPropertyMapping(name: $0.name, sourceName: nil) }
             m.relationshipMappings = storedProperties(of: d).compactMap { $0 as? NSRelationshipDescription }.map { NSPropertyMapping(name: $0.name, sourceName: nil) }
             mappings.append(m)
@@ -92,7 +94,7 @@ private struct MappingInference {
     mutating func transformMapping(from s: NSEntityDescription, to d: NSEntityDescription) -> NSEntityMapping {
         let sName = s.name ?? "", dName = d.name ?? ""
         let sameHash = s.versionHash == d.versionHash && sName == dName
-        let m = NSEntityMapping(name: "\(sName)To\(dName)", mappingType: sameHash ? .copyEntityMappingType : .transformEntityMappingType,
+        let m = NSEntityMapping(name: "IEM_\(sameHash ? "Copy" : "Transform")_\(dName)", mappingType: sameHash ? .copyEntityMappingType : .transformEntityMappingType,
                                 sourceEntityName: sName, destinationEntityName: dName)
         m.sourceEntityVersionHash = s.versionHash
         m.destinationEntityVersionHash = d.versionHash
@@ -141,7 +143,18 @@ private struct MappingInference {
         }
         m.attributeMappings = attributes
         m.relationshipMappings = relationships
+        let mapped = (attributes + relationships).filter { $0.sourceName != nil }
+        let sourcesUsed = Set(mapped.compactMap(\.sourceName))
+        m.userInfo = Self.propertyChanges(mapped: mapped.compactMap(\.name), added: (attributes + relationships).filter { $0.sourceName == nil }.compactMap(\.name),
+                                          removed: storedProperties(of: s).map(\.name).filter { !sourcesUsed.contains($0) })
         return m
+    }
+
+    /// The `userInfo` Apple's inferred entity mappings carry: the destination properties that
+    /// come from a source property (`mappedProperties`), the new ones (`addedProperties`), and
+    /// the source properties left behind (`removedProperties`), as sets of names.
+    static func propertyChanges(mapped: [String], added: [String], removed: [String]) -> [AnyHashable: Any] {
+        ["mappedProperties": Set(mapped), "addedProperties": Set(added), "removedProperties": Set(removed)]
     }
 
     /// Attribute type changes whose stored values carry over unchanged: integer sizes (the

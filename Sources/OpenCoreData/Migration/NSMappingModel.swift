@@ -68,8 +68,9 @@ public enum NSEntityMappingType: UInt, Sendable {
 /// m.attributeMappings?.first?.valueExpression     // FUNCTION($source, "valueForKey:", "firstName")
 /// ```
 open class NSEntityMapping: NSObject, @unchecked Sendable {
-    /// "<Source>To<Destination>", "Add<Destination>" or "Remove<Source>", as Apple's inferred
-    /// mappings name them.
+    /// An inferred mapping's name starts with `IEM_` and its kind, as Apple's do
+    /// (`IEM_Transform_Division`, `IEM_Copy_Milestone`, `IEM_Add_Office`, `IEM_Remove_Badge`);
+    /// a mapping model from Xcode has Xcode's names (`DepartmentToDivision`).
     open var name: String
     open var mappingType: NSEntityMappingType
     open var sourceEntityName: String?

@@ -146,30 +146,58 @@ final class MigrationTests: XCTestCase {
     func testInferredMappingModelDescribesEveryEntityChange() throws {
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: CompanyModel.make(), destinationModel: manyChanges())
         let byName = mapping.entityMappingsByName
-        XCTAssertEqual(Set(byName.keys), ["RemoveBadge", "DepartmentToDivision", "EmployeeToEmployee", "ManagerToManager",
-                                          "MilestoneToMilestone", "ProjectToProject", "AddOffice"])
-        XCTAssertEqual(byName["RemoveBadge"]?.mappingType, .removeEntityMappingType)
-        XCTAssertEqual(byName["RemoveBadge"]?.sourceEntityName, "Badge")
-        XCTAssertNil(byName["RemoveBadge"]?.destinationEntityName)
-        XCTAssertEqual(byName["AddOffice"]?.mappingType, .addEntityMappingType)
-        XCTAssertEqual(byName["AddOffice"]?.attributeMappings?.map(\.name), ["city"])
-        XCTAssertEqual(byName["DepartmentToDivision"]?.mappingType, .transformEntityMappingType)
-        XCTAssertEqual(byName["DepartmentToDivision"]?.sourceEntityName, "Department")
-        XCTAssertEqual(byName["DepartmentToDivision"]?.destinationEntityName, "Division")
+        XCTAssertEqual(Set(byName.keys), ["IEM_Remove_Badge", "IEM_Transform_Division", "IEM_Transform_Employee", "IEM_Transform_Manager",
+                                          "IEM_Copy_Milestone", "IEM_Transform_Project", "IEM_Add_Office"])
+        XCTAssertEqual(byName["IEM_Remove_Badge"]?.mappingType, .removeEntityMappingType)
+        XCTAssertEqual(byName["IEM_Remove_Badge"]?.sourceEntityName, "Badge")
+        XCTAssertNil(byName["IEM_Remove_Badge"]?.destinationEntityName)
+        XCTAssertEqual(byName["IEM_Add_Office"]?.mappingType, .addEntityMappingType)
+        XCTAssertEqual(byName["IEM_Add_Office"]?.attributeMappings?.map(\.name), ["city"])
+        XCTAssertEqual(byName["IEM_Transform_Division"]?.mappingType, .transformEntityMappingType)
+        XCTAssertEqual(byName["IEM_Transform_Division"]?.sourceEntityName, "Department")
+        XCTAssertEqual(byName["IEM_Transform_Division"]?.destinationEntityName, "Division")
         // Milestone changed in nothing, so its records are copied.
-        XCTAssertEqual(byName["MilestoneToMilestone"]?.mappingType, .copyEntityMappingType)
-        let title = try XCTUnwrap(byName["ProjectToProject"]?.attributeMappings?.first { $0.name == "name" })
+        XCTAssertEqual(byName["IEM_Copy_Milestone"]?.mappingType, .copyEntityMappingType)
+        let title = try XCTUnwrap(byName["IEM_Transform_Project"]?.attributeMappings?.first { $0.name == "name" })
         XCTAssertEqual(title.sourceName, "title")
         XCTAssertTrue(title.isRename)
         XCTAssertEqual(title.valueExpression?.description, #"FUNCTION($source, "valueForKey:", "title")"#)
-        let employee = try XCTUnwrap(byName["EmployeeToEmployee"])
+        let employee = try XCTUnwrap(byName["IEM_Transform_Employee"])
         XCTAssertEqual(employee.mappingType, .transformEntityMappingType)
         XCTAssertEqual(Set(employee.attributeMappings?.compactMap(\.name) ?? []), ["firstName", "lastName", "salary", "startDate", "nickname", "level"],
                        "stored attributes only: email is gone, the transient isSelected is not mapped")
         XCTAssertNil(employee.attributeMappings?.first { $0.name == "nickname" }?.sourceName)
         XCTAssertEqual(Set(employee.relationshipMappings?.compactMap(\.name) ?? []), ["department", "manager", "directReports", "projects"])
+        // Apple's userInfo: which destination properties come from the source, are new, or are gone.
+        XCTAssertEqual(employee.userInfo?["addedProperties"] as? Set<String>, ["nickname", "level"])
+        XCTAssertEqual(employee.userInfo?["removedProperties"] as? Set<String>, ["email", "badge"])
+        XCTAssertEqual(employee.userInfo?["mappedProperties"] as? Set<String>, ["firstName", "lastName", "salary", "startDate", "department", "manager", "directReports", "projects"])
+        XCTAssertEqual(byName["IEM_Transform_Project"]?.userInfo?["mappedProperties"] as? Set<String>, ["name", "members", "milestones"], "a renamed property under its new name")
+        XCTAssertEqual(byName["IEM_Add_Office"]?.userInfo?["addedProperties"] as? Set<String>, ["city"])
+        XCTAssertTrue(mapping.entityMappings.allSatisfy { $0.name.hasPrefix("IEM_") }, "inferred, as Apple's names say")
         // Inherited properties are mapped in the subentity too.
-        XCTAssertEqual(byName["ManagerToManager"]?.attributeMappings?.contains { $0.name == "bonus" && $0.sourceName == "bonus" }, true)
+        XCTAssertEqual(byName["IEM_Transform_Manager"]?.attributeMappings?.contains { $0.name == "bonus" && $0.sourceName == "bonus" }, true)
+    }
+
+    /// A model that only renames an entity (with its renaming identifier) migrates the store,
+    /// whose metadata then carries the new model's hashes.
+    func testAStoreWhoseModelOnlyRenamedAnEntityMigrates() throws {
+        let (v1Coordinator, v1Context) = try open(CompanyModel.make())
+        try v1Context.performAndWait {
+            Department(context: v1Context).name = "Sales"
+            try v1Context.save()
+        }
+        try close(v1Coordinator)
+        let v2 = variant { m in
+            let department = entity(m, "Department")
+            department.name = "Division"
+            department.renamingIdentifier = "Department"
+        }
+        let (coordinator, context) = try open(v2, options: migrationOptions(from: [CompanyModel.make()]))
+        let hashes = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: storeURL)[NSStoreModelVersionHashesKey] as? [String: Data]
+        XCTAssertEqual(hashes, v2.entityVersionHashesByName)
+        XCTAssertEqual(try objects("Division", context, sortedBy: "name").map { $0.value(forKey: "name") as? String }, ["Sales"])
+        try close(coordinator)
     }
 
     func testRenamingIdentifiersWinOverEqualNames() throws {
@@ -187,10 +215,11 @@ final class MigrationTests: XCTestCase {
         }
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: CompanyModel.make(), destinationModel: v2)
         let byName = mapping.entityMappingsByName
-        XCTAssertEqual(byName["DepartmentToDivision"]?.mappingType, .transformEntityMappingType)
-        XCTAssertEqual(byName["AddDepartment"]?.mappingType, .addEntityMappingType)
-        XCTAssertNil(byName["DepartmentToDepartment"])
-        let project = try XCTUnwrap(byName["ProjectToProject"]?.attributeMappings)
+        XCTAssertEqual(byName["IEM_Transform_Division"]?.mappingType, .transformEntityMappingType)
+        XCTAssertEqual(byName["IEM_Add_Department"]?.mappingType, .addEntityMappingType)
+        XCTAssertNil(byName["IEM_Transform_Department"])
+        XCTAssertNil(byName["IEM_Copy_Department"])
+        let project = try XCTUnwrap(byName["IEM_Transform_Project"]?.attributeMappings)
         XCTAssertEqual(project.first { $0.name == "name" }?.sourceName, "title")
         XCTAssertNil(project.first { $0.name == "title" }?.sourceName, "the new title is not the old one (which was a string)")
     }
