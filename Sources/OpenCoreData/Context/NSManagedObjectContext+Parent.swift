@@ -57,6 +57,11 @@ extension NSManagedObjectContext {
             for i in object.layout.persistentIndexes where i < row.values.count {
                 if !object.readStored(i).isSame(as: row.values[i]) { object.writeSlot(i, .value(row.values[i])) }
             }
+            // Transient values travel with the child's save too, as Apple's do: they are the
+            // object's state, though no store keeps them.
+            for (i, property) in object.layout.properties.enumerated() where property.isTransient && property is NSAttributeDescription && i < row.values.count {
+                if !object.readStored(i).isSame(as: row.values[i]) { object.writeSlot(i, .value(row.values[i])) }
+            }
         }
         for row in changes.deleted {
             let object = self.object(with: row.objectID)

@@ -141,6 +141,41 @@ final class ChildContextTests: XCTestCase {
         other.performAndWait { XCTAssertEqual(mine.firstName, "Changed remotely") }
     }
 
+    /// A child's save hands its transient values to the parent too, as Apple's does: they are
+    /// part of the object's state, though no store keeps them.
+    func testAChildsSaveCarriesTransientValuesToItsParent() throws {
+        let stack = TestStack()
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = stack.context
+        let id = try stack.context.performAndWait { () -> NSManagedObjectID in
+            let ann = stack.employee("Ann")
+            try stack.context.save()
+            return ann.objectID
+        }
+        try child.performAndWait {
+            let ann = try XCTUnwrap(child.object(with: id) as? Employee)
+            ann.isSelected = true
+            ann.salary = 7
+            try child.save()
+        }
+        stack.context.performAndWait {
+            let ann = stack.context.object(with: id) as! Employee
+            XCTAssertEqual(ann.salary, 7)
+            XCTAssertTrue(ann.isSelected, "the transient value came with the save")
+        }
+        // A new object's transient value too.
+        let newID = try child.performAndWait { () -> NSManagedObjectID in
+            let bob = Employee(context: child)
+            bob.firstName = "Bob"
+            bob.isSelected = true
+            try child.save()
+            return bob.objectID
+        }
+        stack.context.performAndWait {
+            XCTAssertTrue((stack.context.object(with: newID) as! Employee).isSelected)
+        }
+    }
+
     /// A child that merges its main-queue parent's saves does not deadlock when the main thread
     /// waits for it (`performAndWait`) while a merge is queued: the merge takes the parent's
     /// records from the save itself instead of waiting for the main queue, which is blocked.
