@@ -15,8 +15,9 @@ extension NSManagedObjectContext {
             state.assignmentError = nil
             throw error
         }
-        // Changed store metadata is written by the next save too (a root context's).
-        guard hasChanges || !state.lockedObjects.isEmpty || (parent == nil && persistentStoreCoordinator?.hasUnsavedMetadata == true) else { return }
+        // A root context's save reaches the stores without object changes when they need it
+        // (changed metadata, incremental stores).
+        guard hasChanges || !state.lockedObjects.isEmpty || (parent == nil && persistentStoreCoordinator?.needsSaveWithoutChanges == true) else { return }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "This context has no persistent store coordinator. Set persistentStoreCoordinator before saving.")
         }

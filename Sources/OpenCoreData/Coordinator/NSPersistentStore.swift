@@ -143,6 +143,20 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The last path component of the URI of the object with primary key `key`: `p<key>`. A
+    /// custom store whose object IDs stand for its own reference objects names them there.
+    func uriComponent(forKey key: Int64, entity: NSEntityDescription) -> String { "p\(key)" }
+
+    /// The primary key a URI's path after the entity name (`p42`, percent escapes kept) names;
+    /// nil when it names none.
+    func key(forURIComponent component: String, entity: NSEntityDescription) -> Int64? {
+        component.first == "p" ? Int64(component.dropFirst()) : nil
+    }
+
+    /// Whether a save that has no changes for this store still reaches it (an incremental store
+    /// receives an empty `NSSaveChangesRequest`, as Apple's does).
+    var receivesEmptySaves: Bool { false }
+
     /// Called after the store was added to a coordinator.
     open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
     /// Called before the store is removed.

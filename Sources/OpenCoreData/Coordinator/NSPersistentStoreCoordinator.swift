@@ -143,10 +143,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// coordinator's stores has that UUID and the entity exists.
     open func managedObjectID(forURIRepresentation url: URL) -> NSManagedObjectID? {
         guard url.scheme == "x-coredata", let storeID = url.host, !storeID.isEmpty else { return nil }
-        let parts = url.path.split(separator: "/")
-        guard parts.count == 2, parts[1].first == "p", let key = Int64(parts[1].dropFirst()),
-              let entity = managedObjectModel.entitiesByName[String(parts[0])],
-              let store = locked({ stores.first { $0.identifier == storeID } }) else { return nil }
+        // The path as written (escapes kept): a custom store's string reference may hold '/'.
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+        let parts = path.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let entity = managedObjectModel.entitiesByName[String(parts[0])],
+              let store = locked({ stores.first { $0.identifier == storeID } }),
+              let key = store.key(forURIComponent: String(parts[1]), entity: entity) else { return nil }
         return NSManagedObjectID(entity: entity, store: store, primaryKey: key)
     }
 
@@ -603,15 +605,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Routes each row to its store and saves. With one store the store's own atomicity is the
     /// save's; the multi-store protocol is the persistence issue's.
-    /// Whether a store's metadata changed since it was written: a context then saves even
-    /// without object changes (Apple writes metadata at the next save).
-    var hasUnsavedMetadata: Bool { locked { stores.contains { $0.metadataNeedsWrite && $0 is StoreBackend } } }
+    /// Whether a save must reach the stores even without object changes: a store's metadata
+    /// changed since it was written (Apple writes it at the next save), or an incremental store
+    /// is added (Apple sends it an empty save request).
+    var needsSaveWithoutChanges: Bool { locked { stores.contains { ($0.metadataNeedsWrite || $0.receivesEmptySaves) && $0 is StoreBackend } } }
 
     func save(_ changes: StoreChanges) throws {
         try locked {
             var perStore = try changesByStore(changes)
-            // Stores with new metadata and no rows in this save write their metadata too.
-            for store in stores where store.metadataNeedsWrite && !store.isReadOnly && !perStore.contains(where: { $0.0 === store }) {
+            // Stores with new metadata and no rows in this save write their metadata too, and
+            // incremental stores receive the save even when it has nothing for them.
+            for store in stores where (store.metadataNeedsWrite || store.receivesEmptySaves) && !store.isReadOnly && !perStore.contains(where: { $0.0 === store }) {
                 perStore.append((store, StoreChanges(inserted: [], updated: [], deleted: [])))
             }
             try checkRelationshipsStayInTheirStores(changes)

@@ -54,8 +54,10 @@ public final class NSManagedObjectID: NSObject, @unchecked Sendable {
         if isTemporaryID {
             return URL(string: "x-coredata:///\(entityName)/t\(TemporaryIDCounter.processUUID)\(key.primaryKey)")!
         }
-        let storeID = persistentStore?.identifier ?? ""
-        return URL(string: "x-coredata://\(storeID)/\(entityName)/p\(key.primaryKey)")!
+        let store = persistentStore
+        let storeID = store?.identifier ?? ""
+        let component = store?.uriComponent(forKey: key.primaryKey, entity: entity) ?? "p\(key.primaryKey)"
+        return URL(string: "x-coredata://\(storeID)/\(entityName)/\(component)")!
     }
 
     public override var hash: Int { key.hashValue }

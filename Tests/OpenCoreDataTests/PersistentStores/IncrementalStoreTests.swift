@@ -519,6 +519,41 @@ final class IncrementalStoreTests: XCTestCase {
         XCTAssertNotEqual(store.newObjectID(for: employee, referenceObject: "7"), byNumber, "the string \"7\" is not the number 7")
     }
 
+    /// A string reference appears in the object's URI as Apple writes it: `p` + the string
+    /// escaped with URL path rules; resolving the URI hands the store the raw remainder (escapes
+    /// kept), as Apple's coordinator does. Plain strings round-trip, in this stack and the next.
+    func testStringReferencesAppearInURIsAsApplesDo() throws {
+        let stack = try makeStack()
+        let store = stack.store as! NSIncrementalStore
+        let employee = stack.coordinator.managedObjectModel.entitiesByName["Employee"]!
+        let plain = store.newObjectID(for: employee, referenceObject: "E-ann")
+        XCTAssertTrue(plain.uriRepresentation().absoluteString.hasSuffix("/Employee/pE-ann"), plain.uriRepresentation().absoluteString)
+        let back = try XCTUnwrap(stack.coordinator.managedObjectID(forURIRepresentation: plain.uriRepresentation()))
+        XCTAssertEqual(back, plain)
+        XCTAssertEqual(store.referenceObject(for: back) as? String, "E-ann")
+
+        let odd = store.newObjectID(for: employee, referenceObject: "key with/slash")
+        XCTAssertTrue(odd.uriRepresentation().absoluteString.contains("/pkey%20with/slash"), odd.uriRepresentation().absoluteString)
+        let oddBack = try XCTUnwrap(stack.coordinator.managedObjectID(forURIRepresentation: odd.uriRepresentation()))
+        XCTAssertEqual(store.referenceObject(for: oddBack) as? String, "key%20with/slash", "Apple's coordinator does not decode the escapes")
+
+        // Another stack on the same backing store resolves the plain URI to the same record.
+        let url = try XCTUnwrap(stack.store.url)
+        let other = NSPersistentStoreCoordinator(managedObjectModel: Self.makeModel())
+        let otherStore = try other.addPersistentStore(ofType: DictionaryIncrementalStore.storeType, configurationName: nil, at: url, options: nil) as! NSIncrementalStore
+        let elsewhere = try XCTUnwrap(other.managedObjectID(forURIRepresentation: plain.uriRepresentation()))
+        XCTAssertEqual(otherStore.referenceObject(for: elsewhere) as? String, "E-ann")
+    }
+
+    /// A save without changes still sends the store an (empty) save request, as Apple's does.
+    func testASaveWithoutChangesSendsAnEmptySaveRequest() throws {
+        let stack = try makeStack()
+        let context = stack.newContext()
+        stack.backing.clearLog()
+        try context.performAndWait { try context.save() }
+        XCTAssertEqual(stack.backing.log, ["save +0 ~0 -0"])
+    }
+
     func testErrorsFromTheStoreReachTheCallerUnchanged() throws {
         let stack = try makeStack()
         let failure = NSError(domain: "Backend", code: 42, userInfo: ["server": "down"])

@@ -84,6 +84,27 @@ open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
         set { super.identifier = newValue }
     }
 
+    /// An object whose reference object is a string names it in its URI as Apple's does:
+    /// `p` + the string escaped with URL path rules (`key with/slash` → `pkey%20with/slash`).
+    override func uriComponent(forKey key: Int64, entity: NSEntityDescription) -> String {
+        guard key < 0, let reference = referenceLock.withLock({ references.reference(for: key, entity: entity) }) as? String else {
+            return super.uriComponent(forKey: key, entity: entity)
+        }
+        return "p" + (reference.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? reference)
+    }
+
+    /// A URI's `p<integer>` names an integer reference (its key); anything else after the `p`
+    /// is a string reference, handed over raw, without decoding its escapes, as Apple's
+    /// coordinator hands it to the store (lossy for escaped characters, as there).
+    override func key(forURIComponent component: String, entity: NSEntityDescription) -> Int64? {
+        guard component.first == "p", component.count > 1 else { return nil }
+        let rest = String(component.dropFirst())
+        if let integer = Int64(rest), integer >= 0 { return integer }
+        return referenceLock.withLock { references.key(for: rest, entity: entity) }
+    }
+
+    override var receivesEmptySaves: Bool { true }
+
     var registeredTypeName: String? {
         NSPersistentStoreCoordinator.registeredStoreTypes.first { $0.value == Swift.type(of: self) }?.key
     }
