@@ -55,6 +55,9 @@ struct ContextState {
     var isProcessingPendingChanges = false
     /// Objects refreshed in the current event, reported under `NSRefreshedObjectsKey` when it ends.
     var eventRefreshed = Set<NSManagedObject>()
+    /// Objects a merge registered, kept alive until the event ends (Apple's autorelease pool
+    /// keeps them), so that `registeredObject(for:)` finds them after the merge.
+    var mergedObjectsKeptForEvent: [NSManagedObject] = []
     /// Whether a main-queue context has asked the main queue to end the current event.
     var endOfEventScheduled = false
     /// Whether deletes propagate when an event ends (`propagatesDeletesAtEndOfEvent`), or only at save.

@@ -149,6 +149,7 @@ extension NSManagedObjectContext {
 
         let refreshedNow = state.eventRefreshed
         state.eventRefreshed.removeAll()
+        if !state.mergedObjectsKeptForEvent.isEmpty { state.mergedObjectsKeptForEvent.removeAll() }
         let insertedNow = state.eventInserted.filter { !$0.isDeleted }
         let updatedNow = state.eventUpdated.filter { !$0.isDeleted && !$0.isInserted }
         let deletedNow = state.eventDeleted

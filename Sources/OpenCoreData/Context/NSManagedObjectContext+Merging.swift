@@ -28,23 +28,39 @@ extension NSManagedObjectContext {
         let insertedIDs = ids(NSInsertedObjectIDsKey, NSInsertedObjectsKey)
         let updatedIDs = ids(NSUpdatedObjectIDsKey, NSUpdatedObjectsKey)
         let deletedIDs = ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey)
-        var refreshed = Set<NSManagedObject>(), removed = Set<NSManagedObject>()
+        var refreshed = Set<NSManagedObject>(), removed = Set<NSManagedObject>(), inserted = Set<NSManagedObject>()
+        // New objects of the save are registered here (as faults), as Apple's merge does; they
+        // are kept until the event ends, as Apple's autorelease pool keeps them.
+        for id in insertedIDs where !id.isTemporaryID {
+            let object = self.object(with: id)
+            inserted.insert(object)
+            state.mergedObjectsKeptForEvent.append(object)
+        }
+        if !inserted.isEmpty { scheduleEndOfEvent() }
         for id in updatedIDs {
             guard let object = registry.object(for: id.key) else { continue }
             refresh(object, mergeChanges: true, fromStore: true, knownRow: parentRows[id])
             refreshed.insert(object)
         }
+        // A deleted record's object stays registered, with the values it had, and is marked
+        // deleted, as Apple's is: code holding it can still read it, fetches no longer find it,
+        // and this context has nothing of it left to save (it joins no change set).
         for id in deletedIDs {
             guard let object = registry.object(for: id.key) else { continue }
-            releaseSnapshot(of: object)
-            object.flags.formIntersection(.slotsFollowCommitted)
+            releaseSnapshot(of: object)   // the record's row left the cache with the save
+            if object.isFault {
+                // Nothing to keep reading: no record behind it any more.
+                object.slots = object.layout.properties.map { p in (p as? NSRelationshipDescription)?.isToMany == true ? .toMany(RelatedObjects()) : .null }
+                object.flags.remove(.fault)
+            }
             state.inserted.remove(object); state.updated.remove(object); state.deleted.remove(object)
-            registry.forget(object)
-            object.managedObjectContext = nil
+            object.flags.remove([.inserted, .updated])
+            object.flags.insert(.deleted)
             removed.insert(object)
         }
-        if !refreshed.isEmpty || !removed.isEmpty {
+        if !refreshed.isEmpty || !removed.isEmpty || !inserted.isEmpty {
             var userInfo: [String: Any] = [:]
+            if !inserted.isEmpty { userInfo[NSInsertedObjectsKey] = inserted }
             if !refreshed.isEmpty { userInfo[NSRefreshedObjectsKey] = refreshed }
             if !removed.isEmpty { userInfo[NSDeletedObjectsKey] = removed }
             NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)

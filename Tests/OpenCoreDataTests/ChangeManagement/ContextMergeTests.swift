@@ -50,9 +50,17 @@ final class ContextMergeTests: XCTestCase {
             try stack.context.save()
         }
         let deleteNote = Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: box.infos[1])
-        other.performAndWait {
+        try other.performAndWait {
             other.mergeChanges(fromContextDidSave: deleteNote)
-            XCTAssertNil(other.registeredObject(for: id), "deleted objects leave the other context")
+            // As Apple's merge (FreeCoreData's tests, verified on macOS): the instance stays
+            // registered with its values and is marked deleted; fetches no longer return it.
+            XCTAssertTrue(other.registeredObject(for: id) === mine)
+            XCTAssertTrue(mine.isDeleted)
+            XCTAssertFalse(mine.isFault)
+            XCTAssertEqual(mine.firstName, "After")
+            XCTAssertEqual(try other.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 0)
+            XCTAssertFalse(other.hasChanges, "nothing left to save")
+            try other.save()
         }
     }
 
@@ -90,6 +98,26 @@ final class ContextMergeTests: XCTestCase {
 
     /// After merging a save, a context posts the IDs it merged (`didMergeChangesObjectIDs`),
     /// keyed as `NotificationKey` names them.
+    /// A merge registers the save's new objects in the other context, as Apple's does.
+    func testAMergeRegistersTheSavesNewObjects() throws {
+        let stack = TestStack()
+        let other = stack.newContext()
+        let box = NotificationBox()
+        let saved = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: stack.context, queue: nil) { box.append($0.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(saved) }
+        let id: NSManagedObjectID = try stack.context.performAndWait {
+            let e = stack.employee("Alice")
+            try stack.context.save()
+            return e.objectID
+        }
+        other.performAndWait {
+            other.mergeChanges(fromContextDidSave: Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: box.infos[0]))
+            let registered = other.registeredObject(for: id)
+            XCTAssertNotNil(registered)
+            XCTAssertEqual(registered?.value(forKey: "firstName") as? String, "Alice")
+        }
+    }
+
     func testAMergePostsTheMergedObjectIDs() throws {
         let stack = TestStack()
         let other = stack.newContext()
