@@ -12,7 +12,9 @@ extension NSManagedObjectContext {
     ///
     /// `mergeChanges: false` turns it into a fault, discarding unsaved changes and releasing the
     /// objects it referenced. `true` loads the store's newest values, re-applies this context's
-    /// unsaved changes on top, and puts transient values back after `awakeFromFetch()`.
+    /// unsaved changes on top, and puts transient values back after `awakeFromFetch()`; an
+    /// object without changes becomes a fault, as on Apple platforms (CoreDataPlus's
+    /// investigation tests), its values loading again on next use.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         assertOnQueue()
         // Reported when the event ends (objects-did-change, NSRefreshedObjectsKey).
@@ -20,7 +22,9 @@ extension NSManagedObjectContext {
             state.eventRefreshed.insert(object)
             scheduleEndOfEvent()
         }
-        refresh(object, mergeChanges: flag, fromStore: false)
+        // An object without changes becomes a fault either way, as Apple's does (its values
+        // reload on next use); one with changes reloads and keeps them when `flag` says so.
+        refresh(object, mergeChanges: flag && object.hasChanges, fromStore: false)
     }
 
     /// `fromStore` skips the row cache (a save elsewhere is known to have changed the record);
@@ -63,9 +67,9 @@ extension NSManagedObjectContext {
         if localChanges.isEmpty, object.flags.contains(.updated) { object.flags.remove(.updated); state.updated.remove(object) }
     }
 
-    /// Turns every registered object without unsaved changes into a fault, as Apple's does;
-    /// objects with changes are brought up to date with their changes kept.
+    /// `refresh(_:mergeChanges: true)` of every registered object, as Apple's: those without
+    /// unsaved changes become faults, the others are brought up to date with their changes kept.
     public func refreshAllObjects() {
-        for object in registry.allObjects where !object.isInserted { refresh(object, mergeChanges: object.hasChanges) }
+        for object in registry.allObjects where !object.isInserted { refresh(object, mergeChanges: true) }
     }
 }

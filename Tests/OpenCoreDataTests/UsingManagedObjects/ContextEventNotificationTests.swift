@@ -43,6 +43,7 @@ final class ContextEventNotificationTests: XCTestCase {
             stack.context.processPendingChanges()
             XCTAssertEqual(box.infos.last?[NSRefreshedObjectsKey] as? Set<NSManagedObject>, [ann])
             box.removeAll()
+            _ = ann.firstName   // a fault again after the refresh: loaded, so that it is refreshed
             stack.context.refreshAllObjects()
             stack.context.processPendingChanges()
             XCTAssertEqual(box.infos.last?[NSRefreshedObjectsKey] as? Set<NSManagedObject>, [ann, bob])

@@ -80,7 +80,8 @@ final class FaultLifecycleTests: XCTestCase {
     }
 
     /// `refreshAllObjects()` turns every registered object without changes into a fault; an
-    /// object with changes keeps them.
+    /// object with changes keeps them (CoreDataPlus's investigation test, run against Apple's
+    /// framework). `refresh(_:mergeChanges: true)` of an object without changes faults it too.
     func testRefreshAllObjectsTurnsUnchangedObjectsIntoFaults() throws {
         let stack = TestStack()
         try stack.context.performAndWait {
@@ -93,6 +94,9 @@ final class FaultLifecycleTests: XCTestCase {
             XCTAssertFalse(bob.isFault)
             XCTAssertEqual(bob.salary, 4242)
             XCTAssertEqual(ann.firstName, "Ann", "the fault fires again")
+            stack.context.refresh(ann, mergeChanges: true)
+            XCTAssertTrue(ann.isFault)
+            XCTAssertEqual(ann.firstName, "Ann")
         }
     }
 
