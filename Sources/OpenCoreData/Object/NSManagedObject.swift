@@ -195,8 +195,13 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     ///         NSFetchRequest<Employee>(entityName: "Employee")
     ///     }
     /// }
-    /// let request: NSFetchRequest<Employee> = Employee.fetchRequest()
+    /// let request = Employee.fetchRequest()   // NSFetchRequest<Employee>: the subclass's
     /// ```
+    ///
+    /// Disfavored, so that `Entity.fetchRequest()` without a type picks the subclass's typed
+    /// twin, as Apple code expects; with `NSFetchRequest<NSFetchRequestResult>` spelled out it
+    /// picks this one.
+    @_disfavoredOverload
     open class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
         let request = NSFetchRequest<NSFetchRequestResult>()
         request.entity = ModelRegistry.entity(for: self)

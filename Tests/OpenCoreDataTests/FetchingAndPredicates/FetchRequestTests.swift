@@ -310,6 +310,10 @@ final class FetchRequestTests: XCTestCase {
             XCTAssertEqual((try stack.context.fetch(untyped) as? [Department])?.map(\.name), ["Sales"])
             let typed: NSFetchRequest<Department> = Department.fetchRequest()
             XCTAssertEqual(try stack.context.fetch(typed).map(\.name), ["Sales"])
+            // Without a type, the subclass's twin wins, as in Apple code (`let request = ...`).
+            let inferred = Department.fetchRequest()
+            XCTAssertEqual(try stack.context.fetch(inferred).map(\.name), ["Sales"])
+            XCTAssertTrue(type(of: inferred) == NSFetchRequest<Department>.self)
         }
     }
 }
