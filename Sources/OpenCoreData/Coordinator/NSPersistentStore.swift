@@ -124,6 +124,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try destroyPersistentStore(at: url)
     }
 
+    /// Whether the boolean option `key` is true in `options` (a `Bool`, or an `NSNumber` as
+    /// Objective-C code and `setOption(_:forKey:)` pass it); false when absent.
+    static func isOptionOn(_ key: String, in options: [AnyHashable: Any]?) -> Bool {
+        (options?[key] as? Bool) ?? (options?[key] as? NSNumber)?.boolValue ?? false
+    }
+
     /// Copies the store at `source` over the one at `destination` (made when missing), all or
     /// nothing. The base class copies the file beside the destination and renames it over it.
     class func replaceStoreFiles(at destination: URL, withStoreAt source: URL) throws {

@@ -65,23 +65,15 @@ enum SQLiteMigrator {
 
     /// Whether `options` ask for lightweight migration (both of Apple's options true).
     static func isRequested(by options: [AnyHashable: Any]?) -> Bool {
-        func flag(_ key: String) -> Bool {
-            if let b = options?[key] as? Bool { return b }
-            if let n = options?[key] as? NSNumber { return n.boolValue }
-            return false
-        }
-        return flag(NSMigratePersistentStoresAutomaticallyOption) && flag(NSInferMappingModelAutomaticallyOption)
+        NSPersistentStore.isOptionOn(NSMigratePersistentStoresAutomaticallyOption, in: options)
+            && NSPersistentStore.isOptionOn(NSInferMappingModelAutomaticallyOption, in: options)
     }
 
     /// Whether `options` ask for migration through a mapping model: automatic migration
     /// without inference.
     static func isMappingModelMigrationRequested(by options: [AnyHashable: Any]?) -> Bool {
-        func flag(_ key: String) -> Bool {
-            if let b = options?[key] as? Bool { return b }
-            if let n = options?[key] as? NSNumber { return n.boolValue }
-            return false
-        }
-        return flag(NSMigratePersistentStoresAutomaticallyOption) && !flag(NSInferMappingModelAutomaticallyOption)
+        NSPersistentStore.isOptionOn(NSMigratePersistentStoresAutomaticallyOption, in: options)
+            && !NSPersistentStore.isOptionOn(NSInferMappingModelAutomaticallyOption, in: options)
     }
 
     /// Migrates the store at `url` to `destination` through a mapping model when its metadata

@@ -85,7 +85,7 @@ extension SQLiteStore: RelocatableStore {
     /// Refuses while another connection is writing the store (its files would vanish under a
     /// transaction in progress), unless `NSPersistentStoreForceDestroyOption` is true.
     static func destroyUnlessBeingWritten(at url: URL, options: [AnyHashable: Any]?) throws {
-        if !flag(NSPersistentStoreForceDestroyOption, in: options) && isBeingWritten(at: url) {
+        if !isOptionOn(NSPersistentStoreForceDestroyOption, in: options) && isBeingWritten(at: url) {
             throw CoreDataError.make(NSPersistentStoreOperationError, "The store at \(url.path) is being written by another connection (a coordinator or process with a transaction open), so it was not destroyed. Close that connection first, or pass NSPersistentStoreForceDestroyOption: true to destroy it anyway.", [NSFilePathErrorKey: url.path])
         }
         try destroyPersistentStore(at: url)

@@ -273,7 +273,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         // NSIgnorePersistentStoreVersioningOption: no hashes are compared, but the tables and
         // columns must still be the model's (the structural test below), so a store of another
         // shape is refused rather than read wrongly.
-        let ignoresVersioning = Self.flag(NSIgnorePersistentStoreVersioningOption, in: options)
+        let ignoresVersioning = Self.isOptionOn(NSIgnorePersistentStoreVersioningOption, in: options)
         if !ignoresVersioning && ((stored[SQLiteMetadata.hashSchemeKey] as? Int) == SQLiteMetadata.hashScheme && options?[SQLiteMigrator.structuralMatchOption] == nil
             && !model.isRecoveredFromStore) {
             let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
@@ -347,10 +347,9 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// changes nothing, so it skips both.
     private func runMaintenanceOptions(on db: SQLiteConnection, path: String) throws {
         guard !isReadOnly else { return }
-        func isOn(_ key: String) -> Bool { (options?[key] as? Bool) ?? (options?[key] as? NSNumber)?.boolValue ?? false }
         do {
-            if isOn(NSSQLiteManualVacuumOption) { try db.execute("VACUUM") }
-            if isOn(NSSQLiteAnalyzeOption) { try db.execute("ANALYZE") }
+            if Self.isOptionOn(NSSQLiteManualVacuumOption, in: options) { try db.execute("VACUUM") }
+            if Self.isOptionOn(NSSQLiteAnalyzeOption, in: options) { try db.execute("ANALYZE") }
         } catch {
             throw openError(path, "The store at \(path) could not be vacuumed or analyzed (NSSQLiteManualVacuumOption, NSSQLiteAnalyzeOption): \(error). Its data is unchanged (another process may hold it open); add it without those options, or when it is free.", error)
         }
@@ -474,11 +473,6 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     static func refuseDevNull(_ url: URL, _ what: String) throws {
         guard isDevNull(url) else { return }
         throw CoreDataError.make(NSFileReadNoSuchFileError, "/dev/null names an in-memory SQLite store, which \(what): each store at /dev/null has its own database in memory. Use the coordinator's metadata(for:) of the added store.", [NSFilePathErrorKey: url.path])
-    }
-
-    /// Whether the boolean option `key` is true (a `Bool` or an `NSNumber`).
-    static func flag(_ key: String, in options: [AnyHashable: Any]?) -> Bool {
-        (options?[key] as? Bool) ?? (options?[key] as? NSNumber)?.boolValue ?? false
     }
 
     override class func destroyPersistentStore(at url: URL, options: [AnyHashable: Any]?) throws {

@@ -7,8 +7,7 @@ enum StoreMetadataCheck {
     /// store's configuration). A store without version hashes is taken as compatible.
     /// With `NSIgnorePersistentStoreVersioningOption` true nothing is compared.
     static func checkModel(of store: NSPersistentStore, against model: NSManagedObjectModel) throws {
-        let ignore = store.options?[NSIgnorePersistentStoreVersioningOption]
-        if (ignore as? Bool) ?? (ignore as? NSNumber)?.boolValue ?? false { return }
+        if NSPersistentStore.isOptionOn(NSIgnorePersistentStoreVersioningOption, in: store.options) { return }
         guard let metadata = store.metadata, let stored = metadata[NSStoreModelVersionHashesKey] else { return }
         let hashes = (stored as? [String: Data]) ?? (stored as? [String: Any])?.compactMapValues { $0 as? Data } ?? [:]
         var normalized = metadata
