@@ -45,6 +45,17 @@ enum SQLiteMetadata {
         return plist
     }
 
+    /// Writes `metadata` into `db`'s `Z_METADATA` row: its `NSStoreUUIDKey` (else
+    /// `fallbackUUID`) in `Z_UUID`, the rest as a binary property list in `Z_PLIST`. Throws
+    /// `invalid()` when the rest holds values a property list cannot.
+    static func write(_ metadata: [String: Any], fallbackUUID: @autoclosure () -> String, to db: SQLiteConnection, invalid: () -> NSError) throws {
+        var plist = metadata
+        let uuid = plist[NSStoreUUIDKey] as? String ?? fallbackUUID()
+        plist[NSStoreUUIDKey] = nil
+        guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else { throw invalid() }
+        try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", [.text(uuid), .blob(try encode(plist))])
+    }
+
     static func encode(_ plist: [String: Any]) throws -> Data {
         try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }

@@ -84,13 +84,9 @@ extension SQLiteStore {
     /// The store's ``metadata`` into `Z_METADATA`, inside the save's transaction (the UUID in
     /// its column, the rest as the binary property list Apple's stores keep).
     private func writeMetadata(in db: SQLiteConnection) throws {
-        var plist = metadata ?? [:]
-        let uuid = plist[NSStoreUUIDKey] as? String ?? identifier ?? UUID().uuidString
-        plist[NSStoreUUIDKey] = nil
-        guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
-            throw CoreDataError.make(NSPersistentStoreSaveError, "The metadata of the store at \(url?.path ?? "?") holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries). Nothing was saved.")
+        try SQLiteMetadata.write(metadata ?? [:], fallbackUUID: identifier ?? UUID().uuidString, to: db) {
+            CoreDataError.make(NSPersistentStoreSaveError, "The metadata of the store at \(url?.path ?? "?") holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries). Nothing was saved.")
         }
-        try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", [.text(uuid), .blob(try SQLiteMetadata.encode(plist))])
     }
 
     /// Every write of a save, inside the caller's transaction.

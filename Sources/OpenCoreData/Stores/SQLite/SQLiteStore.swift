@@ -441,12 +441,9 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
                 }
                 var plist = metadata ?? [:]
                 for (key, value) in current where plist[key] == nil && SQLiteMetadata.isStoreKey(key) { plist[key] = value }
-                let newUUID = plist[NSStoreUUIDKey] as? String ?? uuid ?? UUID().uuidString
-                plist[NSStoreUUIDKey] = nil
-                guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
-                    throw CoreDataError.make(NSPersistentStoreOperationError, "The metadata for \(path) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries); the store was left unchanged.", [NSFilePathErrorKey: path])
+                try SQLiteMetadata.write(plist, fallbackUUID: uuid ?? UUID().uuidString, to: db) {
+                    CoreDataError.make(NSPersistentStoreOperationError, "The metadata for \(path) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries); the store was left unchanged.", [NSFilePathErrorKey: path])
                 }
-                try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", [.text(newUUID), .blob(try SQLiteMetadata.encode(plist))])
             }
         } catch let error as NSError where error.domain == NSCocoaErrorDomain {
             throw error
