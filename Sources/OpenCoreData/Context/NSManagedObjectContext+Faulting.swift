@@ -42,6 +42,15 @@ extension NSManagedObjectContext {
         registry.object(for: objectID.key)
     }
 
+    /// Makes `object`, a fault whose record is gone, an object with nothing to read: nil
+    /// attributes and to-ones, empty to-manys.
+    func giveNoValues(to object: NSManagedObject) {
+        object.flags.remove(.fault)
+        object.slots = object.layout.properties.map { p in
+            (p as? NSRelationshipDescription)?.isToMany == true ? .toMany(RelatedObjects()) : .null
+        }
+    }
+
     /// Loads a fault's values from its store.
     func fulfillFault(for object: NSManagedObject) {
         if !object.flags.contains(.holdsSnapshot), fulfillFaultFromBatch(object) { return }
@@ -58,10 +67,7 @@ extension NSManagedObjectContext {
             // values and counts as deleted (isDeleted, not in deletedObjects: the store has
             // nothing to delete). Otherwise Apple raises "could not fulfill a fault"; a property
             // getter cannot throw, so the object reads as default values (docs/DEVIATIONS.md).
-            object.flags.remove(.fault)
-            object.slots = object.layout.properties.map { p in
-                (p as? NSRelationshipDescription)?.isToMany == true ? .toMany(RelatedObjects()) : .null
-            }
+            giveNoValues(to: object)
             if shouldHandleInaccessibleFault(object, for: object.objectID, triggeredByProperty: nil) { object.flags.insert(.deleted) }
             return
         }

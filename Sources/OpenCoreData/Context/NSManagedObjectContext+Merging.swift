@@ -48,11 +48,7 @@ extension NSManagedObjectContext {
         for id in deletedIDs {
             guard let object = registry.object(for: id.key) else { continue }
             releaseSnapshot(of: object)   // the record's row left the cache with the save
-            if object.isFault {
-                // Nothing to keep reading: no record behind it any more.
-                object.slots = object.layout.properties.map { p in (p as? NSRelationshipDescription)?.isToMany == true ? .toMany(RelatedObjects()) : .null }
-                object.flags.remove(.fault)
-            }
+            if object.isFault { giveNoValues(to: object) }   // no record behind it any more
             state.inserted.remove(object); state.updated.remove(object); state.deleted.remove(object)
             object.flags.remove([.inserted, .updated])
             object.flags.insert(.deleted)
