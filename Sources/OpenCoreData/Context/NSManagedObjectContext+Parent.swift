@@ -54,12 +54,11 @@ extension NSManagedObjectContext {
         }
         for row in changes.inserted + changes.updated {
             let object = self.object(with: row.objectID)
-            for i in object.layout.persistentIndexes where i < row.values.count {
-                if !object.readStored(i).isSame(as: row.values[i]) { object.writeSlot(i, .value(row.values[i])) }
-            }
-            // Transient values travel with the child's save too, as Apple's do: they are the
-            // object's state, though no store keeps them.
-            for (i, property) in object.layout.properties.enumerated() where property.isTransient && property is NSAttributeDescription && i < row.values.count {
+            // Persistent values, and transient attributes too, as Apple's do: they are the
+            // object's state, though no store keeps them. Not fetched properties.
+            let properties = object.layout.properties
+            for i in properties.indices where i < row.values.count && !(properties[i] is NSFetchedPropertyDescription)
+                && (!properties[i].isTransient || properties[i] is NSAttributeDescription) {
                 if !object.readStored(i).isSame(as: row.values[i]) { object.writeSlot(i, .value(row.values[i])) }
             }
         }
