@@ -121,8 +121,7 @@ open class NSStagedMigrationManager: NSObject, StagedStoreMigration {
         let checksum = NSManagedObjectModel.versionChecksum(of: hashes)
         if let index = versions.firstIndex(where: { $0.checksum == checksum }) { return index }
         return versions.indices.first { index in
-            guard let model = try? resolve(index) else { return false }
-            return model.entityVersionHashesByName == hashes || model.appleEntityVersionHashesByName == hashes
+            (try? resolve(index))?.hasEntityVersionHashes(hashes) == true
         }
     }
 

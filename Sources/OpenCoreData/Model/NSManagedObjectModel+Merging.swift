@@ -38,6 +38,12 @@ extension NSManagedObjectModel {
     /// Every Xcode model among `bundles`' resources, a versioned model once (its current
     /// version), in a stable order.
     static func models(in bundles: [Bundle]) -> [NSManagedObjectModel] {
+        xcodeModelPaths(in: bundles).compactMap { NSManagedObjectModel(contentsOf: URL(fileURLWithPath: $0)) }
+    }
+
+    /// The paths of the Xcode models among `bundles`' resources: each bundle's `.xcdatamodeld`
+    /// bundles, then its `.xcdatamodel` folders, each kind sorted.
+    static func xcodeModelPaths(in bundles: [Bundle]) -> [String] {
         var paths: [String] = []
         for bundle in bundles {
             for ext in ["xcdatamodeld", "xcdatamodel"] {
@@ -45,6 +51,6 @@ extension NSManagedObjectModel {
                 paths += (bundle.urls(forResourcesWithExtension: ext, subdirectory: nil) ?? []).compactMap { $0.path }.sorted()
             }
         }
-        return paths.compactMap { NSManagedObjectModel(contentsOf: URL(fileURLWithPath: $0)) }
+        return paths
     }
 }

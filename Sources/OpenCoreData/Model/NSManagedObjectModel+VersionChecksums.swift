@@ -15,6 +15,12 @@ extension NSManagedObjectModel {
     ///
     /// - Throws: `NSFileReadNoSuchFileError` when there is no model at `modelURL`,
     ///   `NSFileReadCorruptFileError` when it is not one.
+    /// Whether `hashes` (entity name → version hash, as a store's metadata keeps them) are this
+    /// model's: OpenCoreData's own, or Apple's from its `VersionInfo.plist`.
+    func hasEntityVersionHashes(_ hashes: [String: Data]) -> Bool {
+        entityVersionHashesByName == hashes || appleEntityVersionHashesByName == hashes
+    }
+
     public class func checksumsForVersionedModel(at modelURL: URL) throws -> [String: String] {
         if modelURL.pathExtension == "momd" {
             let info = try CompiledModelVersionInfo(contentsOf: modelURL)
@@ -67,14 +73,6 @@ struct ModelVersionFile {
     /// Every model version among `bundles`' resources: the versions of each `.xcdatamodeld`,
     /// then each `.xcdatamodel`, in a stable order.
     static func versions(in bundles: [Bundle]) -> [ModelVersionFile] {
-        var result: [ModelVersionFile] = []
-        for bundle in bundles {
-            for ext in ["xcdatamodeld", "xcdatamodel"] {
-                // Linux Foundation answers NSURLs here; Apple's, URLs: the paths suit both.
-                let paths = (bundle.urls(forResourcesWithExtension: ext, subdirectory: nil) ?? []).compactMap { $0.path }.sorted()
-                for path in paths { result += (try? versions(at: URL(fileURLWithPath: path))) ?? [] }
-            }
-        }
-        return result
+        NSManagedObjectModel.xcodeModelPaths(in: bundles).flatMap { (try? versions(at: URL(fileURLWithPath: $0))) ?? [] }
     }
 }

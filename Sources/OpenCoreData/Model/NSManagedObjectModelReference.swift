@@ -97,9 +97,7 @@ open class NSManagedObjectModelReference: NSObject {
             model = loaded.first { $0.versionChecksum == versionChecksum } ?? loaded[0]
         case .hashes(let hashes, let bundle):
             let bundle = bundle ?? .main
-            let found = ModelVersionFile.versions(in: [bundle]).lazy.compactMap { try? $0.load() }.first {
-                $0.entityVersionHashesByName == hashes || $0.appleEntityVersionHashesByName == hashes
-            }
+            let found = ModelVersionFile.versions(in: [bundle]).lazy.compactMap { try? $0.load() }.first { $0.hasEntityVersionHashes(hashes) }
             guard let found else {
                 throw missing("no model version in the bundle at \(bundle.bundlePath) has the entity version hashes given (entities \(hashes.keys.sorted().joined(separator: ", ")))", nil)
             }
