@@ -96,44 +96,44 @@ final class ContextMergeTests: XCTestCase {
         }
     }
 
-    /// After merging a save, a context posts the IDs it merged (`didMergeChangesObjectIDs`),
-    /// keyed as `NotificationKey` names them.
-    /// A merge registers the save's new objects in the other context, as Apple's does.
-    func testAMergeRegistersTheSavesNewObjects() throws {
-        let stack = TestStack()
-        let other = stack.newContext()
+    /// Saves a new employee named `name` in `stack`'s context; returns its ID and the save's
+    /// did-save notification, as another context would receive it.
+    private func saveNewEmployee(_ name: String, in stack: TestStack) throws -> (NSManagedObjectID, Notification) {
         let box = NotificationBox()
         let saved = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: stack.context, queue: nil) { box.append($0.userInfo ?? [:]) }
         defer { NotificationCenter.default.removeObserver(saved) }
         let id: NSManagedObjectID = try stack.context.performAndWait {
-            let e = stack.employee("Alice")
+            let e = stack.employee(name)
             try stack.context.save()
             return e.objectID
         }
+        return (id, Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: box.infos[0]))
+    }
+
+    /// A merge registers the save's new objects in the other context, as Apple's does.
+    func testAMergeRegistersTheSavesNewObjects() throws {
+        let stack = TestStack()
+        let other = stack.newContext()
+        let (id, note) = try saveNewEmployee("Alice", in: stack)
         other.performAndWait {
-            other.mergeChanges(fromContextDidSave: Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: box.infos[0]))
+            other.mergeChanges(fromContextDidSave: note)
             let registered = other.registeredObject(for: id)
             XCTAssertNotNil(registered)
             XCTAssertEqual(registered?.value(forKey: "firstName") as? String, "Alice")
         }
     }
 
+    /// After merging a save, a context posts the IDs it merged (`didMergeChangesObjectIDs`),
+    /// keyed as `NotificationKey` names them.
     func testAMergePostsTheMergedObjectIDs() throws {
         let stack = TestStack()
         let other = stack.newContext()
-        let box = NotificationBox()
-        let saved = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: stack.context, queue: nil) { box.append($0.userInfo ?? [:]) }
-        defer { NotificationCenter.default.removeObserver(saved) }
-        let id: NSManagedObjectID = try stack.context.performAndWait {
-            let e = stack.employee("New")
-            try stack.context.save()
-            return e.objectID
-        }
+        let (id, note) = try saveNewEmployee("New", in: stack)
         let merged = NotificationBox()
         let token = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didMergeChangesObjectIDsNotification, object: other, queue: nil) { merged.append($0.userInfo ?? [:]) }
         defer { NotificationCenter.default.removeObserver(token) }
         other.performAndWait {
-            other.mergeChanges(fromContextDidSave: Notification(name: .NSManagedObjectContextDidSave, object: nil, userInfo: box.infos[0]))
+            other.mergeChanges(fromContextDidSave: note)
         }
         XCTAssertEqual(merged.infos.count, 1)
         let inserted = merged.infos.first?[NSManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue] as? Set<NSManagedObjectID>

@@ -2,26 +2,40 @@ import OpenCoreData
 import OpenCoreDataTestSupport
 import XCTest
 
+/// The employees' first names in `context`, sorted.
+private func names(_ context: NSManagedObjectContext) throws -> [String] {
+    try context.performAndWait {
+        let request = NSFetchRequest<Employee>(entityName: "Employee")
+        request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+        return try context.fetch(request).compactMap(\.firstName)
+    }
+}
+
+/// Saves a new employee named `name` in `context`.
+private func insert(_ name: String, _ context: NSManagedObjectContext) throws {
+    try context.performAndWait {
+        Employee(context: context).firstName = name
+        try context.save()
+    }
+}
+
+extension TemporaryCompanyStore {
+    /// A binary store `Company.binary` in the store's folder holding an employee Ann (an atomic
+    /// store writes its file when it saves), with the coordinator that wrote it; still added.
+    fileprivate func binaryStoreWithAnn() throws -> (url: URL, coordinator: NSPersistentStoreCoordinator, store: NSPersistentStore) {
+        let url = directory.appendingPathComponent("Company.binary")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: url)
+        try insert("Ann", newContext(coordinator))
+        return (url, coordinator, store)
+    }
+}
+
 /// A store's files as the coordinator handles them: copying one store over another
 /// (`replacePersistentStore`), moving an added store (`setURL(_:for:)`), destroying one that
 /// another connection is writing, reading metadata without knowing the type, and opening a
 /// store without comparing version hashes.
 final class StoreFilesTests: XCTestCase {
-    private func names(_ context: NSManagedObjectContext) throws -> [String] {
-        try context.performAndWait {
-            let request = NSFetchRequest<Employee>(entityName: "Employee")
-            request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
-            return try context.fetch(request).compactMap(\.firstName)
-        }
-    }
-
-    private func insert(_ name: String, _ context: NSManagedObjectContext) throws {
-        try context.performAndWait {
-            Employee(context: context).firstName = name
-            try context.save()
-        }
-    }
-
     // MARK: replacePersistentStore
 
     /// A copy where there was none, then over an existing store: the destination holds the
@@ -69,10 +83,7 @@ final class StoreFilesTests: XCTestCase {
     /// A binary store is copied file for file.
     func testReplacingABinaryStoreCopiesItsFile() throws {
         let store = try TemporaryCompanyStore()
-        let source = store.directory.appendingPathComponent("Company.binary")
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: store.model)
-        try coordinator.addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: source)
-        try insert("Ann", newContext(coordinator))
+        let (source, coordinator, _) = try store.binaryStoreWithAnn()
         let copy = store.directory.appendingPathComponent("Copy.binary")
         try coordinator.replacePersistentStore(at: copy, withPersistentStoreFrom: source, ofType: NSBinaryStoreType)
         let reader = NSPersistentStoreCoordinator(managedObjectModel: store.model)
@@ -155,10 +166,7 @@ final class StoreFilesTests: XCTestCase {
     func testMetadataWithoutATypeReadsEachStoreType() throws {
         let store = try TemporaryCompanyStore()
         try store.seed([("Ann", 1, nil)])
-        let binary = store.directory.appendingPathComponent("Company.binary")
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: store.model)
-        let binaryStore = try coordinator.addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: binary)
-        try insert("Ann", newContext(coordinator))   // an atomic store writes its file when it saves
+        let (binary, coordinator, binaryStore) = try store.binaryStoreWithAnn()
         try coordinator.remove(binaryStore)
 
         XCTAssertEqual(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: store.url)[NSStoreTypeKey] as? String, NSSQLiteStoreType)
@@ -209,10 +217,7 @@ final class StoreFilesTests: XCTestCase {
     /// An atomic store opens with the option whatever its hashes.
     func testIgnoringVersioningOpensAnAtomicStore() throws {
         let store = try TemporaryCompanyStore()
-        let binary = store.directory.appendingPathComponent("Company.binary")
-        let writer = NSPersistentStoreCoordinator(managedObjectModel: store.model)
-        try writer.addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: binary)
-        try insert("Ann", newContext(writer))
+        let binary = try store.binaryStoreWithAnn().url
         let modified = CompanyModel.make()
         modified.entitiesByName["Employee"]!.versionHashModifier = "2"
         XCTAssertEqual(thrownError { try NSPersistentStoreCoordinator(managedObjectModel: modified).addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: binary) }?.code,
@@ -265,10 +270,7 @@ final class StoreMetadataSaveTests: XCTestCase {
             let coordinator = NSPersistentStoreCoordinator(managedObjectModel: store.model)
             let added = try coordinator.addPersistentStore(ofType: type, configurationName: nil, at: url)
             let context = newContext(coordinator)
-            try context.performAndWait {
-                Employee(context: context).firstName = "Ann"
-                try context.save()   // the file exists
-            }
+            try insert("Ann", context)   // the file exists
             coordinator.setMetadata(coordinator.metadata(for: added).merging(["Synced": "yes"]) { $1 }, for: added)
             try context.performAndWait { try context.save() }   // no object changes
             XCTAssertEqual(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)["Synced"] as? String, "yes", type)
@@ -288,11 +290,7 @@ final class StoreMetadataSaveTests: XCTestCase {
     func testAStoreFileOfAnotherTypeIsATypeMismatch() throws {
         let store = try TemporaryCompanyStore()
         try store.seed([("Ann", 1, nil)])
-        let binaryURL = store.directory.appendingPathComponent("Company.binary")
-        let writer = NSPersistentStoreCoordinator(managedObjectModel: store.model)
-        try writer.addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil, at: binaryURL)
-        let context = newContext(writer)
-        try context.performAndWait { Employee(context: context).firstName = "Ann"; try context.save() }
+        let binaryURL = try store.binaryStoreWithAnn().url
         let before = try Data(contentsOf: binaryURL)
         let asSQLite = thrownError { try NSPersistentStoreCoordinator(managedObjectModel: store.model).addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: binaryURL) }
         XCTAssertEqual(asSQLite?.code, NSPersistentStoreTypeMismatchError)
