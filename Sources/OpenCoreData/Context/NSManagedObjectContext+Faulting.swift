@@ -53,6 +53,8 @@ extension NSManagedObjectContext {
 
     /// Loads a fault's values from its store.
     func fulfillFault(for object: NSManagedObject) {
+        // An inserted object refreshed without merging: nothing to reload (see `discardValues(ofInserted:)`).
+        if object.flags.contains(.inserted) { giveNoValues(to: object); return }
         if !object.flags.contains(.holdsSnapshot), fulfillFaultFromBatch(object) { return }
         let row: StoreRow?
         if parent != nil || object.flags.contains(.holdsSnapshot) {

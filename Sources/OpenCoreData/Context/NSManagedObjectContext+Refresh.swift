@@ -22,9 +22,25 @@ extension NSManagedObjectContext {
             state.eventRefreshed.insert(object)
             scheduleEndOfEvent()
         }
+        if !flag, object.managedObjectContext === self, object.isInserted, !object.isFault {
+            discardValues(ofInserted: object)
+            return
+        }
         // An object without changes becomes a fault either way, as Apple's does (its values
         // reload on next use); one with changes reloads and keeps them when `flag` says so.
         refresh(object, mergeChanges: flag && object.hasChanges, fromStore: false)
+    }
+
+    /// `refresh(_:mergeChanges: false)` of an object not yet saved: its values are unsaved
+    /// changes, so they are discarded; it becomes a fault that stays inserted, and reads as nil
+    /// attributes and to-ones and empty to-manys once fired (there is no store or cached state
+    /// to reload). Other objects that point at it keep pointing at it, as after any refresh.
+    func discardValues(ofInserted object: NSManagedObject) {
+        inFaultingTransition(of: object) { object.willTurnIntoFault() }
+        object.slots = []
+        object.dropFetchedPropertyCache()
+        object.flags.insert(.fault)
+        inFaultingTransition(of: object) { object.didTurnIntoFault() }
     }
 
     /// `fromStore` skips the row cache (a save elsewhere is known to have changed the record);

@@ -24,7 +24,7 @@ extension NSManagedObjectContext {
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
         // Each changed object once (an object may sit in more than one set), without hashing
         // every object into a union.
-        for object in state.inserted { object.willSave() }
+        for object in state.inserted { object.fireFaultIfNeeded(); object.willSave() }
         for object in state.updated where !state.inserted.contains(object) { object.willSave() }
         for object in state.deleted where !state.inserted.contains(object) && !state.updated.contains(object) { object.willSave() }
         processPendingChanges(propagatingDeletes: true)

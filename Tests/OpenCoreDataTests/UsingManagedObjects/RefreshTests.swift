@@ -64,6 +64,42 @@ final class RefreshTests: XCTestCase {
         }
     }
 
+    /// Apple documents `refresh(_:mergeChanges: false)` as "the context discards pending changes
+    /// and the managed object becomes a fault"; every value of an object not yet saved is a
+    /// pending change, and there is no store or cached state to reload. So the object stays
+    /// inserted, becomes a fault, and reads as nil once fired; `mergeChanges: true` keeps its
+    /// values (they are the local changes applied over nothing). No test suite run against
+    /// Apple's framework pins this case down (FreeCoreData's and CoreDataPlus's refresh tests
+    /// use saved objects), so this follows the documented wording.
+    func testRefreshWithoutMergingDiscardsAnInsertedObjectsValues() throws {
+        let stack = TestStack()
+        try stack.context.performAndWait {
+            let kept = stack.employee("Kept", salary: 10)
+            stack.context.refresh(kept, mergeChanges: true)
+            XCTAssertFalse(kept.isFault)
+            XCTAssertEqual(kept.firstName, "Kept", "merging keeps the local values of a new object")
+
+            let d = stack.department("D")
+            let e = stack.employee("Dropped", salary: 20)
+            e.department = d
+            stack.context.refresh(e, mergeChanges: false)
+            XCTAssertTrue(e.isFault)
+            XCTAssertTrue(e.isInserted, "still to be saved")
+            XCTAssertTrue(stack.context.insertedObjects.contains(e))
+            XCTAssertNil(e.firstName, "the unsaved value is gone: nothing to reload it from")
+            XCTAssertNil(e.department)
+            XCTAssertFalse(e.isFault)
+
+            e.firstName = "Again"
+            XCTAssertEqual(thrownError { try stack.context.save() }?.code, NSValidationMissingMandatoryPropertyError,
+                           "the required salary went with the other values")
+            e.salary = 30
+            try stack.context.save()
+            XCTAssertFalse(e.objectID.isTemporaryID)
+            XCTAssertEqual(e.firstName, "Again")
+        }
+    }
+
     func testRefreshAllObjectsPicksUpChangesSavedElsewhere() throws {
         let stack = TestStack()
         let mine: Employee = try stack.context.performAndWait {
