@@ -5,38 +5,32 @@ import OpenCoreData
 // update = 4; Hashable, Sendable), cross-checked against a second copy of Apple's reference pages.
 
 /// api: NSFetchedResultsChangeType.insert
-/// later: #25
 func api_NSFetchedResultsChangeType_insert() {
     let _: NSFetchedResultsChangeType = .insert
 }
 
 /// api: NSFetchedResultsChangeType.delete
-/// later: #25
 func api_NSFetchedResultsChangeType_delete() {
     let _: NSFetchedResultsChangeType = .delete
 }
 
 /// api: NSFetchedResultsChangeType.move
-/// later: #25
 func api_NSFetchedResultsChangeType_move() {
     let _: NSFetchedResultsChangeType = .move
 }
 
 /// api: NSFetchedResultsChangeType.update
-/// later: #25
 func api_NSFetchedResultsChangeType_update() {
     let _: NSFetchedResultsChangeType = .update
 }
 
 /// api: NSFetchedResultsChangeType.init(rawValue:)
-/// later: #25
 func api_NSFetchedResultsChangeType_init_rawValue() {
     let type: NSFetchedResultsChangeType? = NSFetchedResultsChangeType(rawValue: 1)
     let _: UInt? = type?.rawValue
 }
 
 /// api: NSFetchedResultsChangeType.Hashable
-/// later: #25
 func api_NSFetchedResultsChangeType_Hashable(_ type: NSFetchedResultsChangeType) {
     func requireHashable<T: Hashable & Sendable>(_ value: T) -> Int { value.hashValue }
     let _: Int = requireHashable(type)

@@ -7,14 +7,12 @@ import OpenCoreData
 // MARK: - Initializing
 
 /// api: NSFetchedResultsController.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
-/// later: #25
 func api_NSFetchedResultsController_init(_ request: NSFetchRequest<NSManagedObject>, _ context: NSManagedObjectContext) {
     let _: NSFetchedResultsController<NSManagedObject> = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
     let _: NSFetchedResultsController<NSManagedObject> = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "department", cacheName: "Employees")
 }
 
 /// api: NSFetchedResultsController.performFetch()
-/// later: #25
 func api_NSFetchedResultsController_performFetch(_ controller: NSFetchedResultsController<NSManagedObject>) throws {
     try controller.performFetch()
 }
@@ -22,31 +20,26 @@ func api_NSFetchedResultsController_performFetch(_ controller: NSFetchedResultsC
 // MARK: - Configuration
 
 /// api: NSFetchedResultsController.fetchRequest
-/// later: #25
 func api_NSFetchedResultsController_fetchRequest(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: NSFetchRequest<NSManagedObject> = controller.fetchRequest
 }
 
 /// api: NSFetchedResultsController.managedObjectContext
-/// later: #25
 func api_NSFetchedResultsController_managedObjectContext(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: NSManagedObjectContext = controller.managedObjectContext
 }
 
 /// api: NSFetchedResultsController.sectionNameKeyPath
-/// later: #25
 func api_NSFetchedResultsController_sectionNameKeyPath(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: String? = controller.sectionNameKeyPath
 }
 
 /// api: NSFetchedResultsController.cacheName
-/// later: #25
 func api_NSFetchedResultsController_cacheName(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: String? = controller.cacheName
 }
 
 /// api: NSFetchedResultsController.delegate
-/// later: #25
 func api_NSFetchedResultsController_delegate(_ controller: NSFetchedResultsController<NSManagedObject>, _ delegate: any NSFetchedResultsControllerDelegate) {
     let current: (any NSFetchedResultsControllerDelegate)? = controller.delegate
     controller.delegate = current
@@ -55,7 +48,6 @@ func api_NSFetchedResultsController_delegate(_ controller: NSFetchedResultsContr
 }
 
 /// api: NSFetchedResultsController.deleteCache(withName:)
-/// later: #25
 func api_NSFetchedResultsController_deleteCache_withName() {
     NSFetchedResultsController<NSFetchRequestResult>.deleteCache(withName: "Employees")
     NSFetchedResultsController<NSManagedObject>.deleteCache(withName: nil)
@@ -64,19 +56,16 @@ func api_NSFetchedResultsController_deleteCache_withName() {
 // MARK: - Accessing results
 
 /// api: NSFetchedResultsController.fetchedObjects
-/// later: #25
 func api_NSFetchedResultsController_fetchedObjects(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: [NSManagedObject]? = controller.fetchedObjects
 }
 
 /// api: NSFetchedResultsController.object(at:)
-/// later: #25
 func api_NSFetchedResultsController_object_at(_ controller: NSFetchedResultsController<NSManagedObject>, _ indexPath: IndexPath) {
     let _: NSManagedObject = controller.object(at: indexPath)
 }
 
 /// api: NSFetchedResultsController.indexPath(forObject:)
-/// later: #25
 func api_NSFetchedResultsController_indexPath_forObject(_ controller: NSFetchedResultsController<NSManagedObject>, _ object: NSManagedObject) {
     let _: IndexPath? = controller.indexPath(forObject: object)
 }
@@ -84,25 +73,21 @@ func api_NSFetchedResultsController_indexPath_forObject(_ controller: NSFetchedR
 // MARK: - Sections
 
 /// api: NSFetchedResultsController.sections
-/// later: #25
 func api_NSFetchedResultsController_sections(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: [any NSFetchedResultsSectionInfo]? = controller.sections
 }
 
 /// api: NSFetchedResultsController.section(forSectionIndexTitle:at:)
-/// later: #25
 func api_NSFetchedResultsController_section_forSectionIndexTitle_at(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: Int = controller.section(forSectionIndexTitle: "A", at: 0)
 }
 
 /// api: NSFetchedResultsController.sectionIndexTitle(forSectionName:)
-/// later: #25
 func api_NSFetchedResultsController_sectionIndexTitle_forSectionName(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: String? = controller.sectionIndexTitle(forSectionName: "Accounting")
 }
 
 /// api: NSFetchedResultsController.sectionIndexTitles
-/// later: #25
 func api_NSFetchedResultsController_sectionIndexTitles(_ controller: NSFetchedResultsController<NSManagedObject>) {
     let _: [String] = controller.sectionIndexTitles
 }

@@ -8,7 +8,6 @@ import OpenCoreData
 // not-on-linux: NSFetchedResultsControllerDelegate.controller(_:didChangeContentWith:) (snapshot: NSDiffableDataSourceSnapshotReference): the diffable data source snapshot type comes from UIKit/AppKit, which do not exist on Linux
 
 /// api: NSFetchedResultsControllerDelegate.controller(_:didChangeContentWith:) (CollectionDifference<NSManagedObjectID>)
-/// later: #25
 final class API_NSFetchedResultsControllerDelegate_DidChangeContentWithDifference: NSObject, NSFetchedResultsControllerDelegate {
     func controller(_ controller: NSFetchedResultsController<any NSFetchRequestResult>, didChangeContentWith diff: CollectionDifference<NSManagedObjectID>) {
         _ = (controller, diff)
@@ -16,7 +15,6 @@ final class API_NSFetchedResultsControllerDelegate_DidChangeContentWithDifferenc
 }
 
 /// api: NSFetchedResultsControllerDelegate.controllerWillChangeContent(_:)
-/// later: #25
 final class API_NSFetchedResultsControllerDelegate_WillChangeContent: NSObject, NSFetchedResultsControllerDelegate {
     func controllerWillChangeContent(_ controller: NSFetchedResultsController<any NSFetchRequestResult>) {
         _ = controller
@@ -24,7 +22,6 @@ final class API_NSFetchedResultsControllerDelegate_WillChangeContent: NSObject, 
 }
 
 /// api: NSFetchedResultsControllerDelegate.controller(_:didChange:at:for:newIndexPath:)
-/// later: #25
 final class API_NSFetchedResultsControllerDelegate_DidChangeObject: NSObject, NSFetchedResultsControllerDelegate {
     func controller(_ controller: NSFetchedResultsController<any NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
         _ = (controller, anObject, indexPath, type, newIndexPath)
@@ -32,7 +29,6 @@ final class API_NSFetchedResultsControllerDelegate_DidChangeObject: NSObject, NS
 }
 
 /// api: NSFetchedResultsControllerDelegate.controller(_:didChange:atSectionIndex:for:)
-/// later: #25
 final class API_NSFetchedResultsControllerDelegate_DidChangeSection: NSObject, NSFetchedResultsControllerDelegate {
     func controller(_ controller: NSFetchedResultsController<any NSFetchRequestResult>, didChange sectionInfo: any NSFetchedResultsSectionInfo, atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType) {
         _ = (controller, sectionInfo, sectionIndex, type)
@@ -40,7 +36,6 @@ final class API_NSFetchedResultsControllerDelegate_DidChangeSection: NSObject, N
 }
 
 /// api: NSFetchedResultsControllerDelegate.controllerDidChangeContent(_:)
-/// later: #25
 final class API_NSFetchedResultsControllerDelegate_DidChangeContent: NSObject, NSFetchedResultsControllerDelegate {
     func controllerDidChangeContent(_ controller: NSFetchedResultsController<any NSFetchRequestResult>) {
         _ = controller
@@ -48,7 +43,6 @@ final class API_NSFetchedResultsControllerDelegate_DidChangeContent: NSObject, N
 }
 
 /// api: NSFetchedResultsControllerDelegate.controller(_:sectionIndexTitleForSectionName:)
-/// later: #25
 final class API_NSFetchedResultsControllerDelegate_SectionIndexTitle: NSObject, NSFetchedResultsControllerDelegate {
     func controller(_ controller: NSFetchedResultsController<any NSFetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String? {
         _ = controller
@@ -57,7 +51,6 @@ final class API_NSFetchedResultsControllerDelegate_SectionIndexTitle: NSObject, 
 }
 
 /// api: NSFetchedResultsControllerDelegate (inherits NSObjectProtocol; every method optional)
-/// later: #25
 func api_NSFetchedResultsControllerDelegate_conformance() {
     final class Delegate: NSObject, NSFetchedResultsControllerDelegate {}
     let delegate: any NSFetchedResultsControllerDelegate = Delegate()

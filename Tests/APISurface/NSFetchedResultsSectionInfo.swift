@@ -5,25 +5,21 @@ import OpenCoreData
 // second copy of Apple's reference pages.
 
 /// api: NSFetchedResultsSectionInfo.name
-/// later: #25
 func api_NSFetchedResultsSectionInfo_name(_ section: any NSFetchedResultsSectionInfo) {
     let _: String = section.name
 }
 
 /// api: NSFetchedResultsSectionInfo.indexTitle
-/// later: #25
 func api_NSFetchedResultsSectionInfo_indexTitle(_ section: any NSFetchedResultsSectionInfo) {
     let _: String? = section.indexTitle
 }
 
 /// api: NSFetchedResultsSectionInfo.numberOfObjects
-/// later: #25
 func api_NSFetchedResultsSectionInfo_numberOfObjects(_ section: any NSFetchedResultsSectionInfo) {
     let _: Int = section.numberOfObjects
 }
 
 /// api: NSFetchedResultsSectionInfo.objects
-/// later: #25
 func api_NSFetchedResultsSectionInfo_objects(_ section: any NSFetchedResultsSectionInfo) {
     let _: [Any]? = section.objects
 }
