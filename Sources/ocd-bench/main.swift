@@ -286,4 +286,17 @@ if runs("W6") {
     }
 }
 
+// R1: an NSFetchedResultsController kept current, per merged single-object save, at two
+// result sizes; the controller's work per change must not grow with the size.
+if runs("R1") {
+    let changes = quick ? 200 : 1_000
+    for rows in quick ? [2_000, 10_000] : [10_000, 100_000] {
+        let r = try ResultsControllerWorkload(rows: rows, changes: changes).run(in: directory)
+        report("R1_frc_change_vs_refetch_\(rows)", r.perChangeTracking, r.refetch)
+        print(String(format: "frc R1 %d rows: per change %.1f µs tracking, %.1f µs merge alone (controller %.1f µs); re-fetch %.1f ms",
+                     rows, r.perChangeTracking * 1e6, r.perChangeNotTracking * 1e6,
+                     (r.perChangeTracking - r.perChangeNotTracking) * 1e6, r.refetch * 1e3))
+    }
+}
+
 finish()

@@ -6,13 +6,11 @@ import OpenCoreData
 // reference pages and the NSFetchRequest.h header, which declares it.
 
 /// api: NSAsynchronousFetchRequest (inherits NSPersistentStoreRequest)
-/// later: #25
 func api_NSAsynchronousFetchRequest_superclass(_ request: NSAsynchronousFetchRequest<NSManagedObject>) {
     let _: NSPersistentStoreRequest = request
 }
 
 /// api: NSAsynchronousFetchRequest.init(fetchRequest:completionBlock:)
-/// later: #25
 func api_NSAsynchronousFetchRequest_init_fetchRequest_completionBlock(_ fetchRequest: NSFetchRequest<NSManagedObject>) {
     let _: NSAsynchronousFetchRequest<NSManagedObject> = NSAsynchronousFetchRequest(fetchRequest: fetchRequest) { (result: NSAsynchronousFetchResult<NSManagedObject>) in
         _ = result
@@ -22,13 +20,11 @@ func api_NSAsynchronousFetchRequest_init_fetchRequest_completionBlock(_ fetchReq
 }
 
 /// api: NSAsynchronousFetchRequest.completionBlock
-/// later: #25
 func api_NSAsynchronousFetchRequest_completionBlock(_ request: NSAsynchronousFetchRequest<NSManagedObject>) {
     let _: ((NSAsynchronousFetchResult<any NSFetchRequestResult>) -> Void)? = request.completionBlock
 }
 
 /// api: NSAsynchronousFetchRequest.estimatedResultCount
-/// later: #25
 func api_NSAsynchronousFetchRequest_estimatedResultCount(_ request: NSAsynchronousFetchRequest<NSManagedObject>) {
     let count: Int = request.estimatedResultCount
     request.estimatedResultCount = count
@@ -36,7 +32,6 @@ func api_NSAsynchronousFetchRequest_estimatedResultCount(_ request: NSAsynchrono
 }
 
 /// api: NSAsynchronousFetchRequest.fetchRequest
-/// later: #25
 func api_NSAsynchronousFetchRequest_fetchRequest(_ request: NSAsynchronousFetchRequest<NSManagedObject>) {
     let _: NSFetchRequest<NSManagedObject> = request.fetchRequest
 }

@@ -6,19 +6,16 @@ import OpenCoreData
 // Apple's reference pages.
 
 /// api: NSAsynchronousFetchResult (inherits NSPersistentStoreAsynchronousResult)
-/// later: #25
 func api_NSAsynchronousFetchResult_superclass(_ result: NSAsynchronousFetchResult<NSManagedObject>) {
     let _: NSPersistentStoreAsynchronousResult = result
 }
 
 /// api: NSAsynchronousFetchResult.fetchRequest
-/// later: #25
 func api_NSAsynchronousFetchResult_fetchRequest(_ result: NSAsynchronousFetchResult<NSManagedObject>) {
     let _: NSAsynchronousFetchRequest<NSManagedObject> = result.fetchRequest
 }
 
 /// api: NSAsynchronousFetchResult.finalResult
-/// later: #25
 func api_NSAsynchronousFetchResult_finalResult(_ result: NSAsynchronousFetchResult<NSManagedObject>) {
     let _: [NSManagedObject]? = result.finalResult
 }

@@ -201,7 +201,6 @@ func api_NSManagedObjectContext_registeredObjects(_ context: NSManagedObjectCont
 
 // The entry point of batch requests (#26) and asynchronous fetch requests (#25).
 /// api: NSManagedObjectContext.execute(_:)
-/// later: #26
 func api_NSManagedObjectContext_execute(_ context: NSManagedObjectContext, _ request: NSPersistentStoreRequest) throws {
     let _: NSPersistentStoreResult = try context.execute(request)
 }

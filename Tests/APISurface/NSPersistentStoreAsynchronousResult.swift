@@ -6,37 +6,31 @@ import OpenCoreData
 // is listed on this page (Data Types) and declared in NSFetchRequest.h.
 
 /// api: NSPersistentStoreAsynchronousResult (inherits NSPersistentStoreResult)
-/// later: #25
 func api_NSPersistentStoreAsynchronousResult_superclass(_ result: NSPersistentStoreAsynchronousResult) {
     let _: NSPersistentStoreResult = result
 }
 
 /// api: NSPersistentStoreAsynchronousResult.managedObjectContext
-/// later: #25
 func api_NSPersistentStoreAsynchronousResult_managedObjectContext(_ result: NSPersistentStoreAsynchronousResult) {
     let _: NSManagedObjectContext = result.managedObjectContext
 }
 
 /// api: NSPersistentStoreAsynchronousResult.operationError
-/// later: #25
 func api_NSPersistentStoreAsynchronousResult_operationError(_ result: NSPersistentStoreAsynchronousResult) {
     let _: (any Error)? = result.operationError
 }
 
 /// api: NSPersistentStoreAsynchronousResult.progress
-/// later: #25
 func api_NSPersistentStoreAsynchronousResult_progress(_ result: NSPersistentStoreAsynchronousResult) {
     let _: Progress? = result.progress
 }
 
 /// api: NSPersistentStoreAsynchronousResult.cancel()
-/// later: #25
 func api_NSPersistentStoreAsynchronousResult_cancel(_ result: NSPersistentStoreAsynchronousResult) {
     result.cancel()
 }
 
 /// api: NSPersistentStoreAsynchronousFetchResultCompletionBlock
-/// later: #25
 func api_NSPersistentStoreAsynchronousResult_NSPersistentStoreAsynchronousFetchResultCompletionBlock() {
     let block: NSPersistentStoreAsynchronousFetchResultCompletionBlock = { (result: NSAsynchronousFetchResult<any NSFetchRequestResult>) in
         _ = result

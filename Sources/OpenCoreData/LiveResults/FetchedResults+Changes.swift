@@ -196,12 +196,23 @@ extension FetchedResults {
         return true
     }
 
-    /// Puts `object` after the members it does not sort before (a binary search).
+    /// Puts `object` after the members it does not sort before (a binary search; the object's
+    /// own sort values are read once).
     private func insertSorted(_ object: NSManagedObject, into section: FetchedResultsSection) {
+        let descriptors = activeRequest?.sortDescriptors ?? []
+        let keys = descriptors.map { $0.sortValue(of: object) }
+        func sortsBefore(_ other: NSManagedObject) -> Bool {
+            for (d, descriptor) in descriptors.enumerated() {
+                var r = descriptor.compareValues(keys[d], descriptor.sortValue(of: other))
+                if !descriptor.ascending { r = r == .orderedAscending ? .orderedDescending : r == .orderedDescending ? .orderedAscending : .orderedSame }
+                if r != .orderedSame { return r == .orderedAscending }
+            }
+            return false
+        }
         var low = 0, high = section.members.count
         while low < high {
             let mid = (low + high) / 2
-            if compare(object, section.members[mid]) == .orderedAscending { high = mid } else { low = mid + 1 }
+            if sortsBefore(section.members[mid]) { high = mid } else { low = mid + 1 }
         }
         section.members.insert(object, at: low)
         sectionOf[ObjectIdentifier(object)] = section

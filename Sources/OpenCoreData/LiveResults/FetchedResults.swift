@@ -190,10 +190,17 @@ final class FetchedResults {
     /// A value as a section name: strings as they are, numbers as `NSNumber` writes them
     /// (Booleans as 0 and 1), other values as they describe themselves, nil as "".
     static func sectionName(for value: Any?) -> String {
+        // The integer cases come first: they are what section keys usually are, and a failed
+        // cast to `Bool` or `NSNumber` is the slowest kind of cast.
         switch value {
-        case nil, is NSNull: return ""
+        case nil: return ""
         case let string as String: return string
+        case let integer as Int64: return String(integer)
+        case let integer as Int: return String(integer)
+        case let integer as Int32: return String(integer)
+        case let integer as Int16: return String(integer)
         case let bool as Bool: return bool ? "1" : "0"
+        case is NSNull: return ""
         case let number as NSNumber: return number.stringValue
         case let object as NSManagedObject: return object.objectID.uriRepresentation().absoluteString
         case let value?: return String(describing: value)
