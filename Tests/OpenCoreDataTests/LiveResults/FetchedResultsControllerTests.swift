@@ -367,6 +367,51 @@ final class FetchedResultsControllerTests: XCTestCase {
         }
     }
 
+    // MARK: - Request settings
+
+    /// The limit and offset shape the first fetch; tracked inserts are added beyond them, as
+    /// Apple's controller does (it is widely reported to apply `fetchLimit` only in
+    /// `performFetch()`; Apple documents nothing else).
+    func testTheFetchLimitAppliesToTheFetchNotToTrackedInserts() throws {
+        let recorder = ResultsRecorder()
+        try context.performAndWait {
+            for name in ["Alice", "Bob", "Carol"] { employee(name, nil) }
+            try context.save()
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+            request.fetchLimit = 2
+            let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            controller.delegate = recorder
+            try controller.performFetch()
+            XCTAssertEqual(controller.fetchedObjects?.map(\.firstName), ["Alice", "Bob"])
+            employee("Abe", nil)
+            context.processPendingChanges()
+            XCTAssertEqual(controller.fetchedObjects?.map(\.firstName), ["Abe", "Alice", "Bob"])
+            XCTAssertEqual(recorder.log, ["will", "insert Abe nil → 0.0", "did"])
+        }
+    }
+
+    /// With `fetchBatchSize` the objects of a controller without sections stay faults until
+    /// they are read, a batch at a time (the SQLite store); the results are the same.
+    func testABatchedFetchKeepsObjectsAsFaultsUntilRead() throws {
+        let store = try TemporaryCompanyStore()
+        try store.seed((0..<10).map { ("E\($0)", Int64($0), nil) })
+        let (_, context) = try store.open()
+        try context.performAndWait {
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: false)]
+            request.fetchBatchSize = 3
+            let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            try controller.performFetch()
+            let objects = try XCTUnwrap(controller.fetchedObjects)
+            XCTAssertEqual(objects.count, 10)
+            XCTAssertTrue(objects.allSatisfy(\.isFault), "nothing read yet")
+            XCTAssertEqual(controller.object(at: IndexPath(item: 0, section: 0)).firstName, "E9")
+            XCTAssertEqual(objects.filter { !$0.isFault }.count, 3, "reading one object loaded its batch")
+            XCTAssertEqual(objects.map(\.salary), (0..<10).reversed().map(Int64.init))
+        }
+    }
+
     // MARK: - Differences
 
     func testADelegateTakingDifferencesGetsOnlyTheDifference() throws {
