@@ -90,9 +90,10 @@ extension FetchedResults {
         for object in entering { insertSorted(object, into: section(named: sectionName(of: object))) }
 
         // 5. The sections after the event: empty ones go, new ones take their sorted place.
-        let emptied = sections.enumerated().filter { $0.element.members.isEmpty }
+        //    (Without a section key path the one section stays, empty or not.)
+        let emptied = sectionNameKeyPath == nil ? [] : sections.enumerated().filter { $0.element.members.isEmpty }
         for (_, s) in emptied { sectionByName[s.name] = nil }
-        var finalSections = sections.filter { !$0.members.isEmpty }
+        var finalSections = sectionNameKeyPath == nil ? sections : sections.filter { !$0.members.isEmpty }
         for s in newSections where !s.members.isEmpty {
             var low = 0, high = finalSections.count
             while low < high {

@@ -13,7 +13,8 @@ protocol FetchedResultsOwner: AnyObject {
 /// the delegate receives, so both see the same results.
 ///
 /// Invariants, true after every `performFetch()` and every tracked event:
-/// - `sections` are in the order of the sort descriptors and none is empty;
+/// - `sections` are in the order of the sort descriptors and none is empty, except the one
+///   section of a controller without a section key path, which is always there;
 /// - each section's `members` are in the order of the sort descriptors (by their current values);
 /// - `sectionOf[ObjectIdentifier(o)]` is the section whose `members` contain `o`, for exactly
 ///   the objects of the results (the sections hold them strongly, so an identifier is never
@@ -88,7 +89,8 @@ final class FetchedResults {
     /// objects under this configuration.
     private func makeSections(of objects: [NSManagedObject], configuration: String) throws -> [FetchedResultsSection] {
         guard let sectionNameKeyPath else {
-            return objects.isEmpty ? [] : [FetchedResultsSection(name: "", indexTitle: nil, members: objects)]
+            // Without a section key path there is always one section, empty or not.
+            return [FetchedResultsSection(name: "", indexTitle: nil, members: objects)]
         }
         if let cacheName, let names = FetchedResultsCache.shared.sectionNames(named: cacheName, configuration: configuration, objects: objects) {
             return group(objects) { i, _ in names[i] }
@@ -125,6 +127,7 @@ final class FetchedResults {
     /// Results that are not managed objects (dictionaries, IDs, counts) are shown as fetched:
     /// grouped by the key path when they are dictionaries, and not tracked, as Apple's.
     private func makeSections(ofOther results: [any NSFetchRequestResult]) -> [FetchedResultsSection] {
+        if sectionNameKeyPath == nil { return [FetchedResultsSection(name: "", indexTitle: nil, others: results)] }
         var result: [FetchedResultsSection] = []
         for r in results {
             var n = ""

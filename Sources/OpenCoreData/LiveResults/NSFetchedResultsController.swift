@@ -103,7 +103,8 @@ open class NSFetchedResultsController<ResultType>: NSObject, FetchedResultsOwner
     }
 
     /// The sections, in order; nil before ``performFetch()``. Without a `sectionNameKeyPath` there
-    /// is one section (none when nothing matches).
+    /// is always one section, empty when nothing matches (as Apple's); with one, a section per
+    /// distinct name, none when nothing matches.
     open var sections: [any NSFetchedResultsSectionInfo]? {
         results.sections
     }

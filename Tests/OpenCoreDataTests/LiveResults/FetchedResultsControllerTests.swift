@@ -62,7 +62,7 @@ final class FetchedResultsControllerTests: XCTestCase {
         }
     }
 
-    func testResultsAreNilBeforeTheFetchAndEmptyWithoutSectionsWhenNothingMatches() throws {
+    func testResultsAreNilBeforeTheFetchAndOneEmptySectionWhenNothingMatches() throws {
         try context.performAndWait {
             let request = NSFetchRequest<Employee>(entityName: "Employee")
             request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
@@ -71,7 +71,24 @@ final class FetchedResultsControllerTests: XCTestCase {
             XCTAssertNil(controller.sections)
             try controller.performFetch()
             XCTAssertEqual(controller.fetchedObjects?.count, 0)
-            XCTAssertEqual(controller.sections?.count, 0)
+            XCTAssertEqual(controller.sections?.count, 1, "without a section key path: one section, even empty")
+            XCTAssertEqual(controller.sections?.first?.numberOfObjects, 0)
+
+            // So the first object is an insert into it, with no section change.
+            let recorder = ResultsRecorder()
+            controller.delegate = recorder
+            stack.employee("Alice")
+            context.processPendingChanges()
+            XCTAssertEqual(recorder.log, ["will", "insert Alice nil → 0.0", "did"])
+            context.delete(controller.fetchedObjects![0])
+            context.processPendingChanges()
+            XCTAssertEqual(recorder.log.suffix(3), ["will", "delete Alice 0.0 → nil", "did"])
+            XCTAssertEqual(controller.sections?.count, 1)
+
+            // With a section key path, no objects means no sections.
+            let sectioned = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "lastName", cacheName: nil)
+            try sectioned.performFetch()
+            XCTAssertEqual(sectioned.sections?.count, 0)
             XCTAssertTrue(controller.fetchRequest === request)
             XCTAssertTrue(controller.managedObjectContext === context)
         }
@@ -388,6 +405,29 @@ final class FetchedResultsControllerTests: XCTestCase {
             context.processPendingChanges()
             XCTAssertEqual(controller.fetchedObjects?.map(\.firstName), ["Abe", "Alice", "Bob"])
             XCTAssertEqual(recorder.log, ["will", "insert Abe nil → 0.0", "did"])
+        }
+    }
+
+    /// `includesPendingChanges = false` shapes the first fetch (unsaved objects left out); the
+    /// changes of later events are tracked as usual. Apple documents nothing more for a controller.
+    func testWithoutPendingChangesTheFetchLeavesOutUnsavedObjects() throws {
+        let recorder = ResultsRecorder()
+        try context.performAndWait {
+            employee("Bob", nil)
+            try context.save()
+            employee("Alice", nil)   // not saved
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
+            request.includesPendingChanges = false
+            let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            controller.delegate = recorder
+            try controller.performFetch()
+            XCTAssertEqual(controller.fetchedObjects?.map(\.firstName), ["Bob"])
+            employee("Carol", nil)
+            context.processPendingChanges()
+            // Alice's insertion belongs to this event too (it had not ended at the fetch).
+            XCTAssertEqual(recorder.log, ["will", "insert Alice nil → 0.0", "insert Carol nil → 0.2", "did"])
+            XCTAssertEqual(controller.fetchedObjects?.map(\.firstName), ["Alice", "Bob", "Carol"])
         }
     }
 
