@@ -672,6 +672,41 @@ final class XcodeModelLoadingTests: XCTestCase {
         XCTAssertTrue(named.loadingWarnings.contains { $0.contains("'M 9.xcdatamodel'") })
     }
 
+    /// Defaults Xcode kept from an attribute's earlier type, as real apps' models have them
+    /// (issue #31 found a Boolean with "0.0" and an Integer 64 with "NO"): read as Foundation's
+    /// `NSString` conversions read them (`boolValue`, `longLongValue`, `doubleValue`), which is
+    /// what Apple's model compiler stores as an `NSNumber`, with a warning naming the reading.
+    /// Out-of-range integers keep having no default.
+    func testDefaultsInAnotherTypesSpellingAreReadAsFoundationConvertsThem() throws {
+        let url = try writeModel("""
+            <model>
+              <entity name="E">
+                <attribute name="flag" optional="YES" attributeType="Boolean" defaultValueString="0.0"/>
+                <attribute name="on" optional="YES" attributeType="Boolean" defaultValueString="1.0"/>
+                <attribute name="tee" optional="YES" attributeType="Boolean" defaultValueString="true "/>
+                <attribute name="count" optional="YES" attributeType="Integer 64" defaultValueString="NO"/>
+                <attribute name="small" optional="YES" attributeType="Integer 16" defaultValueString="12abc"/>
+                <attribute name="ratio" optional="YES" attributeType="Double" defaultValueString="2.5x"/>
+                <attribute name="none" optional="YES" attributeType="Float" defaultValueString="YES"/>
+                <attribute name="huge" optional="YES" attributeType="Integer 16" defaultValueString="70000x"/>
+              </entity>
+            </model>
+            """)
+        let model = try NSManagedObjectModel.load(contentsOf: url)
+        func number(_ name: String) throws -> NSNumber? { try attribute(model, "E", name).defaultValue as? NSNumber }
+        XCTAssertEqual(try number("flag"), NSNumber(value: false))
+        XCTAssertEqual(try number("on"), NSNumber(value: true))
+        XCTAssertEqual(try number("tee"), NSNumber(value: true))
+        XCTAssertEqual(try number("count")?.int64Value, 0)
+        XCTAssertEqual(try number("small")?.int16Value, 12)
+        XCTAssertEqual(try number("ratio")?.doubleValue, 2.5)
+        XCTAssertEqual(try number("none")?.floatValue, 0)
+        XCTAssertNil(try number("huge"))
+        let warnings = model.loadingWarnings.joined(separator: "\n")
+        XCTAssertTrue(warnings.contains("'NO', which is not a valid Integer 64; it is read as 0"), warnings)
+        XCTAssertTrue(warnings.contains("'70000x', which is not a valid Integer 16; it has no default value"), warnings)
+    }
+
     func testContentProblemsBecomeWarningsOrProblemsNotCrashes() throws {
         let url = try writeModel("""
             <model>

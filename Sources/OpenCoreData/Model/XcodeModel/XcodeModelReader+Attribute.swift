@@ -94,6 +94,10 @@ extension XcodeModelReader {
         }
         guard let text = element.string("defaultValueString") else { return nil }
         if let value = XcodeValueParser.value(text, as: type) { return value }
+        if let number = XcodeValueParser.foundationNumber(text, as: type) {
+            warn("Attribute '\(label)' has default value '\(text)', which is not a valid \(XcodeValueParser.typeName(type)); it is read as \(number.stringValue), as Apple's model compiler reads it (NSString's conversion).")
+            return number
+        }
         warn("Attribute '\(label)' has default value '\(text)', which is not a valid \(XcodeValueParser.typeName(type)); it has no default value.")
         return nil
     }

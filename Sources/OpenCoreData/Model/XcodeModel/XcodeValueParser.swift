@@ -31,6 +31,46 @@ enum XcodeValueParser {
         }
     }
 
+    /// A default value that is not a literal of its attribute's type, read as Foundation's
+    /// `NSString` conversions read it (`longLongValue`, `doubleValue`, `boolValue`): Xcode keeps
+    /// the string when an attribute's type is changed (a Boolean left with "0.0", an Integer 64
+    /// with "NO"), and Apple's model compiler stores an `NSNumber` of the conversion. nil for the
+    /// types without such a conversion, and for whole numbers out of an integer type's range.
+    static func foundationNumber(_ text: String, as type: NSAttributeType) -> NSNumber? {
+        var rest = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        switch type {
+        case .booleanAttributeType:
+            // NSString.boolValue: after an optional sign and leading zeros, true on Y, y, T, t or 1–9.
+            if let sign = rest.first, sign == "+" || sign == "-" { rest = rest.dropFirst() }
+            rest = rest.drop { $0 == "0" }
+            guard let first = rest.first else { return NSNumber(value: false) }
+            return NSNumber(value: "YyTt123456789".contains(first))
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            // NSString.longLongValue: the leading digits after an optional sign; none is 0.
+            var digits = ""
+            if let sign = rest.first, sign == "+" || sign == "-" { digits.append(sign); rest = rest.dropFirst() }
+            digits += rest.prefix { $0.isASCII && $0.isNumber }
+            guard digits.count > (digits.first == "+" || digits.first == "-" ? 1 : 0) else { return NSNumber(value: Int64(0)) }
+            guard let value = Int64(digits) else { return nil }
+            switch type {
+            case .integer16AttributeType: return Int16(exactly: value).map { NSNumber(value: $0) }
+            case .integer32AttributeType: return Int32(exactly: value).map { NSNumber(value: $0) }
+            default: return NSNumber(value: value)
+            }
+        case .doubleAttributeType, .floatAttributeType:
+            // NSString.doubleValue: the longest leading number; none is 0.
+            var best: Double = 0
+            var prefix = ""
+            for character in rest {
+                prefix.append(character)
+                if let value = Double(prefix) { best = value } else if !"+-.eE0123456789".contains(character) { break }
+            }
+            return type == .floatAttributeType ? NSNumber(value: Float(best)) : NSNumber(value: best)
+        default:
+            return nil
+        }
+    }
+
     /// Xcode writes integers plainly, but hand-edited files have "3.0"; accept whole numbers.
     private static func integer(_ text: String) -> Int64? {
         if let i = Int64(text) { return i }
