@@ -133,21 +133,18 @@ extension NSAsynchronousFetchRequest: AsynchronousFetchStarting {
         let box = UncheckedSendableBox(result)
         context.perform {
             let result = box.value
-            if result.progressObject.isCancelled {
-                result.finish(with: nil, error: CoreDataError.make(NSUserCancelledError, "The asynchronous fetch was cancelled before it ran."))
-            } else {
-                do {
-                    let objects = try context.fetch(self.request)
-                    if result.progressObject.isCancelled {
-                        result.finish(with: nil, error: CoreDataError.make(NSUserCancelledError, "The asynchronous fetch was cancelled before it delivered its results."))
-                    } else {
-                        result.progressObject.totalUnitCount = Int64(objects.count)
-                        result.progressObject.completedUnitCount = Int64(objects.count)
-                        result.finish(with: objects, error: nil)
-                    }
-                } catch {
-                    result.finish(with: nil, error: error)
-                }
+            func cancelled(_ when: String) -> NSError {
+                CoreDataError.make(NSUserCancelledError, "The asynchronous fetch was cancelled \(when).")
+            }
+            do {
+                if result.progressObject.isCancelled { throw cancelled("before it ran") }
+                let objects = try context.fetch(self.request)
+                if result.progressObject.isCancelled { throw cancelled("before it delivered its results") }
+                result.progressObject.totalUnitCount = Int64(objects.count)
+                result.progressObject.completedUnitCount = Int64(objects.count)
+                result.finish(with: objects, error: nil)
+            } catch {
+                result.finish(with: nil, error: error)
             }
             self.completion?(result)
         }

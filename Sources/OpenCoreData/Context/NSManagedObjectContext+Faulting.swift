@@ -53,7 +53,7 @@ extension NSManagedObjectContext {
 
     /// Loads a fault's values from its store.
     func fulfillFault(for object: NSManagedObject) {
-        // An inserted object refreshed without merging: nothing to reload (see `discardValues(ofInserted:)`).
+        // An inserted object refreshed without merging: nothing to reload (see `refresh(_:mergeChanges:)`).
         if object.flags.contains(.inserted) { giveNoValues(to: object); return }
         if !object.flags.contains(.holdsSnapshot), fulfillFaultFromBatch(object) { return }
         let row: StoreRow?

@@ -22,8 +22,11 @@ extension NSManagedObjectContext {
             state.eventRefreshed.insert(object)
             scheduleEndOfEvent()
         }
+        // An object not yet saved: all its values are unsaved changes, so they go; it stays
+        // inserted, and reads as nil attributes and empty to-manys once fired (nothing to
+        // reload). Other objects that point at it keep pointing at it, as after any refresh.
         if !flag, object.managedObjectContext === self, object.isInserted, !object.isFault {
-            discardValues(ofInserted: object)
+            turnIntoFault(object)
             return
         }
         // An object without changes becomes a fault either way, as Apple's does (its values
@@ -31,15 +34,17 @@ extension NSManagedObjectContext {
         refresh(object, mergeChanges: flag && object.hasChanges, fromStore: false)
     }
 
-    /// `refresh(_:mergeChanges: false)` of an object not yet saved: its values are unsaved
-    /// changes, so they are discarded; it becomes a fault that stays inserted, and reads as nil
-    /// attributes and to-ones and empty to-manys once fired (there is no store or cached state
-    /// to reload). Other objects that point at it keep pointing at it, as after any refresh.
-    func discardValues(ofInserted object: NSManagedObject) {
+    /// Makes `object` a fault: its values, its snapshot and its unsaved changes go, with the
+    /// faulting hooks around it. An updated object is no longer updated; an inserted one stays
+    /// inserted.
+    func turnIntoFault(_ object: NSManagedObject) {
         inFaultingTransition(of: object) { object.willTurnIntoFault() }
+        releaseSnapshot(of: object)
         object.slots = []
+        object.committed = nil
         object.dropFetchedPropertyCache()
         object.flags.insert(.fault)
+        if object.flags.contains(.updated) { object.flags.remove(.updated); state.updated.remove(object) }
         inFaultingTransition(of: object) { object.didTurnIntoFault() }
     }
 
@@ -59,14 +64,7 @@ extension NSManagedObjectContext {
                         : persistentStoreCoordinator?.currentRow(for: object.objectID, stalenessInterval: stalenessInterval, in: self))
         }
         if !flag || row == nil {
-            inFaultingTransition(of: object) { object.willTurnIntoFault() }
-            releaseSnapshot(of: object)
-            object.slots = []
-            object.committed = nil
-            object.dropFetchedPropertyCache()
-            object.flags.insert(.fault)
-            if object.flags.contains(.updated) { object.flags.remove(.updated); state.updated.remove(object) }
-            inFaultingTransition(of: object) { object.didTurnIntoFault() }
+            turnIntoFault(object)
             return
         }
         let layout = object.layout

@@ -7,9 +7,7 @@ enum SortEvaluation {
         let keys = objects.map { object in descriptors.map { $0.sortValue(of: object) } }
         let order = objects.indices.sorted { a, b in
             for (d, descriptor) in descriptors.enumerated() {
-                var result = descriptor.compareValues(keys[a][d], keys[b][d])
-                if !descriptor.ascending { result = result == .orderedAscending ? .orderedDescending : result == .orderedDescending ? .orderedAscending : .orderedSame }
-                switch result {
+                switch descriptor.compareSortValues(keys[a][d], keys[b][d]) {
                 case .orderedAscending: return true
                 case .orderedDescending: return false
                 case .orderedSame: continue

@@ -204,8 +204,7 @@ extension FetchedResults {
         let keys = descriptors.map { $0.sortValue(of: object) }
         func sortsBefore(_ other: NSManagedObject) -> Bool {
             for (d, descriptor) in descriptors.enumerated() {
-                var r = descriptor.compareValues(keys[d], descriptor.sortValue(of: other))
-                if !descriptor.ascending { r = r == .orderedAscending ? .orderedDescending : r == .orderedDescending ? .orderedAscending : .orderedSame }
+                let r = descriptor.compareSortValues(keys[d], descriptor.sortValue(of: other))
                 if r != .orderedSame { return r == .orderedAscending }
             }
             return false

@@ -212,7 +212,7 @@ final class FetchedResults {
 
     func indexTitle(forSectionName name: String) -> String? {
         if let delegate, let erasedController { return delegate.controller(erasedController, sectionIndexTitleForSectionName: name) }
-        return owner?.sectionIndexTitle(forSectionName: name) ?? Self.capitalizedFirstLetter(of: name)
+        return defaultSectionIndexTitle(forSectionName: name)
     }
 
     /// What the delegate's default `controller(_:sectionIndexTitleForSectionName:)` returns:

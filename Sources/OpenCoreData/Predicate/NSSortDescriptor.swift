@@ -70,7 +70,13 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
 
     /// How `object1` orders against `object2` under this descriptor.
     open func compare(_ object1: Any, to object2: Any) -> ComparisonResult {
-        let result = compareValues(sortValue(of: object1), sortValue(of: object2))
+        compareSortValues(sortValue(of: object1), sortValue(of: object2))
+    }
+
+    /// How two sort values (``sortValue(of:)``) order under this descriptor, its direction
+    /// applied: for callers that read one object's values once and compare them many times.
+    func compareSortValues(_ a: Any?, _ b: Any?) -> ComparisonResult {
+        let result = compareValues(a, b)
         guard !ascending else { return result }
         switch result {
         case .orderedAscending: return .orderedDescending
