@@ -10,9 +10,10 @@ import Foundation
 /// let context = container.viewContext
 /// ```
 ///
-/// `NSPersistentContainer(name:)` finds the model named `name` among the program's bundles (an
-/// Xcode `.xcdatamodeld` or `.xcdatamodel` shipped as a resource: the main bundle, and SwiftPM
-/// resource bundles beside the executable); otherwise pass the model in. Stores go under
+/// `NSPersistentContainer(name:)` finds the model named `name` among the program's bundles (a
+/// compiled `.momd` or `.mom`, or an Xcode `.xcdatamodeld` or `.xcdatamodel`, shipped as a
+/// resource: the main bundle, and SwiftPM resource bundles beside the executable); otherwise
+/// pass the model in. Stores go under
 /// ``defaultDirectoryURL()``: `$XDG_DATA_HOME/<process name>`, or `~/.local/share/<process name>`.
 open class NSPersistentContainer: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the container's own properties are set up once, on one thread;
@@ -37,7 +38,8 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     private var missingModelError: NSError?
 
     /// A container whose model is the one named `name` among the program's bundles
-    /// (`<name>.xcdatamodeld` or `<name>.xcdatamodel`, see the type's description). When there
+    /// (`<name>.momd`, `<name>.mom`, `<name>.xcdatamodeld` or `<name>.xcdatamodel`, see the
+    /// type's description). When there
     /// is none, the model is empty and ``loadPersistentStores(completionHandler:)`` reports an
     /// `NSCoreDataError` that names the places searched.
     public convenience init(name: String) {
@@ -46,7 +48,7 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         self.init(name: name, managedObjectModel: found ?? NSManagedObjectModel())
         if found == nil {
             let places = bundles.compactMap { $0.resourcePath }.joined(separator: ", ")
-            missingModelError = CoreDataError.make(NSCoreDataError, "No model named '\(name)' (\(name).xcdatamodeld or \(name).xcdatamodel) was found in the program's bundles (\(places)). Add it to your target's resources, or use init(name:managedObjectModel:).")
+            missingModelError = CoreDataError.make(NSCoreDataError, "No model named '\(name)' (\(name).momd, \(name).mom, \(name).xcdatamodeld or \(name).xcdatamodel) was found in the program's bundles (\(places)). Add it to your target's resources, or use init(name:managedObjectModel:).")
         }
     }
 
@@ -66,7 +68,7 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// The model named `name` in the first of `bundles` that has one.
     static func model(named name: String, in bundles: [Bundle]) -> NSManagedObjectModel? {
         for bundle in bundles {
-            for ext in ["xcdatamodeld", "xcdatamodel"] {
+            for ext in NSManagedObjectModel.modelExtensions {
                 // Linux Foundation answers an NSURL here; Apple's, a URL: the path suits both.
                 if let path = bundle.url(forResource: name, withExtension: ext)?.path,
                    let model = NSManagedObjectModel(contentsOf: URL(fileURLWithPath: path)) {

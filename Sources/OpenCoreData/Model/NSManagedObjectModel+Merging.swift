@@ -23,9 +23,10 @@ extension NSManagedObjectModel {
     }
 
     /// The models in `bundles` (nil: the main bundle) merged into one, or nil when they hold
-    /// none or cannot be merged. Xcode's `.xcdatamodeld` and `.xcdatamodel` sources in the
-    /// bundles' resources are read (their current versions); compiled `.momd`/`.mom` models
-    /// are not (docs/DEVIATIONS.md).
+    /// none or cannot be merged. The compiled `.momd`/`.mom` models in the bundles' resources
+    /// are read, as on Apple platforms, and Xcode's `.xcdatamodeld`/`.xcdatamodel` sources too
+    /// (each model once: a compiled model before its source); versioned ones at their
+    /// current versions.
     public class func mergedModel(from bundles: [Bundle]?) -> NSManagedObjectModel? {
         NSManagedObjectModel(byMerging: models(in: bundles ?? [Bundle.main]))
     }
@@ -35,21 +36,29 @@ extension NSManagedObjectModel {
         NSManagedObjectModel(byMerging: models(in: bundles ?? [Bundle.main]), forStoreMetadata: metadata)
     }
 
-    /// Every Xcode model among `bundles`' resources, a versioned model once (its current
-    /// version), in a stable order.
+    /// Every model among `bundles`' resources, a versioned model once (its current version),
+    /// in a stable order.
     static func models(in bundles: [Bundle]) -> [NSManagedObjectModel] {
-        xcodeModelPaths(in: bundles).compactMap { NSManagedObjectModel(contentsOf: URL(fileURLWithPath: $0)) }
+        modelPaths(in: bundles).compactMap { NSManagedObjectModel(contentsOf: URL(fileURLWithPath: $0)) }
     }
 
-    /// The paths of the Xcode models among `bundles`' resources: each bundle's `.xcdatamodeld`
-    /// bundles, then its `.xcdatamodel` folders, each kind sorted.
-    static func xcodeModelPaths(in bundles: [Bundle]) -> [String] {
+    /// The model files Core Data reads, in the order it looks for them: a model name's compiled
+    /// `.momd`, else its `.mom`, else its `.xcdatamodeld` source, else its `.xcdatamodel`.
+    static let modelExtensions = ["momd", "mom", "xcdatamodeld", "xcdatamodel"]
+
+    /// The paths of the models among `bundles`' resources: per bundle, each model name once
+    /// (its first kind in ``modelExtensions``), sorted by name.
+    static func modelPaths(in bundles: [Bundle]) -> [String] {
         var paths: [String] = []
         for bundle in bundles {
-            for ext in ["xcdatamodeld", "xcdatamodel"] {
+            var byName: [String: String] = [:]
+            for ext in modelExtensions.reversed() {
                 // Linux Foundation answers NSURLs here; Apple's, URLs: the paths suit both.
-                paths += (bundle.urls(forResourcesWithExtension: ext, subdirectory: nil) ?? []).compactMap { $0.path }.sorted()
+                for path in (bundle.urls(forResourcesWithExtension: ext, subdirectory: nil) ?? []).compactMap({ $0.path }) {
+                    byName[((path as NSString).lastPathComponent as NSString).deletingPathExtension] = path
+                }
             }
+            paths += byName.keys.sorted().map { byName[$0]! }
         }
         return paths
     }

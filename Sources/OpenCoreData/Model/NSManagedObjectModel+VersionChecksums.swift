@@ -39,9 +39,9 @@ extension NSManagedObjectModel {
     }
 }
 
-/// One version of an Xcode model among a program's files: a `.xcdatamodel` folder, alone or in
-/// a `.xcdatamodeld` bundle, loaded on demand (with Apple's version hashes when a compiled
-/// `.momd` of the same name lies beside the bundle).
+/// One version of a model among a program's files: a `.xcdatamodel` folder, alone or in a
+/// `.xcdatamodeld` bundle (with Apple's version hashes when a compiled `.momd` of the same name
+/// lies beside the bundle), or a compiled `.mom`, alone or in a `.momd`; loaded on demand.
 struct ModelVersionFile {
     /// The version's name ("Model 2" for `Model 2.xcdatamodel`).
     let name: String
@@ -51,28 +51,32 @@ struct ModelVersionFile {
         try NSManagedObjectModel.load(contentsOf: url)
     }
 
-    /// The versions of the model at `url`: every `.xcdatamodel` of a `.xcdatamodeld`, or the
-    /// one `.xcdatamodel` itself.
+    /// The versions of the model at `url`: every `.xcdatamodel` of a `.xcdatamodeld`, every
+    /// `.mom` of a compiled `.momd`, or the one `.xcdatamodel` or `.mom` itself.
     static func versions(at url: URL) throws -> [ModelVersionFile] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw XcodeModelError.noSuchFile(url, "No model at '\(url.path)'. Pass the path of a .xcdatamodeld bundle, a .xcdatamodel folder or a compiled .momd.")
         }
-        if url.pathExtension == "xcdatamodel" {
+        if url.pathExtension == "xcdatamodel" || url.pathExtension == "mom" {
             return [ModelVersionFile(name: url.deletingPathExtension().lastPathComponent, url: url)]
         }
-        guard isDirectory.boolValue, url.pathExtension == "xcdatamodeld" else {
+        let versionExtension: String
+        switch url.pathExtension {
+        case "xcdatamodeld" where isDirectory.boolValue: versionExtension = ".xcdatamodel"
+        case "momd" where isDirectory.boolValue: versionExtension = ".mom"
+        default:
             throw XcodeModelError.corrupt(url, "'\(url.path)' is not a versioned model. Pass a .xcdatamodeld bundle, a .xcdatamodel folder or a compiled .momd.")
         }
         let children = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return children.filter { $0.hasSuffix(".xcdatamodel") }.sorted().map {
-            ModelVersionFile(name: ($0 as NSString).deletingPathExtension, url: url.appendingPathComponent($0, isDirectory: true))
+        return children.filter { $0.hasSuffix(versionExtension) }.sorted().map {
+            ModelVersionFile(name: ($0 as NSString).deletingPathExtension, url: url.appendingPathComponent($0, isDirectory: versionExtension == ".xcdatamodel"))
         }
     }
 
-    /// Every model version among `bundles`' resources: the versions of each `.xcdatamodeld`,
-    /// then each `.xcdatamodel`, in a stable order.
+    /// Every model version among `bundles`' resources (see
+    /// ``NSManagedObjectModel/modelPaths(in:)``), in a stable order.
     static func versions(in bundles: [Bundle]) -> [ModelVersionFile] {
-        NSManagedObjectModel.xcodeModelPaths(in: bundles).flatMap { (try? versions(at: URL(fileURLWithPath: $0))) ?? [] }
+        NSManagedObjectModel.modelPaths(in: bundles).flatMap { (try? versions(at: URL(fileURLWithPath: $0))) ?? [] }
     }
 }

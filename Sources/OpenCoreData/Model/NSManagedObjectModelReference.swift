@@ -86,7 +86,7 @@ open class NSManagedObjectModelReference: NSObject {
             let bundle = bundle ?? .main
             let candidates = ModelVersionFile.versions(in: [bundle]).filter { $0.name == name } + [currentVersion(named: name, in: bundle)].compactMap { $0 }
             guard !candidates.isEmpty else {
-                throw missing("the bundle at \(bundle.bundlePath) has no Xcode model or model version named '\(name)' (\(name).xcdatamodeld or \(name).xcdatamodel)", nil)
+                throw missing("the bundle at \(bundle.bundlePath) has no model or model version named '\(name)' (\(name).momd, \(name).xcdatamodeld, or a version of that name in one)", nil)
             }
             var loaded: [NSManagedObjectModel] = []
             for candidate in candidates {
@@ -109,10 +109,12 @@ open class NSManagedObjectModelReference: NSObject {
         return model
     }
 
-    /// The current version of the `.xcdatamodeld` named `name` in `bundle`.
+    /// The current version of the versioned model (`.momd` or `.xcdatamodeld`) named `name` in `bundle`.
     private func currentVersion(named name: String, in bundle: Bundle) -> ModelVersionFile? {
-        guard let path = bundle.url(forResource: name, withExtension: "xcdatamodeld")?.path else { return nil }
-        return ModelVersionFile(name: name, url: URL(fileURLWithPath: path))
+        for ext in ["momd", "xcdatamodeld"] {
+            if let path = bundle.url(forResource: name, withExtension: ext)?.path { return ModelVersionFile(name: name, url: URL(fileURLWithPath: path)) }
+        }
+        return nil
     }
 
     private func missing(_ reason: String, _ underlying: Error?) -> NSError {

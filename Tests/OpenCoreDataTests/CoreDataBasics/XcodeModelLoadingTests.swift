@@ -336,16 +336,6 @@ final class XcodeModelLoadingTests: XCTestCase {
         XCTAssertEqual(ducks.predicate?.predicateFormat, "lastName LIKE \"Duck*\"")
     }
 
-    func testZeeQLCompiledMomIsRefusedWithAClearError() throws {
-        let url = try fixture("xcdatamodels/ZeeQL__ZeeQL3/Contacts.mom")
-        XCTAssertThrowsError(try NSManagedObjectModel.load(contentsOf: url)) { error in
-            let e = error as NSError
-            XCTAssertEqual(e.domain, NSCocoaErrorDomain)
-            XCTAssertEqual(e.code, CocoaError.Code.fileReadCorruptFile.rawValue)
-            XCTAssertTrue(e.localizedDescription.contains(".xcdatamodeld"), e.localizedDescription)
-        }
-    }
-
     func testCoreDataPlusSampleModelBundleAndEachVersion() throws {
         let current = try load("xcdatamodels/alemar11__CoreDataPlus/SampleModel.xcdatamodeld")
         XCTAssertEqual(current.xcodeVersionName, "SampleModel")
@@ -629,12 +619,6 @@ final class XcodeModelLoadingTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("bplist00 not really".utf8).write(to: folder.appendingPathComponent("elements"))
         assertLoadFails(folder, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "Xcode 3")
-    }
-
-    func testCompiledMomdIsRefused() throws {
-        let momd = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Model.momd")
-        try FileManager.default.createDirectory(at: momd, withIntermediateDirectories: true)
-        assertLoadFails(momd, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "compiled model")
     }
 
     func testBadVersionInfoThrows() throws {

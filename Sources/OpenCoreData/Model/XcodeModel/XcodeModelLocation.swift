@@ -1,10 +1,11 @@
 import Foundation
 
-/// Where the model file of an Xcode model path is: resolves a `.xcdatamodeld` bundle to its
-/// current version, a `.xcdatamodel` folder to its `contents` (or the Xcode 3 `elements`
-/// archive), and accepts a `contents` XML file given directly.
+/// Where the model file of a model path is: resolves a `.xcdatamodeld` bundle to its current
+/// version, a `.xcdatamodel` folder to its `contents` (or the Xcode 3 `elements` archive), a
+/// compiled `.momd` folder to the `.mom` of its current version (from its `VersionInfo.plist`),
+/// and accepts a `contents` XML file or a `.mom` given directly.
 struct XcodeModelLocation {
-    enum Format { case xml, legacyElementsArchive }
+    enum Format { case xml, legacyElementsArchive, compiled }
 
     /// The file to parse.
     let fileURL: URL
@@ -23,8 +24,14 @@ struct XcodeModelLocation {
             throw XcodeModelError.noSuchFile(url, "No Xcode model at '\(url.path)'. Pass the path of a .xcdatamodeld bundle, a .xcdatamodel folder, or a model's 'contents' file.")
         }
         guard isDirectory.boolValue else {
-            if url.pathExtension == "mom" || url.pathExtension == "omo" || url.lastPathComponent == "VersionInfo.plist" {
-                throw XcodeModelError.corrupt(url, "'\(url.path)' is part of a compiled model (.momd), whose format Apple does not document. Load the Xcode source model (.xcdatamodeld) instead; pass the .momd as versionInfo to get Apple's version hashes.")
+            if url.pathExtension == "mom" {
+                return compiledVersion(url)
+            }
+            if url.lastPathComponent == "VersionInfo.plist" {
+                return try compiledModel(url.deletingLastPathComponent())
+            }
+            if url.pathExtension == "omo" {
+                throw XcodeModelError.corrupt(url, "'\(url.path)' is the optimized form (.omo) of a compiled model, which OpenCoreData does not read. Pass the .momd folder or the .mom beside it: the same model in the keyed-archive form.")
             }
             let folder = url.deletingLastPathComponent()
             let versionName = folder.pathExtension == "xcdatamodel" ? folder.deletingPathExtension().lastPathComponent : nil
@@ -32,7 +39,7 @@ struct XcodeModelLocation {
             return XcodeModelLocation(fileURL: url, format: format, versionName: versionName, bundleURL: nil, warnings: [])
         }
         if url.pathExtension == "momd" {
-            throw XcodeModelError.corrupt(url, "'\(url.path)' is a compiled model (.momd), whose format Apple does not document. Load the Xcode source model (.xcdatamodeld) it was compiled from, and pass this .momd as versionInfo to get Apple's version hashes.")
+            return try compiledModel(url)
         }
         if let version = try versionFolder(url) {
             return version
@@ -60,6 +67,35 @@ struct XcodeModelLocation {
             throw XcodeModelError.noSuchFile(versionURL, "The model version '\(chosen)' in '\(url.path)' has no 'contents' file. Open the model in Xcode and save it again.")
         }
         return XcodeModelLocation(fileURL: version.fileURL, format: version.format, versionName: version.versionName, bundleURL: url, warnings: warnings)
+    }
+
+    /// A `.mom` file: one compiled version, named by its file; its `.momd` folder, when it is in
+    /// one, gives Apple's version hashes.
+    private static func compiledVersion(_ url: URL) -> XcodeModelLocation {
+        let folder = url.deletingLastPathComponent()
+        let bundle = folder.pathExtension == "momd" && FileManager.default.fileExists(atPath: folder.appendingPathComponent("VersionInfo.plist").path) ? folder : nil
+        return XcodeModelLocation(fileURL: url, format: .compiled, versionName: url.deletingPathExtension().lastPathComponent, bundleURL: bundle, warnings: [])
+    }
+
+    /// A compiled `.momd` folder: the `.mom` its `VersionInfo.plist` names current, or its only
+    /// `.mom` when it has no `VersionInfo.plist`.
+    private static func compiledModel(_ url: URL) throws -> XcodeModelLocation {
+        let moms = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasSuffix(".mom") }.sorted()
+        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("VersionInfo.plist").path) else {
+            guard moms.count == 1 else {
+                throw XcodeModelError.noSuchFile(url, "The compiled model '\(url.path)' has no VersionInfo.plist to say which of its \(moms.count) .mom files is current. Pass the .mom of the version you want, or compile the model again.")
+            }
+            return compiledVersion(url.appendingPathComponent(moms[0]))
+        }
+        let info = try CompiledModelVersionInfo(contentsOf: url)
+        guard let current = info.currentVersionName else {
+            throw XcodeModelError.corrupt(url.appendingPathComponent("VersionInfo.plist"), "The VersionInfo.plist of '\(url.path)' names no current version (NSManagedObjectModel_CurrentVersionName). Pass the .mom of the version you want, or compile the model again.")
+        }
+        let mom = url.appendingPathComponent(current + ".mom")
+        guard FileManager.default.fileExists(atPath: mom.path) else {
+            throw XcodeModelError.noSuchFile(mom, "The compiled model '\(url.path)' names '\(current)' as its current version, but has no '\(current).mom' (it has \(moms)). Compile the model again.")
+        }
+        return XcodeModelLocation(fileURL: mom, format: .compiled, versionName: current, bundleURL: url, warnings: [])
     }
 
     /// A folder holding `contents` (XML, Xcode 4 and later) or `elements` (Xcode 3 archive).
@@ -121,6 +157,7 @@ struct XcodeModelLocation {
     /// `VersionInfo.plist` (projects sometimes keep the compiled model next to the source).
     var siblingCompiledModel: URL? {
         guard let bundleURL else { return nil }
+        if format == .compiled { return bundleURL }
         let name = bundleURL.deletingPathExtension().lastPathComponent
         let momd = bundleURL.deletingLastPathComponent().appendingPathComponent(name + ".momd")
         return FileManager.default.fileExists(atPath: momd.appendingPathComponent("VersionInfo.plist").path) ? momd : nil

@@ -7,17 +7,11 @@ import Foundation
 ///
 /// ```swift
 /// let blob = try db.query("SELECT Z_CONTENT FROM Z_MODELCACHE") { $0.blob(at: 0) }.first!!
-/// let model = try SQLiteModelCache.model(from: blob)   // entities, attributes, relationships
+/// let model = try SQLiteModelCache.model(from: blob)   // the model Apple's framework cached
 /// ```
 ///
-/// Only what a store needs to read its rows is taken from the archive: entity names, classes,
-/// inheritance and renaming identifiers; attribute names, types, optionality, transience and
-/// value transformers; relationship names, destinations, inverses, cardinality, order and
-/// delete rules. Fetched properties, fetch request templates, uniqueness constraints, indexes
-/// and derived-attribute expressions are left out (derived attributes become plain attributes:
-/// their column is read like any other). Relationships are wired by the names the archive
-/// keeps beside the object references (`_NSDestinationEntityName`, `_NSInverseRelationshipName`),
-/// so no object cycle has to be decoded.
+/// The archive is the same as a compiled `.mom` file's, and ``ArchivedModelDecoder`` reads both:
+/// the whole model, fetched properties, constraints, indexes and derivations included.
 enum SQLiteModelCache {
     /// The most a model cache may inflate to. Apple's are tens to hundreds of kilobytes; a
     /// hostile store's could inflate a few megabytes into gigabytes (a decompression bomb).
@@ -66,168 +60,21 @@ enum SQLiteModelCache {
     }
 
     /// The model in an inflated model cache: an `NSKeyedArchiver` binary property list of an
-    /// `NSManagedObjectModel`, the format of a compiled `.mom` file too.
-    ///
-    /// Read as a plain property list (``KeyedArchiveObjects``), never through
-    /// `NSKeyedUnarchiver`: on Linux, a damaged archive whose object fails to decode inside a
-    /// collection leaves a null reference there, and the first read of it crashes the process.
+    /// `NSManagedObjectModel`, the format of a compiled `.mom` file too, read by the same
+    /// ``ArchivedModelDecoder``. What it reads but can't use is in the model's `loadingWarnings`.
     static func model(fromArchive archive: Data) throws -> NSManagedObjectModel {
-        guard let objects = KeyedArchiveObjects(archive) else {
-            throw SQLiteModelCacheError("the inflated model cache is not a keyed archive")
+        do {
+            var decoder = try ArchivedModelDecoder(archive, moduleName: nil)
+            let model = try decoder.makeModel()
+            model.loadingWarnings = decoder.warnings
+            return model
+        } catch let failure as ArchivedModelDecoder.Failure {
+            throw SQLiteModelCacheError("the model cache is damaged: \(failure)")
         }
-        guard let root = objects.dict(objects.top["root"]), objects.className(of: root) == "NSManagedObjectModel" else {
-            throw SQLiteModelCacheError("the model cache holds no NSManagedObjectModel")
-        }
-        return try ArchivedModel(root, in: objects).makeModel()
     }
 }
 
 struct SQLiteModelCacheError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-// MARK: - Archived objects (the names are Apple's classes')
-
-/// Apple's `NSManagedObjectModel` in the archive.
-private struct ArchivedModel {
-    let entities: [ArchivedEntity]
-    let versionIdentifiers: [AnyHashable]
-
-    init(_ object: [String: Any], in archive: KeyedArchiveObjects) {
-        // NSEntities is an NSKnownKeysDictionary1: its entities are the array under "values".
-        let entities = archive.dict(object["NSEntities"]).map { archive.array($0["values"]) } ?? []
-        self.entities = entities.compactMap { archive.dict($0) }.filter { archive.className(of: $0) == "NSEntityDescription" }.map { ArchivedEntity($0, in: archive) }
-        versionIdentifiers = archive.array(object["NSVersionIdentifiers"]).compactMap { archive.plainValue($0) as? AnyHashable }
-    }
-
-/// Our model of the archived one: entities, subentities, then relationships by name.
-    func makeModel() throws -> NSManagedObjectModel {
-        var byName: [String: NSEntityDescription] = [:]
-        for archived in entities {
-            guard !archived.name.isEmpty else { throw SQLiteModelCacheError("an archived entity has no name") }
-            let entity = NSEntityDescription(name: archived.name)
-            entity.renamingIdentifier = archived.renamingIdentifier
-            entity.isAbstract = archived.isAbstract
-            byName[archived.name] = entity
-        }
-        // The archive lists inherited properties in each subentity too; ours declare only their own.
-        var inherited: [String: Set<String>] = [:]
-        func collectInherited(_ archived: ArchivedEntity, _ names: Set<String>) {
-            // Each entity once: a damaged archive's subentity names can form a cycle.
-            guard inherited[archived.name] == nil else { return }
-            inherited[archived.name] = names
-            let mine = names.union(archived.properties.map(\.name))
-            for sub in entities where archived.subentityNames.contains(sub.name) { collectInherited(sub, mine) }
-        }
-        let subentityNames = Set(entities.flatMap(\.subentityNames))
-        for root in entities where !subentityNames.contains(root.name) { collectInherited(root, []) }
-        var relationships: [(NSRelationshipDescription, ArchivedRelationship, owner: String)] = []
-        for archived in entities {
-            let entity = byName[archived.name]!
-            entity.subentities = archived.subentityNames.sorted().compactMap { byName[$0] }
-            var properties: [NSPropertyDescription] = []
-            for property in archived.properties.sorted(by: { $0.name < $1.name }) where !property.name.isEmpty && !(inherited[archived.name] ?? []).contains(property.name) {
-                switch property.kind {
-                case let .attribute(type, valueTransformerName):
-                    let attribute = NSAttributeDescription(name: property.name, type: NSAttributeType(rawValue: type) ?? .binaryDataAttributeType, isOptional: property.isOptional)
-                    attribute.isTransient = property.isTransient
-                    attribute.valueTransformerName = valueTransformerName
-                    properties.append(attribute)
-                case let .relationship(r):
-                    let relationship = NSRelationshipDescription()
-                    relationship.name = property.name
-                    relationship.isOptional = property.isOptional
-                    relationship.isTransient = property.isTransient
-                    relationship.isOrdered = r.isOrdered
-                    relationship.minCount = r.minCount
-                    relationship.maxCount = r.maxCount
-                    relationship.deleteRule = NSDeleteRule(rawValue: r.deleteRule) ?? .nullifyDeleteRule
-                    relationships.append((relationship, r, archived.name))
-                    properties.append(relationship)
-                }
-            }
-            entity.properties = properties
-        }
-        for (relationship, archived, owner) in relationships {
-            guard let destination = byName[archived.destinationName] else {
-                throw SQLiteModelCacheError("relationship \(owner).\(relationship.name) names destination '\(archived.destinationName)', which the cached model lacks")
-            }
-            relationship.destinationEntity = destination
-            if let inverseName = archived.inverseName {
-                var declaring: NSEntityDescription? = destination
-                while let e = declaring, e.properties.first(where: { $0.name == inverseName }) == nil { declaring = e.superentity }
-                relationship.inverseRelationship = declaring?.properties.first { $0.name == inverseName } as? NSRelationshipDescription
-            }
-        }
-        let model = NSManagedObjectModel()
-        model.entities = entities.compactMap { byName[$0.name] }
-        model.versionIdentifiers = Set(versionIdentifiers)
-        return model
-    }
-}
-
-/// Apple's `NSEntityDescription`. Its superentity and its properties' entity are references
-/// back up the graph, never followed: the hierarchy comes from the subentities' names.
-private struct ArchivedEntity {
-    let name: String
-    let renamingIdentifier: String?
-    let isAbstract: Bool
-    let subentityNames: [String]
-    let properties: [ArchivedProperty]
-
-    init(_ object: [String: Any], in archive: KeyedArchiveObjects) {
-        name = archive.string(object["NSEntityName"]) ?? ""
-        renamingIdentifier = archive.string(object["NSRenamingIdentifier"])
-        isAbstract = archive.bool(object["NSIsAbstract"]) ?? false
-        subentityNames = archive.pairs(object["NSSubentities"]).map(\.0)
-        // Fetched properties, proxies of inherited properties and anything else are left out.
-        properties = archive.pairs(object["NSProperties"]).compactMap { _, value in
-            archive.dict(value).flatMap { ArchivedProperty($0, in: archive) }
-        }
-    }
-}
-
-/// An archived attribute (`NSAttributeDescription`, and `NSDerivedAttributeDescription` read as a
-/// plain attribute) or relationship (`NSRelationshipDescription`, with its destination and
-/// inverse by name).
-private struct ArchivedProperty {
-    enum Kind {
-        case attribute(type: UInt, valueTransformerName: String?)
-        case relationship(ArchivedRelationship)
-    }
-    let name: String
-    let isOptional: Bool
-    let isTransient: Bool
-    let kind: Kind
-
-    init?(_ object: [String: Any], in archive: KeyedArchiveObjects) {
-        name = archive.string(object["NSPropertyName"]) ?? ""
-        isOptional = archive.bool(object["NSIsOptional"]) ?? false
-        isTransient = archive.bool(object["NSIsTransient"]) ?? false
-        switch archive.className(of: object) {
-        case "NSAttributeDescription", "NSDerivedAttributeDescription":
-            kind = .attribute(type: UInt(max(0, archive.int(object["NSAttributeType"]) ?? 0)), valueTransformerName: archive.string(object["NSValueTransformerName"]))
-        case "NSRelationshipDescription":
-            kind = .relationship(ArchivedRelationship(
-                destinationName: archive.string(object["_NSDestinationEntityName"]) ?? "",
-                inverseName: archive.string(object["_NSInverseRelationshipName"]),
-                isOrdered: archive.bool(object["NSIsOrdered"]) ?? false,
-                minCount: archive.int(object["NSMinCount"]) ?? 0,
-                // Apple archives "no limit" as 0 or -1.
-                maxCount: max(0, archive.int(object["NSMaxCount"]) ?? 0),
-                deleteRule: UInt(max(0, archive.int(object["NSDeleteRule"]) ?? 0))))
-        default:
-            return nil
-        }
-    }
-}
-
-private struct ArchivedRelationship {
-    let destinationName: String
-    let inverseName: String?
-    let isOrdered: Bool
-    let minCount: Int
-    let maxCount: Int
-    let deleteRule: UInt
 }

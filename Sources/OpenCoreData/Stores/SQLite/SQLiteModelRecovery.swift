@@ -120,7 +120,8 @@ struct SQLiteModelRecovery {
                 let numbers = Dictionary(try db.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") { ($0.text(at: 0) ?? "", Int($0.int64(at: 1))) }, uniquingKeysWith: { a, _ in a })
                 let missing = try SQLiteSchema(model: model, entityNumbers: numbers, existingTables: tables).missingNames(in: db)
                 guard missing.isEmpty else { throw SQLiteModelCacheError("the store's tables lack \(missing.joined(separator: ", "))") }
-                warnings.append("The model was read from the store's Z_MODELCACHE; its fetched properties, uniqueness constraints, indexes and derived-attribute expressions are left out.")
+                warnings.append("The model was read from the store's Z_MODELCACHE.")
+                warnings += model.loadingWarnings
                 return finish(model)
             } catch let error as SQLiteSchemaError {
                 warnings.append("Z_MODELCACHE holds a model the SQLite store can't lay out (\(error.message)); the model was rebuilt from the schema instead.")

@@ -1,0 +1,288 @@
+import OpenCoreData
+import OpenCoreDataTestSupport
+import XCTest
+
+/// Loading compiled models, as an app ships them: a `.momd` folder (the current version named by
+/// its `VersionInfo.plist`) or one `.mom` file, Xcode's model compiler's keyed archive. Apple's
+/// `Z_MODELCACHE` in a SQLite store is the same archive. Every compiled model in the shared
+/// fixtures is loaded and compared, entity by entity and property by property, with the Xcode
+/// source it was compiled from.
+final class CompiledModelLoadingTests: XCTestCase {
+    private let sampleModel = "apple-stores/alemar11__CoreDataPlus/SampleModel/"
+    private let sampleModel3 = "apple-stores/alemar11__CoreDataPlus/SampleModel3/"
+    private let bookmarks = "apple-stores/duckduckgo__BrowserServicesKit/Bookmarks/"
+
+    private func fixture(_ relative: String) throws -> URL {
+        let root = fixturesRoot
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent("apple-stores").path) else {
+            throw XCTSkip("Fixtures not found at \(root.path). Set OCD_FIXTURES to the shared fixtures folder, or check it out at ../shared/fixtures beside the package.")
+        }
+        return root.appendingPathComponent(relative)
+    }
+
+    /// Every compiled version equals its source and carries Apple's version hashes.
+    func testEveryCompiledVersionEqualsItsXcodeSource() throws {
+        let pairs: [(compiled: String, source: String, version: String)] = [
+            (sampleModel + "Fixtures/SampleModel.momd/SampleModel.mom", sampleModel + "SampleModel.xcdatamodeld/SampleModel.xcdatamodel", "SampleModel"),
+            (sampleModel + "Fixtures/SampleModel.momd/SampleModel2.mom", sampleModel + "SampleModel.xcdatamodeld/SampleModel2.xcdatamodel", "SampleModel2"),
+            (sampleModel + "Fixtures/SampleModel.momd/SampleModel3.mom", sampleModel + "SampleModel.xcdatamodeld/SampleModel3.xcdatamodel", "SampleModel3"),
+            (sampleModel3 + "Fixtures/SampleModel3.momd/SampleModel3.mom", sampleModel3 + "SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel", "SampleModel3"),
+            (sampleModel3 + "Fixtures/SampleModel3.momd/SampleModel3_v2.mom", sampleModel3 + "SampleModel3.xcdatamodeld/SampleModel3_v2.xcdatamodel", "SampleModel3_v2"),
+            (sampleModel3 + "Fixtures/SampleModel3.momd/SampleModel3_v3.mom", sampleModel3 + "SampleModel3.xcdatamodeld/SampleModel3_v3.xcdatamodel", "SampleModel3_v3"),
+        ]
+        for (compiledPath, sourcePath, version) in pairs {
+            let compiled = try NSManagedObjectModel.load(contentsOf: fixture(compiledPath))
+            let source = try NSManagedObjectModel.load(contentsOf: fixture(sourcePath))
+            XCTAssertEqual(compiled.xcodeVersionName, version)
+            assertSameModel(compiled, source, compiledPath)
+            let info = try CompiledModelVersionInfo(contentsOf: fixture(compiledPath).deletingLastPathComponent())
+            let hashes = try XCTUnwrap(info.entityVersionHashes(forVersion: version))
+            XCTAssertEqual(compiled.appleEntityVersionHashesByName, hashes, "\(compiledPath): Apple's hashes, from the .momd's VersionInfo.plist")
+            XCTAssertEqual(Set(hashes.keys), Set(compiled.entitiesByName.keys))
+            if let checksum = info.versionChecksums[version] {  // Xcode 15 and later write checksums
+                XCTAssertEqual(compiled.versionChecksum, checksum, "\(compiledPath): Apple's checksum")
+            }
+        }
+    }
+
+    func testZeeQLCompiledMomEqualsItsSource() throws {
+        let compiled = try NSManagedObjectModel.load(contentsOf: fixture("xcdatamodels/ZeeQL__ZeeQL3/Contacts.mom"))
+        let source = try NSManagedObjectModel.load(contentsOf: fixture("xcdatamodels/ZeeQL__ZeeQL3/Contacts.xcdatamodel"))
+        // ZeeQL's .mom was compiled before the template got its limit, batch size and
+        // distinct flag: its archive holds 0, 0 and NO (read as such), the source 220, 20, YES.
+        let template = "template fetchTheDucks: Person where lastName LIKE \"Duck*\" sort [] limit %@ offset 0 batch %@ result 0 distinct %@ subentities true values true faults true pending true"
+        assertSameModel(compiled, source, "Contacts.mom", differences: [
+            String(format: template, "0", "0", "false"): String(format: template, "220", "20", "true"),
+        ])
+        XCTAssertNil(compiled.appleEntityVersionHashesByName, "a .mom outside a .momd has no VersionInfo.plist")
+    }
+
+    /// The `Z_MODELCACHE` of Apple's stores is the same archive: read by the same decoder, it
+    /// equals the source of the version that wrote the store.
+    func testTheModelCacheOfAppleStoresEqualsTheSourceOfTheirVersion() throws {
+        let pairs: [(store: String, source: String)] = [
+            ("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V1.sqlite", sampleModel + "SampleModel.xcdatamodeld/SampleModel.xcdatamodel"),
+            ("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V2.sqlite", sampleModel + "SampleModel.xcdatamodeld/SampleModel2.xcdatamodel"),
+            ("alemar11__CoreDataPlus/SampleModel3/Fixtures/SampleModel3_V1.sqlite", sampleModel3 + "SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel"),
+            ("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V1.sqlite", bookmarks + "BookmarksModel.xcdatamodeld/BookmarksModel.xcdatamodel"),
+            ("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V2.sqlite", bookmarks + "BookmarksModel.xcdatamodeld/BookmarksModel 2.xcdatamodel"),
+            ("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V3.sqlite", bookmarks + "BookmarksModel.xcdatamodeld/BookmarksModel 3.xcdatamodel"),
+            ("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V4.sqlite", bookmarks + "BookmarksModel.xcdatamodeld/BookmarksModel 4.xcdatamodel"),
+            ("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V5.sqlite", bookmarks + "BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel"),
+            ("duckduckgo__BrowserServicesKit/SyncMetadata/SyncMetadata_V3.sqlite", "apple-stores/duckduckgo__BrowserServicesKit/SyncMetadata/SyncMetadata.xcdatamodeld/SyncMetadata 3.xcdatamodel"),
+        ]
+        for (store, sourcePath) in pairs {
+            let cached = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: copyAppleStore(store))
+            XCTAssertEqual(cached.loadingWarnings.first, "The model was read from the store's Z_MODELCACHE.", store)
+            let source = try NSManagedObjectModel.load(contentsOf: fixture(sourcePath))
+            var differences: [String: String] = [:]
+            // A recovered model takes its identifiers from the store's metadata, where Apple's
+            // framework records an empty identifier field as [""].
+            differences["versionIdentifiers [\"\"]"] = "versionIdentifiers []"
+            if store.hasSuffix("SampleModel_V2.sqlite") {
+                // Written by a migration, whose destination model Apple's framework cached
+                // without class names.
+                for name in ["Car", "LuxuryCar", "Person", "SportCar"] {
+                    differences["\(name) class NSManagedObject represented - abstract false"] = "\(name) class NSManagedObject represented \(name) abstract false"
+                }
+            }
+            assertSameModel(cached, source, store, differences: differences)
+        }
+    }
+
+    // MARK: - Finding the version
+
+    func testAMomdLoadsTheVersionItsVersionInfoNamesCurrent() throws {
+        let momd = try fixture(sampleModel3 + "Fixtures/SampleModel3.momd")
+        let model = try XCTUnwrap(NSManagedObjectModel(contentsOf: momd), "Apple's initializer reads a .momd")
+        XCTAssertEqual(model.xcodeVersionName, "SampleModel3")
+        XCTAssertEqual(model.entities.compactMap(\.name), ["User"])
+        let info = try CompiledModelVersionInfo(contentsOf: momd)
+        XCTAssertEqual(model.appleEntityVersionHashesByName, info.entityVersionHashes(forVersion: "SampleModel3"))
+        XCTAssertEqual(try NSManagedObjectModel.load(contentsOf: momd.appendingPathComponent("VersionInfo.plist")).xcodeVersionName, "SampleModel3")
+        let v3 = try XCTUnwrap(NSManagedObjectModel(contentsOf: momd.appendingPathComponent("SampleModel3_v3.mom")))
+        XCTAssertEqual(v3.entities.compactMap(\.name).sorted(), ["Pet", "User"])
+        XCTAssertEqual(v3.appleEntityVersionHashesByName, info.entityVersionHashes(forVersion: "SampleModel3_v3"))
+    }
+
+    /// A program that ships the compiled model finds it by name, merges it, and finds each of
+    /// its versions by name or checksum, as an app bundle's `.momd` is found on Apple platforms.
+    func testCompiledModelsAreFoundInBundlesWithEveryVersion() throws {
+        let folder = try makeTemporaryDirectory("ocd-momd-bundle")
+        try FileManager.default.copyItem(at: fixture(sampleModel3 + "Fixtures/SampleModel3.momd"), to: folder.appendingPathComponent("SampleModel3.momd"))
+        let bundle = try XCTUnwrap(Bundle(path: folder.path))
+        let merged = try XCTUnwrap(NSManagedObjectModel.mergedModel(from: [bundle]))
+        XCTAssertEqual(merged.entities.compactMap(\.name), ["User"], "the current version")
+        let checksums = try NSManagedObjectModel.checksumsForVersionedModel(at: folder.appendingPathComponent("SampleModel3.momd"))
+        let v2Checksum = try XCTUnwrap(checksums["SampleModel3_v2"])
+        let v2 = NSManagedObjectModelReference(name: "SampleModel3_v2", in: bundle, versionChecksum: v2Checksum).resolvedModel
+        XCTAssertEqual(v2.entities.compactMap(\.name).sorted(), ["Pet", "User"])
+        XCTAssertEqual(v2.versionChecksum, v2Checksum)
+    }
+
+    // MARK: - Damaged compiled models
+
+    private func assertLoadFails(_ url: URL, code: Int, mentioning text: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNil(NSManagedObjectModel(contentsOf: url), file: file, line: line)
+        XCTAssertThrowsError(try NSManagedObjectModel.load(contentsOf: url), file: file, line: line) { error in
+            let e = error as NSError
+            XCTAssertEqual(e.domain, NSCocoaErrorDomain, file: file, line: line)
+            XCTAssertEqual(e.code, code, e.localizedDescription, file: file, line: line)
+            XCTAssertTrue(e.localizedDescription.contains(text), e.localizedDescription, file: file, line: line)
+            XCTAssertNotNil(e.userInfo[NSFilePathErrorKey], file: file, line: line)
+        }
+    }
+
+    func testAMomdWithoutVersionInfoOrItsCurrentVersionIsNoSuchFile() throws {
+        let folder = try makeTemporaryDirectory("ocd-momd")
+        let empty = folder.appendingPathComponent("Empty.momd")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        assertLoadFails(empty, code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "has no VersionInfo.plist")
+
+        let partial = folder.appendingPathComponent("Partial.momd")
+        try FileManager.default.copyItem(at: fixture(sampleModel3 + "Fixtures/SampleModel3.momd"), to: partial)
+        try FileManager.default.removeItem(at: partial.appendingPathComponent("SampleModel3.mom"))
+        assertLoadFails(partial, code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "has no 'SampleModel3.mom'")
+
+        // Without VersionInfo.plist, a .momd of one version is that version.
+        try FileManager.default.removeItem(at: partial.appendingPathComponent("VersionInfo.plist"))
+        try FileManager.default.removeItem(at: partial.appendingPathComponent("SampleModel3_v2.mom"))
+        XCTAssertEqual(try NSManagedObjectModel.load(contentsOf: partial).xcodeVersionName, "SampleModel3_v3")
+    }
+
+    func testTheOptimizedOmoFormIsRefusedWithTheFileToReadInstead() throws {
+        assertLoadFails(try fixture(sampleModel3 + "Fixtures/SampleModel3.momd/SampleModel3.omo"),
+                        code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "Pass the .momd folder or the .mom")
+    }
+
+    func testAMomThatIsNotAModelArchiveIsCorrupt() throws {
+        let folder = try makeTemporaryDirectory("ocd-mom")
+        let garbage = folder.appendingPathComponent("Garbage.mom")
+        try Data("bplist00 not really".utf8).write(to: garbage)
+        assertLoadFails(garbage, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not a keyed archive")
+
+        // A keyed archive of something else: a compiled mapping model.
+        let mapping = folder.appendingPathComponent("Mapping.mom")
+        try FileManager.default.copyItem(at: fixture(sampleModel + "Fixtures/V2toV3.cdm"), to: mapping)
+        assertLoadFails(mapping, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not an NSManagedObjectModel")
+    }
+
+    /// Archives edited to break the model's structure: each a thrown 259 that names the fault.
+    func testAMomWithABrokenStructureSaysWhatIsWrong() throws {
+        let source = try fixture(sampleModel + "Fixtures/SampleModel.momd/SampleModel.mom")
+        let original = try XCTUnwrap(PropertyListSerialization.propertyList(from: Data(contentsOf: source), format: nil) as? [String: Any])
+        let folder = try makeTemporaryDirectory("ocd-mom-broken")
+        func assertBroken(_ edit: (inout [Any]) -> Void, mentioning text: String, line: UInt = #line) throws {
+            var plist = original
+            var objects = try XCTUnwrap(plist["$objects"] as? [Any])
+            edit(&objects)
+            plist["$objects"] = objects
+            let url = folder.appendingPathComponent("Broken\(line).mom")
+            try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: url)
+            assertLoadFails(url, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: text, line: line)
+        }
+        // Keyed archives share one string object among all its uses, so each edit points one
+        // key at another key's string (the references are opaque UIDs, copied as they are).
+        func objectIndex(_ objects: [Any], where test: ([String: Any]) -> Bool) -> Int? {
+            objects.firstIndex { ($0 as? [String: Any]).map(test) ?? false }
+        }
+        try assertBroken({ objects in
+            // Car.owner: its destination becomes its own name, "owner".
+            if let i = objectIndex(objects, where: { $0["_NSDestinationEntityName"] != nil && $0["NSMaxCount"] as? Int == 1 }) {
+                var relationship = objects[i] as! [String: Any]
+                relationship["_NSDestinationEntityName"] = relationship["NSPropertyName"]
+                relationship["NSDestinationEntity"] = nil
+                objects[i] = relationship
+            }
+        }, mentioning: "names destination 'owner', which the model lacks")
+        try assertBroken({ objects in
+            // Car.owner: its inverse becomes "owner", which Person lacks.
+            if let i = objectIndex(objects, where: { $0["_NSInverseRelationshipName"] != nil && $0["NSMaxCount"] as? Int == 1 }) {
+                var relationship = objects[i] as! [String: Any]
+                relationship["_NSInverseRelationshipName"] = relationship["NSPropertyName"]
+                objects[i] = relationship
+            }
+        }, mentioning: "names inverse 'owner'")
+        try assertBroken({ objects in
+            // Every entity takes the first entity's name.
+            let entities = objects.indices.filter { (objects[$0] as? [String: Any])?["NSEntityName"] != nil }
+            guard let first = entities.first, let name = (objects[first] as? [String: Any])?["NSEntityName"] else { return }
+            for i in entities { var e = objects[i] as! [String: Any]; e["NSEntityName"] = name; objects[i] = e }
+        }, mentioning: "two entities are named")
+    }
+
+    // MARK: - Comparing models
+
+    /// `differences`: lines of the compiled model's description that stand for the source's line.
+    private func assertSameModel(_ compiled: NSManagedObjectModel, _ source: NSManagedObjectModel, _ label: String,
+                                 differences: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) {
+        let a = describe(compiled).map { differences[$0] ?? $0 }, b = describe(source)
+        let onlyCompiled = a.filter { !b.contains($0) }, onlySource = b.filter { !a.contains($0) }
+        XCTAssertTrue(onlyCompiled.isEmpty && onlySource.isEmpty,
+                      "\(label):\n only compiled:\n  \(onlyCompiled.joined(separator: "\n  "))\n only source:\n  \(onlySource.joined(separator: "\n  "))", file: file, line: line)
+        XCTAssertGreaterThan(a.count, 5, label, file: file, line: line)
+    }
+
+    /// One line per fact of the model: every field of every entity, property, index,
+    /// configuration and fetch request template.
+    private func describe(_ model: NSManagedObjectModel) -> [String] {
+        var lines: [String] = []
+        lines.append("versionIdentifiers \(model.versionIdentifiers.map { "\($0)" }.sorted())")
+        for name in model.configurations {
+            lines.append("configuration \(name): \((model.entities(forConfigurationName: name) ?? []).compactMap(\.name).sorted())")
+        }
+        for (name, request) in model.fetchRequestTemplatesByName {
+            lines.append("template \(name): \(describe(request))")
+        }
+        for entity in model.entities {
+            let e = entity.name ?? "?"
+            lines.append("\(e) class \(entity.managedObjectClassName ?? "-") represented \(entity.representedClassName ?? "-") abstract \(entity.isAbstract)")
+            lines.append("\(e) super \(entity.superentity?.name ?? "-") subs \(entity.subentities.compactMap(\.name).sorted())")
+            lines.append("\(e) renaming \(entity.renamingIdentifier ?? "-") hashModifier \(entity.versionHashModifier ?? "-") userInfo \(describe(entity.userInfo))")
+            lines.append("\(e) unique \(entity.uniquenessConstraints.map { $0.map { "\($0)" } })")
+            lines.append("\(e) compoundIndexes \(entity.compoundIndexes.map { $0.map { "\($0)" } })")
+            for index in entity.indexes {
+                let elements = index.elements.map { "\($0.propertyName ?? $0.expression?.description ?? "?") \($0.collationType.rawValue) \($0.isAscending)" }
+                lines.append("\(e) index \(index.name) \(elements) where \(index.partialIndexPredicate?.predicateFormat ?? "-")")
+            }
+            lines.append("\(e) properties \(entity.properties.map(\.name).sorted())")
+            for property in entity.properties { lines += describe(property, in: e) }
+        }
+        return lines
+    }
+
+    private func describe(_ property: NSPropertyDescription, in owner: String) -> [String] {
+        let p = "\(owner).\(property.name)"
+        var lines = ["\(p) \(type(of: property)) optional \(property.isOptional) transient \(property.isTransient) indexed \(property.isIndexed) spotlight \(property.isIndexedBySpotlight) readOnly \(property.isReadOnly)",
+                     "\(p) renaming \(property.renamingIdentifier ?? "-") hashModifier \(property.versionHashModifier ?? "-") userInfo \(describe(property.userInfo))",
+                     "\(p) validation \(property.validationPredicates.map(\.predicateFormat)) warnings \(property.validationWarnings)"]
+        if let a = property as? NSAttributeDescription {
+            // Xcode's compiler keeps a transformable's custom class for code generation only:
+            // the compiled attribute has none. The source's is in XcodeModelLoadingTests.
+            let valueClass = a.attributeType == .transformableAttributeType ? "(custom)" : a.attributeValueClassName ?? "-"
+            lines.append("\(p) type \(a.attributeType.rawValue) class \(valueClass) default \(a.defaultValue.map { "\($0)" } ?? "-") transformer \(a.valueTransformerName ?? "-")")
+            lines.append("\(p) external \(a.allowsExternalBinaryDataStorage) history \(a.preservesValueInHistoryOnDeletion) cloudEncryption \(a.allowsCloudEncryption)")
+        }
+        if let d = property as? NSDerivedAttributeDescription {
+            lines.append("\(p) derivation \(d.derivationExpression?.description ?? "-")")
+        }
+        if let c = property as? NSCompositeAttributeDescription {
+            for element in c.elements { lines += describe(element, in: p) }
+        }
+        if let r = property as? NSRelationshipDescription {
+            lines.append("\(p) destination \(r.destinationEntity?.name ?? "-") inverse \(r.inverseRelationship?.name ?? "-") min \(r.minCount) max \(r.maxCount) rule \(r.deleteRule.rawValue) ordered \(r.isOrdered)")
+        }
+        if let f = property as? NSFetchedPropertyDescription {
+            lines.append("\(p) fetch \(f.fetchRequest.map(describe) ?? "-")")
+        }
+        return lines
+    }
+
+    private func describe(_ request: NSFetchRequest<NSFetchRequestResult>) -> String {
+        "\(request.entityName ?? "-") where \(request.predicate?.predicateFormat ?? "-") sort \((request.sortDescriptors ?? []).map { "\($0.key ?? "-") \($0.ascending)" }) limit \(request.fetchLimit) offset \(request.fetchOffset) batch \(request.fetchBatchSize) result \(request.resultType.rawValue) distinct \(request.returnsDistinctResults) subentities \(request.includesSubentities) values \(request.includesPropertyValues) faults \(request.returnsObjectsAsFaults) pending \(request.includesPendingChanges)"
+    }
+
+    private func describe(_ userInfo: [AnyHashable: Any]?) -> String {
+        (userInfo ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
+    }
+}
