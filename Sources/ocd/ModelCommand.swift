@@ -14,7 +14,7 @@ import OpenCoreData
 /// ...
 /// ```
 enum ModelCommand {
-    static let usage = "usage: ocd model <path to .xcdatamodeld, .xcdatamodel or contents> [--version-info <.momd>] [--module <name>]"
+    static let usage = "usage: ocd model <path to .momd, .mom, .xcdatamodeld, .xcdatamodel or contents> [--version-info <.momd>] [--module <name>]"
 
     /// Returns the exit status: 0 when loaded (even with problems, which are printed), 1 when
     /// the path holds no readable model, 2 for wrong arguments.

@@ -101,13 +101,30 @@ struct KeyedArchiveObjects {
     /// expand to 2^60 values; past the budget, values read as nil.
     static let plainValueBudget = 100_000
 
-    /// A plain value: string, number, data, date (`NS.time`), or an array or dictionary of them.
+    /// A plain value: string, number, data, date (`NS.time`), UUID, URL, decimal number, or an
+    /// array or dictionary of them.
     /// Nesting deeper than `depth` (an archive whose collections contain themselves, say), or
     /// more than ``plainValueBudget`` values in all, reads as nil instead of recursing until the
     /// stack overflows or the memory runs out.
     func plainValue(_ value: Any?, depth: Int = 64) -> Any? {
         var budget = Self.plainValueBudget
         return plainValue(value, depth: depth, budget: &budget)
+    }
+
+    /// An archived `NSDecimalNumber`: up to eight 16-bit words of mantissa (least significant
+    /// first, in the byte order `NS.mantissa.bo` names), a decimal exponent and a sign.
+    private func decimal(_ object: [String: Any]) -> Decimal? {
+        guard let mantissa = resolve(object["NS.mantissa"]) as? Data, let exponent = int(object["NS.exponent"]),
+              let length = int(object["NS.length"]), (0...8).contains(length), mantissa.count >= 2 * length,
+              (-128...127).contains(exponent) else { return nil }
+        let littleEndian = (int(object["NS.mantissa.bo"]) ?? 1) == 1
+        var value = Decimal(0)
+        for i in stride(from: length - 1, through: 0, by: -1) {
+            let low = UInt16(mantissa[mantissa.startIndex + 2 * i]), high = UInt16(mantissa[mantissa.startIndex + 2 * i + 1])
+            value = value * 65536 + Decimal(littleEndian ? high << 8 | low : low << 8 | high)
+        }
+        value *= Decimal(sign: .plus, exponent: exponent, significand: 1)
+        return bool(object["NS.negative"]) == true ? -value : value
     }
 
     private func plainValue(_ value: Any?, depth: Int, budget: inout Int) -> Any? {
@@ -122,6 +139,11 @@ struct KeyedArchiveObjects {
         case let object as [String: Any]:
             if let s = string(value) { return s }
             if let t = (resolve(object["NS.time"]) as? NSNumber)?.doubleValue { return Date(timeIntervalSinceReferenceDate: t) }
+            if let bytes = resolve(object["NS.uuidbytes"]) as? Data, bytes.count == 16 { return UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }) }
+            if let relative = string(object["NS.relative"]) {
+                return URL(string: relative, relativeTo: (plainValue(object["NS.base"], depth: depth - 1, budget: &budget) as? URL))
+            }
+            if let decimal = decimal(object) { return NSDecimalNumber(decimal: decimal) }
             if object["NS.keys"] != nil {
                 var result: [String: Any] = [:]
                 for (key, v) in pairs(value) { result[key] = plainValue(v, depth: depth - 1, budget: &budget) }

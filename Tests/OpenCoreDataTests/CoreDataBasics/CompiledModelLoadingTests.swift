@@ -120,6 +120,98 @@ final class CompiledModelLoadingTests: XCTestCase {
         XCTAssertEqual(v2.versionChecksum, v2Checksum)
     }
 
+    /// What a server sharing an app's data does with the app's compiled model alone: open the
+    /// store Apple's framework wrote, read it, and migrate it to the next version, which then
+    /// carries the hashes Apple's own migration wrote.
+    func testTheCompiledModelOpensAndMigratesAStoreApplesFrameworkWrote() throws {
+        let momd = try fixture(sampleModel + "Fixtures/SampleModel.momd")
+        let v1 = try NSManagedObjectModel.load(contentsOf: momd.appendingPathComponent("SampleModel.mom"))
+        let store = try copyAppleStore("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V1.sqlite")
+        let reader = NSPersistentStoreCoordinator(managedObjectModel: v1)
+        try reader.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store, options: [NSReadOnlyPersistentStoreOption: true])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = reader
+        try context.performAndWait {
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Car")), 125)
+            let people = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            people.predicate = NSPredicate(format: "cars.@count > 0")
+            XCTAssertGreaterThan(try context.count(for: people), 0)
+        }
+        if let opened = reader.persistentStores.first { try reader.remove(opened) }
+
+        let v2 = try NSManagedObjectModel.load(contentsOf: momd.appendingPathComponent("SampleModel2.mom"))
+        let migrating = NSPersistentStoreCoordinator(managedObjectModel: v2)
+        try migrating.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store, options: [
+            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true, OCDMigrationSourceModelsOption: [v1],
+        ])
+        let hashes = { (url: URL) in
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)[NSStoreModelVersionHashesKey] as? [String: Data]
+        }
+        XCTAssertEqual(try hashes(store), try hashes(copyAppleStore("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V2.sqlite")))
+    }
+
+    // MARK: - What the fixtures lack
+
+    /// A model archived as Apple's classes archive themselves, with what no fixture has:
+    /// a composite attribute, Spotlight indexing, external storage, cloud encryption, a
+    /// template with sort descriptors and every request flag, compound and negated predicates,
+    /// a subquery, a partial index, user info and a configuration.
+    func testEverySettingAnArchiveCanHoldIsRead() throws {
+        let url = try makeTemporaryDirectory("ocd-archive").appendingPathComponent("Places.mom")
+        try placesModelArchive().write(to: url)
+
+        let loaded = try NSManagedObjectModel.load(contentsOf: url)
+        XCTAssertEqual(loaded.versionIdentifiers, ["7"])
+        XCTAssertEqual(loaded.configurations, ["Maps"])
+        XCTAssertEqual(loaded.entities(forConfigurationName: "Maps")?.compactMap(\.name), ["Place"])
+        let placeEntity = try XCTUnwrap(loaded.entitiesByName["Place"])
+        XCTAssertEqual(placeEntity.userInfo?["owner"] as? String, "maps")
+        XCTAssertEqual(placeEntity.versionHashModifier, "2")
+        XCTAssertEqual(placeEntity.uniquenessConstraints.map { $0.map { "\($0)" } }, [["name"]])
+        XCTAssertEqual(loaded.entitiesByName["Tag"]?.renamingIdentifier, "Label")
+        XCTAssertEqual(loaded.entitiesByName["Tag"]?.attributesByName["label"]?.defaultValue as? String, "new")
+
+        let location = try XCTUnwrap(placeEntity.attributesByName["location"] as? NSCompositeAttributeDescription)
+        XCTAssertEqual(location.attributeType, .compositeAttributeType)
+        XCTAssertEqual(location.elements.map(\.name), ["latitude", "longitude"])
+        XCTAssertEqual(location.elements.map(\.attributeType), [.doubleAttributeType, .doubleAttributeType])
+        XCTAssertEqual(location.elements.map(\.isOptional), [false, true])
+
+        let name = try XCTUnwrap(placeEntity.attributesByName["name"])
+        XCTAssertTrue(name.isIndexedBySpotlight, "_P 0x100")
+        XCTAssertFalse(name.isOptional)
+        XCTAssertEqual(name.userInfo?["searchable"] as? String, "YES", "_P without 0x40: the user info is read")
+        let photo = try XCTUnwrap(placeEntity.attributesByName["photo"])
+        XCTAssertTrue(photo.allowsExternalBinaryDataStorage, "NSFlagsKey 4")
+        XCTAssertTrue(photo.allowsCloudEncryption, "_P 0x800")
+        XCTAssertFalse(photo.preservesValueInHistoryOnDeletion)
+        let tags = try XCTUnwrap(placeEntity.relationshipsByName["tags"])
+        XCTAssertTrue(tags.isOrdered, "_P 0x400")
+        XCTAssertTrue(tags.isToMany)
+        XCTAssertEqual(tags.deleteRule, .cascadeDeleteRule)
+        XCTAssertEqual(tags.destinationEntity?.name, "Tag")
+
+        let byName = try XCTUnwrap(placeEntity.indexes.first)
+        XCTAssertEqual(byName.name, "byName")
+        XCTAssertEqual(byName.elements.map { "\($0.propertyName ?? "?") \($0.isAscending)" }, ["name false"])
+
+        let template = try XCTUnwrap(loaded.fetchRequestTemplate(forName: "seaPlaces"))
+        XCTAssertEqual(template.entity?.name, "Place")
+        XCTAssertEqual(template.predicate?.predicateFormat, "(NOT name !=[c] \"Atlantis\") AND count:(SUBQUERY(tags, $t, $t.label BEGINSWITH[cd] \"sea\")) > 0")
+        XCTAssertEqual(byName.partialIndexPredicate?.predicateFormat, "name != nil")
+        XCTAssertEqual(template.sortDescriptors?.map { "\($0.key ?? "") \($0.ascending)" }, ["name false"])
+        XCTAssertEqual(template.sortDescriptors?.first?.selector.map { "\($0)" }, "localizedStandardCompare:")
+        XCTAssertEqual([template.fetchLimit, template.fetchOffset, template.fetchBatchSize], [25, 5, 10])
+        XCTAssertEqual(template.resultType, .dictionaryResultType)
+        XCTAssertTrue(template.returnsDistinctResults)
+        XCTAssertTrue(template.shouldRefreshRefetchedObjects)
+        XCTAssertFalse(template.includesSubentities)
+        XCTAssertFalse(template.includesPropertyValues)
+        XCTAssertFalse(template.returnsObjectsAsFaults)
+        XCTAssertFalse(template.includesPendingChanges)
+        XCTAssertTrue(loaded.loadingWarnings.isEmpty, "\(loaded.loadingWarnings)")
+    }
+
     // MARK: - Damaged compiled models
 
     private func assertLoadFails(_ url: URL, code: Int, mentioning text: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -284,5 +376,128 @@ final class CompiledModelLoadingTests: XCTestCase {
 
     private func describe(_ userInfo: [AnyHashable: Any]?) -> String {
         (userInfo ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
+    }
+}
+
+/// The model of `testEverySettingAnArchiveCanHoldIsRead`, archived (an XML property list); also
+/// a seed of the compiled-model fuzz test.
+func placesModelArchive() -> Data {
+    let a = KeyedArchiveWriter()
+    let model = a.reserve(), place = a.reserve(), tag = a.reserve()
+    func attribute(_ name: String, type: Int, flags: Int = 0, p: Int = 0xF1, _ extra: [String: String] = [:]) -> String {
+        a.object("NSAttributeDescription", ["NSPropertyName": a.string(name), "NSAttributeType": a.integer(type), "NSFlagsKey": a.integer(flags),
+                                            "_P": a.integer(p), "NSEntity": a.ref(place)].merging(extra) { $1 })
+    }
+    let keyPath = { (path: String) in
+        a.object("NSKeyPathExpression", ["NSExpressionType": a.integer(3), "NSSelectorName": a.string("valueForKey:"),
+                                         "NSOperand": a.object("NSSelfExpression", ["NSExpressionType": a.integer(1)]),
+                                         "NSArguments": a.array([a.object("NSKeyPathSpecifierExpression", ["NSExpressionType": a.integer(10), "NSKeyPath": a.string(path)])])])
+    }
+    let constant = { (value: String) in a.object("NSConstantValueExpression", ["NSExpressionType": a.integer(0), "NSConstantValue": value]) }
+    let comparison = { (lhs: String, type: Int, options: Int, rhs: String, negate: Bool) in
+        a.object("NSComparisonPredicate", ["NSLeftExpression": lhs, "NSRightExpression": rhs,
+                                           "NSPredicateOperator": a.object("NSEqualityPredicateOperator", ["NSOperatorType": a.integer(type), "NSModifier": a.integer(0),
+                                                                                                          "NSOptions": a.integer(options), "NSNegate": a.bool(negate)])])
+    }
+    let latitude = a.object("NSAttributeDescription", ["NSPropertyName": a.string("latitude"), "NSAttributeType": a.integer(500), "_P": a.integer(0xF1)])
+    let longitude = a.object("NSAttributeDescription", ["NSPropertyName": a.string("longitude"), "NSAttributeType": a.integer(500), "_P": a.integer(0xF3)])
+    let properties: [(String, String)] = [
+        ("location", a.object("NSCompositeAttributeDescription", ["NSPropertyName": a.string("location"), "NSAttributeType": a.integer(2100), "_P": a.integer(0xF3),
+                                                                  "NSCompositeElements": a.array([latitude, longitude]), "NSEntity": a.ref(place)])),
+        ("name", attribute("name", type: 700, p: 0x1B1 & ~0x40, ["NSUserInfo": a.dictionary([("searchable", a.string("YES"))])])),
+        ("photo", attribute("photo", type: 1000, flags: 4, p: 0xF3 | 0x800)),
+        ("tags", a.object("NSRelationshipDescription", ["NSPropertyName": a.string("tags"), "_P": a.integer(0x4F3), "NSMinCount": a.integer(0), "NSMaxCount": a.integer(0),
+                                                        "NSDeleteRule": a.integer(2), "_NSDestinationEntityName": a.string("Tag"), "NSEntity": a.ref(place)])),
+    ]
+    let notFar = a.object("NSCompoundPredicate", ["NSCompoundPredicateType": a.integer(0), "NSSubpredicates": a.array([
+        comparison(keyPath("name"), 4, 1, constant(a.string("Atlantis")), true)])])
+    let subquery = a.object("NSSubqueryExpression", ["NSExpressionType": a.integer(13), "NSExpression": keyPath("tags"), "NSVariable": a.string("t"),
+                                                     "NSSubpredicate": comparison(a.object("NSKeyPathExpression", [
+                                                        "NSExpressionType": a.integer(4), "NSSelectorName": a.string("valueForKeyPath:"),
+                                                        "NSOperand": a.object("NSVariableExpression", ["NSExpressionType": a.integer(2), "NSVariable": a.string("t")]),
+                                                        "NSArguments": a.array([a.object("NSKeyPathSpecifierExpression", ["NSExpressionType": a.integer(10), "NSKeyPath": a.string("label")])])]),
+                                                        8, 3, constant(a.string("sea")), false)])
+    let hasSeaTags = comparison(a.object("NSFunctionExpression", ["NSExpressionType": a.integer(4), "NSSelectorName": a.string("count:"),
+                                                                  "NSOperand": a.object("NSConstantValueExpression", ["NSExpressionType": a.integer(0), "NSConstantValue": a.string("_NSPredicateUtilities")]),
+                                                                  "NSArguments": a.array([subquery])]), 2, 0, constant(a.integer(0)), false)
+    let request = a.object("NSFetchRequest", ["NSEntity": a.ref(place), "NSPredicate": a.object("NSCompoundPredicate", ["NSCompoundPredicateType": a.integer(1), "NSSubpredicates": a.array([notFar, hasSeaTags])]),
+                                              "NSSortDescriptors": a.array([a.object("NSSortDescriptor", ["NSKey": a.string("name"), "NSAscending": a.bool(false), "NSSelector": a.string("localizedStandardCompare:")])]),
+                                              "NSFetchLimit": a.integer(25), "NSFetchOffset": a.integer(5), "NSBatchSize": a.integer(10), "NSResultType": a.integer(2),
+                                              "NSHasFetchRequestFlags": a.bool(true), "NSFetchRequestFlags": a.integer(0b100001)])
+    let index = a.object("NSFetchIndexDescription", ["NSIndexName": a.string("byName"), "NSEntity": a.ref(place),
+                                                     "NSPartialIndexPredicate": comparison(keyPath("name"), 5, 0, constant("$null-ref"), false),
+                                                     "NSIndexElements": a.array([a.object("NSFetchIndexElementDescription", ["NSPropertyName": a.string("name"), "NSAscending": a.bool(false), "NSFetchIndexElementType": a.integer(0)])])])
+    a.define(place, a.object("NSEntityDescription", ["NSEntityName": a.string("Place"), "NSClassNameForEntity": a.string("NSManagedObject"),
+                                                     "NSProperties": a.dictionary(properties), "NSManagedObjectModel": a.ref(model),
+                                                     "NSUserInfo": a.dictionary([("owner", a.string("maps"))]), "NSVersionHashModifier": a.string("2"),
+                                                     "NSUniqueTuples": a.array([a.array([a.string("name")])]), "NSFetchIndexDescriptions": a.array([index])], inline: true))
+    a.define(tag, a.object("NSEntityDescription", ["NSEntityName": a.string("Tag"), "NSManagedObjectModel": a.ref(model), "NSRenamingIdentifier": a.string("Label"),
+                                                   "NSProperties": a.dictionary([("label", a.object("NSAttributeDescription", ["NSPropertyName": a.string("label"), "NSAttributeType": a.integer(700), "_P": a.integer(0xF1), "NSDefaultValue": a.string("new")]))])], inline: true))
+    a.define(model, a.object("NSManagedObjectModel", ["NSEntities": a.dictionary([("Place", a.ref(place)), ("Tag", a.ref(tag))]),
+                                                      "NSFetchRequestTemplates": a.dictionary([("seaPlaces", request)]),
+                                                      "NSConfigurations": a.dictionary([("Maps", a.array([a.ref(place)], className: "NSSet"))]),
+                                                      "NSVersionIdentifiers": a.array([a.string("7")], className: "NSSet")], inline: true))
+    return Data(a.xml(root: model).utf8)
+}
+
+/// Writes an `NSKeyedArchiver` archive as an XML property list, object by object, for archives
+/// with what no fixture has. Values are XML fragments: `ref`, `string`, `integer`, ... make them.
+private final class KeyedArchiveWriter {
+    private var objects: [String] = ["<string>$null</string>"]
+    private var classes: [String: Int] = [:]
+
+    func reserve() -> Int { objects.append(""); return objects.count - 1 }
+    func ref(_ index: Int) -> String { "<dict><key>CF$UID</key><integer>\(index)</integer></dict>" }
+    private func add(_ xml: String) -> String { objects.append(xml); return ref(objects.count - 1) }
+    private func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    }
+    func string(_ text: String) -> String { add("<string>\(escaped(text))</string>") }
+    func integer(_ value: Int) -> String { "<integer>\(value)</integer>" }
+    func bool(_ value: Bool) -> String { value ? "<true/>" : "<false/>" }
+
+    private func classReference(_ name: String) -> String {
+        if let index = classes[name] { return ref(index) }
+        objects.append("<dict><key>$classname</key><string>\(name)</string><key>$classes</key><array><string>\(name)</string><string>NSObject</string></array></dict>")
+        classes[name] = objects.count - 1
+        return ref(objects.count - 1)
+    }
+
+    private func body(_ className: String, _ fields: [String: String]) -> String {
+        var xml = "<dict><key>$class</key>\(classReference(className))"
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            // "$null-ref" stands for a reference to $null, Apple's nil.
+            xml += "<key>\(key)</key>\(value == "$null-ref" ? ref(0) : value)"
+        }
+        return xml + "</dict>"
+    }
+
+    /// An object of `className`; with `inline`, its body only (for `define`).
+    func object(_ className: String, _ fields: [String: String], inline: Bool = false) -> String {
+        inline ? body(className, fields) : add(body(className, fields))
+    }
+
+    /// Fills a reserved slot, for objects that others refer to before they exist.
+    func define(_ index: Int, _ body: String) { objects[index] = body }
+
+    func array(_ elements: [String], className: String = "NSArray") -> String {
+        object(className, ["NS.objects": "<array>\(elements.joined())</array>"])
+    }
+
+    func dictionary(_ pairs: [(String, String)]) -> String {
+        object("NSDictionary", ["NS.keys": "<array>\(pairs.map { string($0.0) }.joined())</array>",
+                                "NS.objects": "<array>\(pairs.map(\.1).joined())</array>"])
+    }
+
+    func xml(root: Int) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>$archiver</key><string>NSKeyedArchiver</string>
+        <key>$version</key><integer>100000</integer>
+        <key>$top</key><dict><key>root</key>\(ref(root))</dict>
+        <key>$objects</key><array>\(objects.joined(separator: "\n"))</array>
+        </dict></plist>
+        """
     }
 }

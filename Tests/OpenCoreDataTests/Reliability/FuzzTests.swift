@@ -67,6 +67,7 @@ final class FuzzTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(archives.count, 5)
+        archives.append(placesModelArchive())  // composite attributes, subqueries, every flag
         var decoded = 0
         try FuzzRunner(target: "model-archive", seeds: archives).run { input in
             guard let model = try? SQLiteModelCache.model(fromArchive: input) else { return }

@@ -95,7 +95,7 @@ extension ArchivedModelDecoder {
             let composite = NSCompositeAttributeDescription()
             // Composites may nest; an archive whose composite contains itself must not recurse forever.
             guard compositeDepth < 16 else { throw Failure("composite attribute '\(label)' nests more than 16 levels deep") }
-            composite.elements = try archive.array(object["NSElements"]).compactMap { value in
+            composite.elements = try archive.array(object["NSCompositeElements"]).compactMap { value in
                 guard let element = archive.dict(value) else { return nil }
                 return try readProperty(element, entityName: label, compositeDepth: compositeDepth + 1) as? NSAttributeDescription
             }

@@ -287,6 +287,7 @@ struct ArchivedModelDecoder {
             request.includesPropertyValues = f.contains(.includesPropertyValues)
             request.returnsObjectsAsFaults = f.contains(.returnsObjectsAsFaults)
             request.includesPendingChanges = f.contains(.includesPendingChanges)
+            request.shouldRefreshRefetchedObjects = f.contains(.shouldRefreshRefetchedObjects)
         }
         let prefetch = archive.array(object["NSRelationshipKeyPathsForPrefetching"]).compactMap { archive.string($0) }
         if !prefetch.isEmpty { request.relationshipKeyPathsForPrefetching = prefetch }
@@ -319,4 +320,5 @@ struct ArchivedFetchRequestFlags: OptionSet {
     static let includesPropertyValues = ArchivedFetchRequestFlags(rawValue: 1 << 2)
     static let returnsObjectsAsFaults = ArchivedFetchRequestFlags(rawValue: 1 << 3)
     static let includesPendingChanges = ArchivedFetchRequestFlags(rawValue: 1 << 4)
+    static let shouldRefreshRefetchedObjects = ArchivedFetchRequestFlags(rawValue: 1 << 5)
 }
