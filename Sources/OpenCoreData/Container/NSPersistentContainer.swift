@@ -43,26 +43,13 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// is none, the model is empty and ``loadPersistentStores(completionHandler:)`` reports an
     /// `NSCoreDataError` that names the places searched.
     public convenience init(name: String) {
-        let bundles = Self.modelSearchBundles()
+        let bundles = ModelVersionFile.programBundles()
         let found = Self.model(named: name, in: bundles)
         self.init(name: name, managedObjectModel: found ?? NSManagedObjectModel())
         if found == nil {
             let places = bundles.compactMap { $0.resourcePath }.joined(separator: ", ")
             missingModelError = CoreDataError.make(NSCoreDataError, "No model named '\(name)' (\(name).momd, \(name).mom, \(name).xcdatamodeld or \(name).xcdatamodel) was found in the program's bundles (\(places)). Add it to your target's resources, or use init(name:managedObjectModel:).")
         }
-    }
-
-    /// The bundles ``init(name:)`` searches: the main bundle, the bundles loaded in the process,
-    /// and the SwiftPM resource bundles (`*.resources`) beside the executable.
-    static func modelSearchBundles() -> [Bundle] {
-        var bundles = [Bundle.main] + Bundle.allBundles
-        let folder = Bundle.main.bundleURL
-        let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for entry in contents.sorted() where entry.hasSuffix(".resources") || entry.hasSuffix(".bundle") {
-            if let bundle = Bundle(path: folder.appendingPathComponent(entry).path) { bundles.append(bundle) }
-        }
-        var seen = Set<String>()
-        return bundles.filter { seen.insert($0.bundlePath).inserted }
     }
 
     /// The model named `name` in the first of `bundles` that has one.

@@ -159,7 +159,7 @@ open class NSStagedMigrationManager: NSObject, StagedStoreMigration {
 /// needed) every model version in the program's bundles.
 private final class ModelCatalog {
     private let known: [() -> NSManagedObjectModel?]
-    private lazy var bundleVersions: [ModelVersionFile] = ModelVersionFile.versions(in: NSPersistentContainer.modelSearchBundles())
+    private lazy var bundleVersions: [ModelVersionFile] = ModelVersionFile.versions(in: ModelVersionFile.programBundles())
 
     init(versions: [NSManagedObjectModelReference], destination: NSManagedObjectModel, options: [AnyHashable: Any]?) {
         known = [{ destination }] + SQLiteMigrator.sourceModels(in: options).map { model in { model } }

@@ -74,6 +74,20 @@ struct ModelVersionFile {
         }
     }
 
+    /// The bundles a program's models are looked for in (`NSPersistentContainer(name:)`, staged
+    /// and lightweight migration): the main bundle, the bundles loaded in the process, and the
+    /// SwiftPM resource bundles (`*.resources`) beside the executable.
+    static func programBundles() -> [Bundle] {
+        var bundles = [Bundle.main] + Bundle.allBundles
+        let folder = Bundle.main.bundleURL
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for entry in contents.sorted() where entry.hasSuffix(".resources") || entry.hasSuffix(".bundle") {
+            if let bundle = Bundle(path: folder.appendingPathComponent(entry).path) { bundles.append(bundle) }
+        }
+        var seen = Set<String>()
+        return bundles.filter { seen.insert($0.bundlePath).inserted }
+    }
+
     /// Every model version among `bundles`' resources (see
     /// ``NSManagedObjectModel/modelPaths(in:)``), in a stable order.
     static func versions(in bundles: [Bundle]) -> [ModelVersionFile] {

@@ -150,6 +150,27 @@ final class CompiledModelLoadingTests: XCTestCase {
         XCTAssertEqual(try hashes(store), try hashes(copyAppleStore("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V2.sqlite")))
     }
 
+    /// As Apple's framework finds a store's model version in the app bundle, lightweight
+    /// migration finds it among the program's compiled models when no source model is given.
+    func testLightweightMigrationFindsTheStoresVersionInTheProgramsCompiledModel() throws {
+        // A resource bundle beside the test program, where SwiftPM puts a target's resources.
+        let resources = Bundle.main.bundleURL.appendingPathComponent("OCDCompiledModelTest-\(UUID().uuidString).resources")
+        try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: resources) }
+        try FileManager.default.copyItem(at: fixture(sampleModel + "Fixtures/SampleModel.momd"), to: resources.appendingPathComponent("SampleModel.momd"))
+
+        let v2 = try NSManagedObjectModel.load(contentsOf: resources.appendingPathComponent("SampleModel.momd/SampleModel2.mom"))
+        let store = try copyAppleStore("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V1.sqlite")
+        try NSPersistentStoreCoordinator(managedObjectModel: v2).addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store, options: [
+            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+        ])
+        let hashes = { (url: URL) in
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)[NSStoreModelVersionHashesKey] as? [String: Data]
+        }
+        XCTAssertEqual(try hashes(store), try hashes(copyAppleStore("alemar11__CoreDataPlus/SampleModel/Fixtures/SampleModel_V2.sqlite")))
+        XCTAssertEqual(try SQLiteInspector.rows(at: store.path, "SELECT count(*) FROM ZCAR"), [["125"]])
+    }
+
     // MARK: - What the fixtures lack
 
     /// A model archived as Apple's classes archive themselves, with what no fixture has:

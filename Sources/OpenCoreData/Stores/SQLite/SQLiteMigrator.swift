@@ -90,12 +90,12 @@ enum SQLiteMigrator {
             ours ? model.entityVersionHashesByName == storedHashes : model.appleEntityVersionHashesByName == storedHashes
         }
         if madeStore(destination) { return }
-        let candidates = sourceModels(in: options)
+        let candidates = sourceModels(in: options, orTheOneAmongBundlesWhere: madeStore)
         guard let source = candidates.first(where: madeStore) else {
             // A store Apple wrote that no model matches by Apple's hashes: the open compares it structurally.
             if !ours { return }
             throw CoreDataError.make(NSMigrationMissingSourceModelError,
-                "The store at \(path) was made with a different model version, and none of the models in OCDMigrationSourceModelsOption (\(candidates.count) given) has its version hashes. Pass the model the store was made with there. The store was left unchanged.",
+                "The store at \(path) was made with a different model version, and none of the models in OCDMigrationSourceModelsOption (\(candidates.count) given) nor any model version among the program's bundles, has its version hashes. Pass the model the store was made with there. The store was left unchanged.",
                 [NSFilePathErrorKey: path, "metadata": metadata])
         }
         guard let mapping = mappingModels(in: options).first(where: { $0.isMapping(from: source, to: destination) })
@@ -148,7 +148,7 @@ enum SQLiteMigrator {
             ours ? model.entityVersionHashesByName == storedHashes : model.appleEntityVersionHashesByName == storedHashes
         }
         if madeStore(destination) { return nil }
-        let candidates = sourceModels(in: options)
+        let candidates = sourceModels(in: options, orTheOneAmongBundlesWhere: madeStore)
         if !ours && !candidates.contains(where: madeStore) {
             return try migrateAppleStoreByStructure(at: url, metadata: metadata, to: destination, candidates: candidates)
         }
@@ -157,7 +157,7 @@ enum SQLiteMigrator {
         let recovered = { (try? SQLiteSourceModelRecovery.sourceModel(forStoreAt: path, destination: destination)) ?? nil }
         guard let source = candidates.first(where: madeStore) ?? recovered() else {
             throw CoreDataError.make(NSMigrationMissingSourceModelError,
-                "The store at \(path) was made with a different model version, none of the models in OCDMigrationSourceModelsOption (\(candidates.count) given) has its version hashes (entities \(storedHashes.keys.sorted().joined(separator: ", "))), and the changes are more than the store file can show (relationships or types changed). Pass the model the store was made with in OCDMigrationSourceModelsOption so it can be migrated. The store was left unchanged.",
+                "The store at \(path) was made with a different model version, none of the models in OCDMigrationSourceModelsOption (\(candidates.count) given) has its version hashes (entities \(storedHashes.keys.sorted().joined(separator: ", "))), and the changes are more than the store file can show (relationships or types changed). Pass the model the store was made with in OCDMigrationSourceModelsOption (or ship it among the program's resources) so it can be migrated. The store was left unchanged.",
                 [NSFilePathErrorKey: path, "metadata": metadata])
         }
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
@@ -196,6 +196,16 @@ enum SQLiteMigrator {
         try migrate(storeAt: url, metadata: metadata, from: source, to: destination, mapping: mapping, matchByStructure: true)
         ModelRegistry.register(destination)
         return mapping
+    }
+
+    /// The models of `OCDMigrationSourceModelsOption`; when none of them made the store, the
+    /// model version among the program's bundles that did (compiled `.momd` versions, or Xcode
+    /// sources), as Apple's framework finds a store's model in the app bundle.
+    static func sourceModels(in options: [AnyHashable: Any]?, orTheOneAmongBundlesWhere madeStore: (NSManagedObjectModel) -> Bool) -> [NSManagedObjectModel] {
+        let given = sourceModels(in: options)
+        if given.contains(where: madeStore) { return given }
+        let bundled = ModelVersionFile.versions(in: ModelVersionFile.programBundles()).lazy.compactMap { try? $0.load() }.first(where: madeStore)
+        return given + [bundled].compactMap { $0 }
     }
 
     /// The models of `OCDMigrationSourceModelsOption`: an array, an `NSArray` (what

@@ -265,7 +265,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         let modelHashes = model.entityVersionHashesByName
         let incompatible = { (reason: String) in
             CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
-                               "The store at \(path) was made with a different model than this coordinator's: \(reason). Open it with the model it was made with, or migrate it: set NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption to true and pass the model it was made with in OCDMigrationSourceModelsOption.",
+                               "The store at \(path) was made with a different model than this coordinator's: \(reason). Open it with the model it was made with, or migrate it: set NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption to true and pass the model it was made with in OCDMigrationSourceModelsOption (or ship its compiled .momd among the program's resources, where migration finds it).",
                                [NSFilePathErrorKey: path, "metadata": stored])
         }
         // A source model the migrator rebuilt from this file, or a model recovered from a store,
