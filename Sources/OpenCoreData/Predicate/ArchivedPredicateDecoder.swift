@@ -97,6 +97,11 @@ struct ArchivedPredicateDecoder {
         }
         switch archive.int(object["NSExpressionType"]) {
         case 0:
+            // A class as a constant is archived by name: only the built-in functions' target,
+            // `_NSPredicateUtilities`, has a meaning here (see `function`).
+            if object["NSConstantValue"] == nil, let className = archive.string(object["NSConstantValueClassName"]) {
+                throw Failure("a constant holding the class \(className), which OpenCoreData can't name")
+            }
             return NSExpression(forConstantValue: archive.plainValue(object["NSConstantValue"]))
         case 1:
             return NSExpression.expressionForEvaluatedObject()
@@ -146,9 +151,11 @@ struct ArchivedPredicateDecoder {
 
     /// `NSFunctionExpression` and `NSKeyPathExpression`: a key path is archived as the function
     /// `valueForKey:` / `valueForKeyPath:` of its operand, with the path as a type-10 argument;
-    /// a built-in function has the constant class name `_NSPredicateUtilities` as its operand.
+    /// a built-in function (`count:`, `now`, ...) has as its operand a constant that holds the
+    /// class `_NSPredicateUtilities`, archived by name (`NSConstantValueClassName`).
     private func function(_ object: [String: Any], className: String, depth: Int) throws -> NSExpression {
-        let operand = try expression(object["NSOperand"], depth: depth + 1)
+        let isBuiltIn = archive.dict(object["NSOperand"]).map { archive.string($0["NSConstantValueClassName"]) == "_NSPredicateUtilities" } ?? true
+        let operand = isBuiltIn ? nil : try expression(object["NSOperand"], depth: depth + 1)
         guard let selector = archive.string(object["NSSelectorName"]) else { throw Failure("a \(className) without a selector") }
         let arguments = try archive.array(object["NSArguments"]).map { argument -> NSExpression in
             guard let e = try expression(argument, depth: depth + 1) else { throw Failure("a missing argument of '\(selector)'") }
@@ -162,11 +169,7 @@ struct ArchivedPredicateDecoder {
             if let b = base, case .keyPath(let inner, let first) = b.node { return NSExpression(node: .keyPath(operand: inner, components: first + components)) }
             return NSExpression(node: .keyPath(operand: base, components: components))
         }
-        if let operand {
-            guard case .constant(let target) = operand.node, (target as? String) == "_NSPredicateUtilities" else {
-                return NSExpression(forFunction: operand, selectorName: selector, arguments: arguments)
-            }
-        }
+        if let operand { return NSExpression(forFunction: operand, selectorName: selector, arguments: arguments) }
         // Xcode's model compiler stores the derivation `pages.@count` as `count:(pages)`; read
         // back as the key path its author wrote, which evaluates the same.
         if let op = Self.collectionOperatorFunctions[selector], arguments.count == 1,

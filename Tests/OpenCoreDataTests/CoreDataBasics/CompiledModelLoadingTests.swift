@@ -88,6 +88,12 @@ final class CompiledModelLoadingTests: XCTestCase {
             }
             assertSameModel(cached, source, store, differences: differences)
         }
+        // A derivation Apple compiled as the function count:(pages) reads as the key path.
+        let books = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: copyAppleStore("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V1.sqlite"))
+        let pagesCount = try XCTUnwrap(books.entitiesByName["Book"]?.attributesByName["pagesCount"] as? NSDerivedAttributeDescription)
+        XCTAssertEqual(pagesCount.derivationExpression?.description, "pages.@count")
+        let feedbacks = try XCTUnwrap(books.entitiesByName["Author"]?.propertiesByName["feedbacks"] as? NSFetchedPropertyDescription)
+        XCTAssertEqual(feedbacks.fetchRequest?.predicate?.predicateFormat, "authorAlias == $FETCH_SOURCE.alias")
     }
 
     // MARK: - Finding the version
@@ -202,6 +208,7 @@ final class CompiledModelLoadingTests: XCTestCase {
         XCTAssertTrue(name.isIndexedBySpotlight, "_P 0x100")
         XCTAssertFalse(name.isOptional)
         XCTAssertEqual(name.userInfo?["searchable"] as? String, "YES", "_P without 0x40: the user info is read")
+        XCTAssertEqual(name.validationPredicates.map(\.predicateFormat), ["length >= 1", "length <= 40"], "NSFlagsKey 1 and 2: the bounds")
         let photo = try XCTUnwrap(placeEntity.attributesByName["photo"])
         XCTAssertTrue(photo.allowsExternalBinaryDataStorage, "NSFlagsKey 4")
         XCTAssertTrue(photo.allowsCloudEncryption, "_P 0x800")
@@ -403,7 +410,7 @@ final class CompiledModelLoadingTests: XCTestCase {
 /// The model of `testEverySettingAnArchiveCanHoldIsRead`, archived (an XML property list); also
 /// a seed of the compiled-model fuzz test.
 func placesModelArchive() -> Data {
-    let a = KeyedArchiveWriter()
+    let a = XMLKeyedArchive()
     let model = a.reserve(), place = a.reserve(), tag = a.reserve()
     func attribute(_ name: String, type: Int, flags: Int = 0, p: Int = 0xF1, _ extra: [String: String] = [:]) -> String {
         a.object("NSAttributeDescription", ["NSPropertyName": a.string(name), "NSAttributeType": a.integer(type), "NSFlagsKey": a.integer(flags),
@@ -415,38 +422,45 @@ func placesModelArchive() -> Data {
                                          "NSArguments": a.array([a.object("NSKeyPathSpecifierExpression", ["NSExpressionType": a.integer(10), "NSKeyPath": a.string(path)])])])
     }
     let constant = { (value: String) in a.object("NSConstantValueExpression", ["NSExpressionType": a.integer(0), "NSConstantValue": value]) }
-    let comparison = { (lhs: String, type: Int, options: Int, rhs: String, negate: Bool) in
-        a.object("NSComparisonPredicate", ["NSLeftExpression": lhs, "NSRightExpression": rhs,
-                                           "NSPredicateOperator": a.object("NSEqualityPredicateOperator", ["NSOperatorType": a.integer(type), "NSModifier": a.integer(0),
-                                                                                                          "NSOptions": a.integer(options), "NSNegate": a.bool(negate)])])
+    // The operator classes and keys Apple's Foundation archives for each operator type.
+    let comparison = { (lhs: String, type: Int, options: Int, rhs: String) in
+        var fields = ["NSOperatorType": a.integer(type), "NSModifier": a.integer(0)]
+        let operatorClass: String
+        switch type {
+        case 4, 5: operatorClass = "NSEqualityPredicateOperator"; fields["NSNegate"] = a.bool(type == 5); fields["NSOptions"] = a.integer(options)
+        case 8, 9: operatorClass = "NSSubstringPredicateOperator"; fields["NSPosition"] = a.integer(type - 8); fields["NSFlags"] = a.integer(options)
+        default: operatorClass = "NSComparisonPredicateOperator"; fields["NSVariant"] = a.integer(type); fields["NSOptions"] = a.integer(options)
+        }
+        return a.object("NSComparisonPredicate", ["NSLeftExpression": lhs, "NSRightExpression": rhs, "NSPredicateOperator": a.object(operatorClass, fields)])
     }
     let latitude = a.object("NSAttributeDescription", ["NSPropertyName": a.string("latitude"), "NSAttributeType": a.integer(500), "_P": a.integer(0xF1)])
     let longitude = a.object("NSAttributeDescription", ["NSPropertyName": a.string("longitude"), "NSAttributeType": a.integer(500), "_P": a.integer(0xF3)])
     let properties: [(String, String)] = [
         ("location", a.object("NSCompositeAttributeDescription", ["NSPropertyName": a.string("location"), "NSAttributeType": a.integer(2100), "_P": a.integer(0xF3),
                                                                   "NSCompositeElements": a.array([latitude, longitude]), "NSEntity": a.ref(place)])),
-        ("name", attribute("name", type: 700, p: 0x1B1 & ~0x40, ["NSUserInfo": a.dictionary([("searchable", a.string("YES"))])])),
+        ("name", attribute("name", type: 700, flags: 3, p: 0x1B1 & ~0x40, ["NSUserInfo": a.dictionary([("searchable", a.string("YES"))]),
+                                                                           "NSMinValueName": a.integer(1), "NSMaxValueName": a.integer(40)])),
         ("photo", attribute("photo", type: 1000, flags: 4, p: 0xF3 | 0x800)),
         ("tags", a.object("NSRelationshipDescription", ["NSPropertyName": a.string("tags"), "_P": a.integer(0x4F3), "NSMinCount": a.integer(0), "NSMaxCount": a.integer(0),
                                                         "NSDeleteRule": a.integer(2), "_NSDestinationEntityName": a.string("Tag"), "NSEntity": a.ref(place)])),
     ]
     let notFar = a.object("NSCompoundPredicate", ["NSCompoundPredicateType": a.integer(0), "NSSubpredicates": a.array([
-        comparison(keyPath("name"), 4, 1, constant(a.string("Atlantis")), true)])])
+        comparison(keyPath("name"), 5, 1, constant(a.string("Atlantis")))])])
     let subquery = a.object("NSSubqueryExpression", ["NSExpressionType": a.integer(13), "NSExpression": keyPath("tags"), "NSVariable": a.string("t"),
                                                      "NSSubpredicate": comparison(a.object("NSKeyPathExpression", [
                                                         "NSExpressionType": a.integer(4), "NSSelectorName": a.string("valueForKeyPath:"),
                                                         "NSOperand": a.object("NSVariableExpression", ["NSExpressionType": a.integer(2), "NSVariable": a.string("t")]),
                                                         "NSArguments": a.array([a.object("NSKeyPathSpecifierExpression", ["NSExpressionType": a.integer(10), "NSKeyPath": a.string("label")])])]),
-                                                        8, 3, constant(a.string("sea")), false)])
+                                                        8, 3, constant(a.string("sea")))])
     let hasSeaTags = comparison(a.object("NSFunctionExpression", ["NSExpressionType": a.integer(4), "NSSelectorName": a.string("count:"),
-                                                                  "NSOperand": a.object("NSConstantValueExpression", ["NSExpressionType": a.integer(0), "NSConstantValue": a.string("_NSPredicateUtilities")]),
-                                                                  "NSArguments": a.array([subquery])]), 2, 0, constant(a.integer(0)), false)
+                                                                  "NSOperand": a.object("NSConstantValueExpression", ["NSExpressionType": a.integer(0), "NSConstantValueClassName": a.string("_NSPredicateUtilities")]),
+                                                                  "NSArguments": a.array([subquery])]), 2, 0, constant(a.integer(0)))
     let request = a.object("NSFetchRequest", ["NSEntity": a.ref(place), "NSPredicate": a.object("NSCompoundPredicate", ["NSCompoundPredicateType": a.integer(1), "NSSubpredicates": a.array([notFar, hasSeaTags])]),
                                               "NSSortDescriptors": a.array([a.object("NSSortDescriptor", ["NSKey": a.string("name"), "NSAscending": a.bool(false), "NSSelector": a.string("localizedStandardCompare:")])]),
                                               "NSFetchLimit": a.integer(25), "NSFetchOffset": a.integer(5), "NSBatchSize": a.integer(10), "NSResultType": a.integer(2),
                                               "NSHasFetchRequestFlags": a.bool(true), "NSFetchRequestFlags": a.integer(0b100001)])
     let index = a.object("NSFetchIndexDescription", ["NSIndexName": a.string("byName"), "NSEntity": a.ref(place),
-                                                     "NSPartialIndexPredicate": comparison(keyPath("name"), 5, 0, constant("$null-ref"), false),
+                                                     "NSPartialIndexPredicate": comparison(keyPath("name"), 5, 0, constant(a.null)),
                                                      "NSIndexElements": a.array([a.object("NSFetchIndexElementDescription", ["NSPropertyName": a.string("name"), "NSAscending": a.bool(false), "NSFetchIndexElementType": a.integer(0)])])])
     a.define(place, a.object("NSEntityDescription", ["NSEntityName": a.string("Place"), "NSClassNameForEntity": a.string("NSManagedObject"),
                                                      "NSProperties": a.dictionary(properties), "NSManagedObjectModel": a.ref(model),
@@ -463,12 +477,14 @@ func placesModelArchive() -> Data {
 
 /// Writes an `NSKeyedArchiver` archive as an XML property list, object by object, for archives
 /// with what no fixture has. Values are XML fragments: `ref`, `string`, `integer`, ... make them.
-private final class KeyedArchiveWriter {
+private final class XMLKeyedArchive {
     private var objects: [String] = ["<string>$null</string>"]
     private var classes: [String: Int] = [:]
 
     func reserve() -> Int { objects.append(""); return objects.count - 1 }
     func ref(_ index: Int) -> String { "<dict><key>CF$UID</key><integer>\(index)</integer></dict>" }
+    /// `$null`: Apple's nil.
+    var null: String { ref(0) }
     private func add(_ xml: String) -> String { objects.append(xml); return ref(objects.count - 1) }
     private func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
@@ -487,8 +503,7 @@ private final class KeyedArchiveWriter {
     private func body(_ className: String, _ fields: [String: String]) -> String {
         var xml = "<dict><key>$class</key>\(classReference(className))"
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            // "$null-ref" stands for a reference to $null, Apple's nil.
-            xml += "<key>\(key)</key>\(value == "$null-ref" ? ref(0) : value)"
+            xml += "<key>\(key)</key>\(value)"
         }
         return xml + "</dict>"
     }

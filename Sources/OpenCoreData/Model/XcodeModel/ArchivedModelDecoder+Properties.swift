@@ -112,7 +112,31 @@ extension ArchivedModelDecoder {
         attribute.allowsExternalBinaryDataStorage = flags.contains(.allowsExternalBinaryDataStorage)
         attribute.preservesValueInHistoryOnDeletion = flags.contains(.preservesValueInHistoryOnDeletion)
         attribute.defaultValue = defaultValue(object["NSDefaultValue"], type: type!, label: label)
+        let bounds = boundPredicates(object, flags: flags, type: type!)
+        if !bounds.isEmpty {
+            attribute.setValidationPredicates(attribute.validationPredicates + bounds, withValidationWarnings: attribute.validationWarnings)
+        }
         return attribute
+    }
+
+    /// A minimum and maximum kept as numbers (`NSMinValueName`, `NSMaxValueName`, flagged in
+    /// `NSFlagsKey`) rather than as predicates: the predicates Xcode's constraints compile to,
+    /// `length >= min` for strings and `SELF >= min` for numbers and dates (seconds since 2001).
+    private func boundPredicates(_ object: [String: Any], flags: ArchivedAttributeFlags, type: NSAttributeType) -> [NSPredicate] {
+        var predicates: [NSPredicate] = []
+        for (flag, key, op) in [(ArchivedAttributeFlags.hasMinValue, "NSMinValueName", NSComparisonPredicate.Operator.greaterThanOrEqualTo),
+                                (.hasMaxValue, "NSMaxValueName", .lessThanOrEqualTo)] where flags.contains(flag) {
+            guard let number = archive.resolve(object[key]) as? NSNumber else { continue }
+            let subject: NSExpression = type == .stringAttributeType ? NSExpression(forKeyPath: "length") : .expressionForEvaluatedObject()
+            let limit: Any
+            switch type {
+            case .stringAttributeType, .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: limit = NSNumber(value: number.int64Value)
+            case .dateAttributeType: limit = Date(timeIntervalSinceReferenceDate: number.doubleValue)
+            default: limit = NSNumber(value: number.doubleValue)
+            }
+            predicates.append(NSComparisonPredicate(leftExpression: subject, rightExpression: NSExpression(forConstantValue: limit), modifier: .direct, type: op))
+        }
+        return predicates
     }
 
     /// `NSDefaultValue` as a value of the attribute's type: numbers as `NSNumber` of the type's
@@ -157,6 +181,8 @@ struct ArchivedPropertyFlags: OptionSet {
 /// `NSFlagsKey` of an archived attribute.
 struct ArchivedAttributeFlags: OptionSet {
     let rawValue: Int
+    static let hasMaxValue = ArchivedAttributeFlags(rawValue: 1 << 0)
+    static let hasMinValue = ArchivedAttributeFlags(rawValue: 1 << 1)
     static let allowsExternalBinaryDataStorage = ArchivedAttributeFlags(rawValue: 1 << 2)
     static let preservesValueInHistoryOnDeletion = ArchivedAttributeFlags(rawValue: 1 << 4)
 }
