@@ -7,7 +7,8 @@ usage: ocd <command>
 
 commands:
   demo    a guided tour: model, insert, relate, validate, undo, save, fetch, delete
-  model   print an Xcode model (.xcdatamodeld, .xcdatamodel): entities, properties, problems
+  model   print a model (.momd, .mom, .xcdatamodeld, .xcdatamodel): entities, properties, problems
+  compile compile an Xcode model into a .momd, as Xcode does: ocd compile <model> [--output <.momd>]
   inspect print a Core Data SQLite store: metadata, entities with row counts, tables and columns
   migrate migrate a SQLite store to a new model version: ocd migrate <store> --from <old model> --to <new model>
 """
@@ -18,6 +19,7 @@ let arguments = CommandLine.arguments.dropFirst()
 let commandUsages: [String: String] = [
     "demo": "usage: ocd demo\n  a guided tour of OpenCoreData: model, insert, relate, validate, undo, save, fetch, delete",
     "model": ModelCommand.usage,
+    "compile": CompileCommand.usage,
     "inspect": InspectCommand.usage,
     "migrate": MigrateCommand.usage,
     "sql-session": SQLSessionCommand.usage,
@@ -46,6 +48,8 @@ case "demo":
     }
 case "model":
     exit(ModelCommand.run(Array(arguments.dropFirst())))
+case "compile":
+    exit(CompileCommand.run(Array(arguments.dropFirst())))
 case "inspect":
     exit(InspectCommand.run(Array(arguments.dropFirst())))
 case "migrate":

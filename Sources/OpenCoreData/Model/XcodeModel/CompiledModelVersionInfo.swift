@@ -18,6 +18,16 @@ public struct CompiledModelVersionInfo: Sendable {
     public let versionHashes: [String: [String: Data]]
     /// `NSManagedObjectModel_VersionChecksums`: version name → Apple's model checksum (base64).
     public let versionChecksums: [String: String]
+    /// Whether `ocd compile` wrote this file: its hashes and checksums are then OpenCoreData's
+    /// own, not Apple's.
+    public let isCompiledByOpenCoreData: Bool
+
+    static let currentVersionKey = "NSManagedObjectModel_CurrentVersionName"
+    static let versionHashesKey = "NSManagedObjectModel_VersionHashes"
+    static let versionChecksumsKey = "NSManagedObjectModel_VersionChecksums"
+    /// Written by `ocd compile` beside Apple's keys: whose hashes these are.
+    static let hashSchemeKey = "OCDVersionHashScheme"
+    static let openCoreDataHashScheme = "OpenCoreData"
 
     /// Reads `url`, which is a `.momd` folder or its `VersionInfo.plist`.
     ///
@@ -45,13 +55,14 @@ public struct CompiledModelVersionInfo: Sendable {
         } catch {
             throw XcodeModelError.corrupt(plistURL, "'\(plistURL.path)' is not a property list (\(error.localizedDescription)). Pass the VersionInfo.plist of a .momd made by Xcode.", underlying: error)
         }
-        currentVersionName = plist["NSManagedObjectModel_CurrentVersionName"] as? String
+        currentVersionName = plist[Self.currentVersionKey] as? String
         var hashes: [String: [String: Data]] = [:]
-        for case let (version, entities as [String: Any]) in (plist["NSManagedObjectModel_VersionHashes"] as? [String: Any]) ?? [:] {
+        for case let (version, entities as [String: Any]) in (plist[Self.versionHashesKey] as? [String: Any]) ?? [:] {
             hashes[version] = entities.compactMapValues { $0 as? Data }
         }
         versionHashes = hashes
-        versionChecksums = ((plist["NSManagedObjectModel_VersionChecksums"] as? [String: Any]) ?? [:]).compactMapValues { $0 as? String }
+        versionChecksums = ((plist[Self.versionChecksumsKey] as? [String: Any]) ?? [:]).compactMapValues { $0 as? String }
+        isCompiledByOpenCoreData = plist[Self.hashSchemeKey] as? String == Self.openCoreDataHashScheme
     }
 
     /// The entity hashes of `version` ("Model 2"); the current version's when `version` is nil.

@@ -79,7 +79,9 @@ extension NSManagedObjectModel {
 
         if let infoURL = versionInfo ?? location.siblingCompiledModel {
             let info = try CompiledModelVersionInfo(contentsOf: infoURL)
-            if let hashes = info.entityVersionHashes(forVersion: location.versionName ?? info.currentVersionName) {
+            if info.isCompiledByOpenCoreData {
+                // `ocd compile` wrote OpenCoreData's own hashes: entityVersionHashesByName has them.
+            } else if let hashes = info.entityVersionHashes(forVersion: location.versionName ?? info.currentVersionName) {
                 appleEntityVersionHashesByName = hashes
             } else {
                 warnings.append("'\(infoURL.path)' has no version hashes for version '\(location.versionName ?? "?")' (it has \(info.versionHashes.keys.sorted())); appleEntityVersionHashesByName is nil.")

@@ -7,6 +7,7 @@ import Foundation
 /// - `NSFileReadCorruptFileError` (259): something is there but it is not a model we can read
 ///   (not XML, not a `<model>`, a compiled `.mom`, a folder without `contents`).
 /// - `NSFileReadUnknownError` (256): the file exists but could not be read (permissions, I/O).
+/// - `NSFileWriteUnknownError` (512): a compiled model could not be written (`ocd compile`).
 ///
 /// These are the codes Foundation uses for unreadable documents; Apple's
 /// `NSManagedObjectModel(contentsOf:)` only returns nil, so there is no Core Data code to match.
@@ -17,6 +18,10 @@ enum XcodeModelError {
 
     static func corrupt(_ url: URL, _ message: String, underlying: Error? = nil) -> NSError {
         make(CocoaError.Code.fileReadCorruptFile.rawValue, url, message, underlying: underlying)
+    }
+
+    static func unwritable(_ url: URL, _ message: String, underlying: Error? = nil) -> NSError {
+        make(CocoaError.Code.fileWriteUnknown.rawValue, url, message, underlying: underlying)
     }
 
     static func unreadable(_ url: URL, _ message: String, underlying: Error? = nil) -> NSError {
