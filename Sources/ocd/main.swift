@@ -9,6 +9,7 @@ commands:
   demo    a guided tour: model, insert, relate, validate, undo, save, fetch, delete
   model   print a model (.momd, .mom, .xcdatamodeld, .xcdatamodel): entities, properties, problems
   compile compile an Xcode model into a .momd, as Xcode does: ocd compile <model> [--output <.momd>]
+  generate write the model's NSManagedObject subclasses, as Xcode generates them: ocd generate <model> --output <folder>
   inspect print a Core Data SQLite store: metadata, entities with row counts, tables and columns
   migrate migrate a SQLite store to a new model version: ocd migrate <store> --from <old model> --to <new model>
 """
@@ -20,6 +21,7 @@ let commandUsages: [String: String] = [
     "demo": "usage: ocd demo\n  a guided tour of OpenCoreData: model, insert, relate, validate, undo, save, fetch, delete",
     "model": ModelCommand.usage,
     "compile": CompileCommand.usage,
+    "generate": GenerateCommand.usage,
     "inspect": InspectCommand.usage,
     "migrate": MigrateCommand.usage,
     "sql-session": SQLSessionCommand.usage,
@@ -48,6 +50,8 @@ case "demo":
     }
 case "model":
     exit(ModelCommand.run(Array(arguments.dropFirst())))
+case "generate":
+    exit(GenerateCommand.run(Array(arguments.dropFirst())))
 case "compile":
     exit(CompileCommand.run(Array(arguments.dropFirst())))
 case "inspect":
