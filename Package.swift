@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "OpenCoreDataMacros", targets: ["OpenCoreDataMacros"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-bench", targets: ["ocd-bench"]),
+        // Generates the NSManagedObject subclasses of a target's Xcode models at build time.
+        .plugin(name: "OpenCoreDataModelPlugin", targets: ["OpenCoreDataModelPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
@@ -36,6 +38,7 @@ let package = Package(
         ]),
         .target(name: "OpenCoreDataMacros", dependencies: ["OpenCoreData", "OpenCoreDataMacrosPlugin"]),
         .executableTarget(name: "ocd", dependencies: ["OpenCoreData"]),
+        .plugin(name: "OpenCoreDataModelPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         // Benchmarks: OpenCoreData against raw SQLite C calls in one process.
         .executableTarget(name: "ocd-bench", dependencies: ["OpenCoreData", "OpenCoreDataMacros", "CSQLite"]),
         // Programs the tests run as child processes: a main-queue context in a program whose main
