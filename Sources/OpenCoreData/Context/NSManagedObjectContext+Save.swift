@@ -3,7 +3,8 @@ import Foundation
 extension NSManagedObjectContext {
     /// Saves every insertion, update and deletion to the persistent stores — all or nothing.
     ///
-    /// Runs pending delete rules, posts `WillSave`, calls each object's `willSave()`, validates
+    /// Runs pending delete rules, posts `WillSave`, calls each object's `willSave()`, computes
+    /// derived attributes (a root context), validates
     /// (`validateForInsert/Update/Delete`; several failures combine into
     /// `NSValidationMultipleErrorsError`), gives new objects permanent IDs, writes, and posts
     /// `DidSave`. If anything fails, the error is thrown and both the stores and this context stay
@@ -28,6 +29,10 @@ extension NSManagedObjectContext {
         for object in state.updated where !state.inserted.contains(object) { object.willSave() }
         for object in state.deleted where !state.inserted.contains(object) && !state.updated.contains(object) { object.willSave() }
         processPendingChanges(propagatingDeletes: true)
+        if parent == nil {
+            deriveAttributes(coordinator: coordinator)
+            processPendingChanges(propagatingDeletes: false)
+        }
 
         try validatePendingChanges()
         if let parent {

@@ -348,6 +348,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Call under ``locked(_:)``.
     var storesCheckVersionsOnWrite: Bool { stores.allSatisfy { ($0 as? StoreBackend)?.checksVersionsOnWrite == true } }
     var savesNeedSourceObjects: Bool { stores.contains { ($0 as? StoreBackend)?.needsSourceObjects == true } }
+    /// The derived attributes ("Entity.attribute") a store of this coordinator computes itself.
+    var derivedAttributesMaintainedByStores: Set<String> {
+        locked { stores.reduce(into: Set<String>()) { $0.formUnion(($1 as? StoreBackend)?.derivedAttributesMaintainedByStore ?? []) } }
+    }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {
         storeAccessLock.lock(); defer { storeAccessLock.unlock() }

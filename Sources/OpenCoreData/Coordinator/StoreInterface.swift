@@ -204,6 +204,10 @@ protocol StoreBackend: AnyObject {
     /// Called by the coordinator right after `loadMetadata()`: fill in missing metadata, check
     /// the store against the model (134100 when it was made with another model).
     func didLoadMetadata(model: NSManagedObjectModel) throws
+    /// The derived attributes this store computes itself ("Entity.attribute"): those of a
+    /// SQLite store Apple's framework made, whose triggers keep them. A save leaves them to the
+    /// store instead of computing them (the two would count a change twice).
+    var derivedAttributesMaintainedByStore: Set<String> { get }
     /// A context registered objects of this store in its identity map, or let go of them
     /// (only for stores whose `observesObjectRegistration` is true). Called on that context's
     /// queue, so possibly from several threads at once.
@@ -213,6 +217,7 @@ protocol StoreBackend: AnyObject {
 
 extension StoreBackend {
     var needsSourceObjects: Bool { false }
+    var derivedAttributesMaintainedByStore: Set<String> { [] }
     var checksVersionsOnWrite: Bool { false }
 
     func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] {

@@ -58,6 +58,9 @@ extension NSManagedObjectModel {
                 } else if Self.reservedPropertyNames.contains(p.name) {
                     problems.append("Property name '\(name).\(p.name)' is reserved: it is the name of an NSManagedObject or NSObject member. Rename the property.")
                 }
+                if let derived = p as? NSDerivedAttributeDescription {
+                    do { _ = try Derivation(derived, of: entity) } catch let unsupported as Derivation.Unsupported { problems.append(unsupported.problem) } catch {}
+                }
                 if let a = p as? NSAttributeDescription, a.attributeType == .undefinedAttributeType, !a.isTransient {
                     problems.append("Attribute '\(name).\(a.name)' has no type (undefined). Set attributeType, or make it transient.")
                 }

@@ -10,8 +10,10 @@ import Foundation
 /// count.derivationExpression = NSExpression(format: "orders.@count")
 /// ```
 ///
-/// Apple's SQLite store recomputes the value with triggers on every save; a store that does not
-/// derive values leaves the attribute as it was stored.
+/// A root context's save computes the value, and that of every object a change reaches through
+/// the derivation's relationship (see `NSManagedObjectContext+DerivedAttributes.swift` for the
+/// derivations computed; another derivation is a model problem). Apple's SQLite store does it
+/// with triggers, which a store Apple's framework made keeps.
 open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
     /// How the value is computed: a key path (`name`), a to-many aggregate (`items.@count`), or
     /// a function of the object's values (`canonical:(name)`, `now()`).

@@ -206,6 +206,8 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var frozenEntitiesByName: [String: NSEntityDescription]?
     /// What freezing built for the layers above (the object layer's ``ObjectModelStorage``).
     private(set) var frozenStorage: FrozenModelStorage?
+    /// The derived attributes a save computes (``ModelDerivations``), set when the model freezes.
+    private(set) var derivations: ModelDerivations?
     private let freezeLock = NSLock()
 
     /// Numbers the entities, lets `buildParts` add what the layers above need (each entity's
@@ -226,6 +228,8 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         }
         for root in entities.filter({ $0.superentity == nil }).sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) { visit(root) }
         frozenStorage = buildParts(self)
+        let derivations = ModelDerivations(self)
+        self.derivations = derivations.isEmpty ? nil : derivations
         frozenEntitiesByName = entitiesByName
         isFrozen = true
     }

@@ -22,7 +22,7 @@ enum ExpressionFunctions {
         "add:to:": 2, "from:subtract:": 2, "multiply:by:": 2, "divide:by:": 2, "modulus:by:": 2, "raise:toPower:": 2,
         "sqrt:": 1, "log:": 1, "ln:": 1, "exp:": 1, "floor:": 1, "ceiling:": 1, "abs:": 1, "trunc:": 1,
         "random": 0, "random:": 1, "randomn:": 1, "now": 0,
-        "uppercase:": 1, "lowercase:": 1, "length:": 1, "noindex:": 1, "distinct:": 1,
+        "uppercase:": 1, "lowercase:": 1, "canonical:": 1, "length:": 1, "noindex:": 1, "distinct:": 1,
         "bitwiseAnd:with:": 2, "bitwiseOr:with:": 2, "bitwiseXor:with:": 2, "leftshift:by:": 2, "rightshift:by:": 2,
         "onesComplement:": 1, "castObject:toType:": 2, "objectFrom:withIndex:": 2,
     ]
@@ -32,7 +32,7 @@ enum ExpressionFunctions {
         "sum": "sum:", "count": "count:", "min": "min:", "max": "max:", "average": "average:", "median": "median:",
         "mode": "mode:", "stddev": "stddev:", "sqrt": "sqrt:", "log": "log:", "ln": "ln:", "exp": "exp:",
         "floor": "floor:", "ceiling": "ceiling:", "abs": "abs:", "trunc": "trunc:", "random": "random",
-        "randomn": "randomn:", "now": "now", "uppercase": "uppercase:", "lowercase": "lowercase:", "length": "length:",
+        "randomn": "randomn:", "now": "now", "uppercase": "uppercase:", "lowercase": "lowercase:", "canonical": "canonical:", "length": "length:",
         "noindex": "noindex:", "distinct": "distinct:",
     ]
 
@@ -151,12 +151,14 @@ enum ExpressionFunctions {
             guard let n = try number(0), n.intValue > 0 else { return 0 }
             return Int.random(in: 0..<n.intValue)
         case "now": return Date()
-        case "uppercase:", "lowercase:", "length:":
+        case "uppercase:", "lowercase:", "canonical:", "length:":
             if KVCValueKinds.isNull(values[0]) { return nil }
             guard let s = KVCValueKinds.string(values[0]) else {
                 throw PredicateEvaluationError.make("Function '\(name)' needs a string, but got \(values[0]!).")
             }
             if name == "length:" { return s.utf16.count }
+            // Apple's canonical form (derived attributes): case- and diacritic-folded, as [cd] compares.
+            if name == "canonical:" { return PredicateStringFolding.fold(s, caseInsensitive: true, diacriticInsensitive: true) }
             return name == "uppercase:" ? s.uppercased() : s.lowercased()
         case "noindex:": return values[0]
         case "distinct:":

@@ -95,8 +95,8 @@ extension SQLiteStore {
         // Updates before inserts: Apple's derived-attribute triggers (Z_DA_...) update a
         // parent's count when a child row is inserted, and the parent's UPDATE, which
         // may write every column (it does under merge policies other than the error
-        // policy), must not overwrite that afterwards. (Derived attributes are not
-        // modelled yet; see SQLiteDerivedAttributeFunctions.)
+        // policy), must not overwrite that afterwards. (The context leaves the attributes
+        // such triggers keep alone; see SQLiteDerivedAttributeFunctions.)
         for row in changes.deleted { try delete(row, external: external, in: db) }
         for (i, row) in changes.updated.enumerated() {
             try write(row, insert: false, replacing: changes.valuesReplaced(byUpdate: i), external: external, in: db)

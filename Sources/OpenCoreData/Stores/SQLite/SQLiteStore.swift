@@ -55,6 +55,9 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
 
     /// Updates and deletes carry `WHERE Z_OPT = ?`; a mismatch fails the save with 133020.
     var checksVersionsOnWrite: Bool { true }
+    /// The derived attributes Apple's `Z_DA_<TABLE>_<Entity>_<attribute>_...` triggers keep in
+    /// this file (a store Apple's framework made); found when the store opens.
+    private(set) var derivedAttributesMaintainedByStore: Set<String> = []
 
     func plan(for entity: NSEntityDescription) -> SQLiteEntityPlan? {
         // The model's number for an entity is usually its Z_ENT here (both count in Apple's
@@ -172,6 +175,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             try createStore(in: db, path: path, model: model)
         } else {
             try openExistingStore(db, tables: tables, path: path, model: model)
+            derivedAttributesMaintainedByStore = try SQLiteSchema.derivedAttributesWithTriggers(in: db, model: model)
         }
         try applyPragmas(to: db, path: path)
         try runMaintenanceOptions(on: db, path: path)
