@@ -229,3 +229,17 @@ public func thrownError(_ body: () throws -> Void) -> NSError? {
 /// Runs `body` in its own scope so its locals are released when it returns (what
 /// `autoreleasepool` does for these tests on Apple platforms).
 public func autoreleasepoolCompat<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
+/// Loading the model at `url` fails as the loader promises: `NSManagedObjectModel(contentsOf:)`
+/// is nil, and `load(contentsOf:)` throws a Cocoa error of `code` whose message contains
+/// `text` and whose user info names the file.
+public func assertModelLoadFails(_ url: URL, code: Int, mentioning text: String, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertNil(NSManagedObjectModel(contentsOf: url), file: file, line: line)
+    XCTAssertThrowsError(try NSManagedObjectModel.load(contentsOf: url), file: file, line: line) { error in
+        let e = error as NSError
+        XCTAssertEqual(e.domain, NSCocoaErrorDomain, file: file, line: line)
+        XCTAssertEqual(e.code, code, e.localizedDescription, file: file, line: line)
+        XCTAssertTrue(e.localizedDescription.contains(text), e.localizedDescription, file: file, line: line)
+        XCTAssertNotNil(e.userInfo[NSFilePathErrorKey], file: file, line: line)
+    }
+}

@@ -43,7 +43,8 @@ extension NSManagedObjectContext {
             for derivation in own where !maintained.contains("\(derivation.attribute.entity.name ?? "").\(derivation.attribute.name)") {
                 let value = derivation.expression.expressionValue(with: owner, context: nil)
                 let slot = derivation.attribute.slotIndex
-                let stored = StoredValue(Self.converted(value, to: derivation.attribute.attributeType), for: derivation.attribute)
+                let typed = (value as? NSNumber).flatMap { derivation.attribute.attributeType.number($0) } ?? value
+                let stored = StoredValue(typed, for: derivation.attribute)
                 if !stored.isSame(as: owner.readStored(slot)) { owner.writeAttribute(stored: stored, slot: slot) }
             }
         }
@@ -58,21 +59,6 @@ extension NSManagedObjectContext {
         case let collection as NSOrderedSet: return collection.array.compactMap { $0 as? NSManagedObject }
         case let collection as NSSet: return collection.allObjects.compactMap { $0 as? NSManagedObject }
         default: return []
-        }
-    }
-
-    /// An aggregate's number in the attribute's type: `@avg` of integers is fractional, `@count`
-    /// is an `Int` for a Double attribute.
-    private static func converted(_ value: Any?, to type: NSAttributeType) -> Any? {
-        guard let number = value as? NSNumber, type.isNumeric else { return value }
-        switch type {
-        case .integer16AttributeType: return NSNumber(value: number.int16Value)
-        case .integer32AttributeType: return NSNumber(value: number.int32Value)
-        case .integer64AttributeType: return NSNumber(value: number.int64Value)
-        case .doubleAttributeType: return NSNumber(value: number.doubleValue)
-        case .floatAttributeType: return NSNumber(value: number.floatValue)
-        case .decimalAttributeType: return NSDecimalNumber(decimal: number.decimalValue)
-        default: return value
         }
     }
 }

@@ -25,6 +25,22 @@ public enum NSAttributeType: UInt, Sendable {
     var isNumeric: Bool {
         isInteger || self == .doubleAttributeType || self == .floatAttributeType || self == .decimalAttributeType
     }
+
+    /// `number` in this type's width: an `NSNumber` of 16, 32 or 64 bits, a float, a double or
+    /// a Boolean, or an `NSDecimalNumber`; nil for a type that holds no number. (An archived
+    /// integer is 64 bits, an aggregate's `@avg` of integers fractional, and so on.)
+    func number(_ number: NSNumber) -> NSNumber? {
+        switch self {
+        case .integer16AttributeType: return NSNumber(value: number.int16Value)
+        case .integer32AttributeType: return NSNumber(value: number.int32Value)
+        case .integer64AttributeType: return NSNumber(value: number.int64Value)
+        case .floatAttributeType: return NSNumber(value: number.floatValue)
+        case .doubleAttributeType: return NSNumber(value: number.doubleValue)
+        case .booleanAttributeType: return NSNumber(value: number.boolValue)
+        case .decimalAttributeType: return NSDecimalNumber(decimal: number.decimalValue)
+        default: return nil
+        }
+    }
 }
 
 /// An attribute: a typed value of an entity, such as a name, a salary or a birth date.

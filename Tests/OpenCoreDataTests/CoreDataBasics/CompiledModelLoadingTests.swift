@@ -305,27 +305,17 @@ final class CompiledModelLoadingTests: XCTestCase {
 
     // MARK: - Damaged compiled models
 
-    private func assertLoadFails(_ url: URL, code: Int, mentioning text: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertNil(NSManagedObjectModel(contentsOf: url), file: file, line: line)
-        XCTAssertThrowsError(try NSManagedObjectModel.load(contentsOf: url), file: file, line: line) { error in
-            let e = error as NSError
-            XCTAssertEqual(e.domain, NSCocoaErrorDomain, file: file, line: line)
-            XCTAssertEqual(e.code, code, e.localizedDescription, file: file, line: line)
-            XCTAssertTrue(e.localizedDescription.contains(text), e.localizedDescription, file: file, line: line)
-            XCTAssertNotNil(e.userInfo[NSFilePathErrorKey], file: file, line: line)
-        }
-    }
 
     func testAMomdWithoutVersionInfoOrItsCurrentVersionIsNoSuchFile() throws {
         let folder = try makeTemporaryDirectory("ocd-momd")
         let empty = folder.appendingPathComponent("Empty.momd")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        assertLoadFails(empty, code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "has no VersionInfo.plist")
+        assertModelLoadFails(empty, code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "has no VersionInfo.plist")
 
         let partial = folder.appendingPathComponent("Partial.momd")
         try FileManager.default.copyItem(at: fixture(sampleModel3 + "Fixtures/SampleModel3.momd"), to: partial)
         try FileManager.default.removeItem(at: partial.appendingPathComponent("SampleModel3.mom"))
-        assertLoadFails(partial, code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "has no 'SampleModel3.mom'")
+        assertModelLoadFails(partial, code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "has no 'SampleModel3.mom'")
 
         // Without VersionInfo.plist, a .momd of one version is that version.
         try FileManager.default.removeItem(at: partial.appendingPathComponent("VersionInfo.plist"))
@@ -334,7 +324,7 @@ final class CompiledModelLoadingTests: XCTestCase {
     }
 
     func testTheOptimizedOmoFormIsRefusedWithTheFileToReadInstead() throws {
-        assertLoadFails(try fixture(sampleModel3 + "Fixtures/SampleModel3.momd/SampleModel3.omo"),
+        assertModelLoadFails(try fixture(sampleModel3 + "Fixtures/SampleModel3.momd/SampleModel3.omo"),
                         code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "Pass the .momd folder or the .mom")
     }
 
@@ -342,12 +332,12 @@ final class CompiledModelLoadingTests: XCTestCase {
         let folder = try makeTemporaryDirectory("ocd-mom")
         let garbage = folder.appendingPathComponent("Garbage.mom")
         try Data("bplist00 not really".utf8).write(to: garbage)
-        assertLoadFails(garbage, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not a keyed archive")
+        assertModelLoadFails(garbage, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not a keyed archive")
 
         // A keyed archive of something else: a compiled mapping model.
         let mapping = folder.appendingPathComponent("Mapping.mom")
         try FileManager.default.copyItem(at: fixture(sampleModel + "Fixtures/V2toV3.cdm"), to: mapping)
-        assertLoadFails(mapping, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not an NSManagedObjectModel")
+        assertModelLoadFails(mapping, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not an NSManagedObjectModel")
     }
 
     /// Archives edited to break the model's structure: each a thrown 259 that names the fault.
@@ -362,7 +352,7 @@ final class CompiledModelLoadingTests: XCTestCase {
             plist["$objects"] = objects
             let url = folder.appendingPathComponent("Broken\(line).mom")
             try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: url)
-            assertLoadFails(url, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: text, line: line)
+            assertModelLoadFails(url, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: text, line: line)
         }
         // Keyed archives share one string object among all its uses, so each edit points one
         // key at another key's string (the references are opaque UIDs, copied as they are).

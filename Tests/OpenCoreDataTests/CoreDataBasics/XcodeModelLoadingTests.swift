@@ -540,37 +540,27 @@ final class XcodeModelLoadingTests: XCTestCase {
         return folder
     }
 
-    private func assertLoadFails(_ url: URL, code: Int, mentioning text: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertNil(NSManagedObjectModel(contentsOf: url), file: file, line: line)
-        XCTAssertThrowsError(try NSManagedObjectModel.load(contentsOf: url), file: file, line: line) { error in
-            let e = error as NSError
-            XCTAssertEqual(e.domain, NSCocoaErrorDomain, file: file, line: line)
-            XCTAssertEqual(e.code, code, e.localizedDescription, file: file, line: line)
-            XCTAssertTrue(e.localizedDescription.contains(text), e.localizedDescription, file: file, line: line)
-            XCTAssertNotNil(e.userInfo[NSFilePathErrorKey], file: file, line: line)
-        }
-    }
 
     func testMissingPathThrowsNoSuchFile() throws {
-        assertLoadFails(URL(fileURLWithPath: "/nonexistent/Model.xcdatamodeld"), code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "No Xcode model")
+        assertModelLoadFails(URL(fileURLWithPath: "/nonexistent/Model.xcdatamodeld"), code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "No Xcode model")
     }
 
     func testFolderWithoutContentsThrows() throws {
         let version = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Empty.xcdatamodel")
         try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-        assertLoadFails(version, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "no 'contents' file")
-        assertLoadFails(try makeTemporaryDirectory("ocd-xcmodel"), code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "neither a 'contents' file")
+        assertModelLoadFails(version, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "no 'contents' file")
+        assertModelLoadFails(try makeTemporaryDirectory("ocd-xcmodel"), code: CocoaError.Code.fileReadNoSuchFile.rawValue, mentioning: "neither a 'contents' file")
     }
 
     func testMalformedXMLThrowsCorruptFile() throws {
-        assertLoadFails(try writeModel("<model><entity name=\"A\"></model"), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not well-formed XML")
+        assertModelLoadFails(try writeModel("<model><entity name=\"A\"></model"), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not well-formed XML")
     }
 
     func testDeeplyNestedElementsThrowCorruptFileInsteadOfOverflowingTheStack() throws {
         let depth = 30_000
         let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><model>" + String(repeating: "<entity>", count: depth)
             + String(repeating: "</entity>", count: depth) + "</model>"
-        assertLoadFails(try writeModel(xml), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "nested more than \(XcodeXMLParser.maximumDepth) elements deep")
+        assertModelLoadFails(try writeModel(xml), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "nested more than \(XcodeXMLParser.maximumDepth) elements deep")
         // A nesting as deep as the limit still parses.
         let deepest = String(repeating: "<a>", count: XcodeXMLParser.maximumDepth) + String(repeating: "</a>", count: XcodeXMLParser.maximumDepth)
         XCTAssertNoThrow(try XcodeXMLParser.parse(Data(deepest.utf8)))
@@ -580,12 +570,12 @@ final class XcodeModelLoadingTests: XCTestCase {
     func testGarbageBytesThrowCorruptFile() throws {
         var generator = SplitMix64(seed: 7)
         let bytes = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
-        assertLoadFails(try writeModel(bytes), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "XML")
-        assertLoadFails(try writeModel(Data()), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "XML")
+        assertModelLoadFails(try writeModel(bytes), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "XML")
+        assertModelLoadFails(try writeModel(Data()), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "XML")
     }
 
     func testXMLThatIsNotAModelThrows() throws {
-        assertLoadFails(try writeModel("<plist><dict/></plist>"), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not <model>")
+        assertModelLoadFails(try writeModel("<plist><dict/></plist>"), code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "not <model>")
     }
 
     /// The XML the loader accepts: what Xcode writes plus comments, CDATA, a byte order mark,
@@ -604,21 +594,21 @@ final class XcodeModelLoadingTests: XCTestCase {
 
         let corrupt = CocoaError.Code.fileReadCorruptFile.rawValue
         // Each of these crashed FoundationXML's XMLDocument or XMLParser on Linux.
-        assertLoadFails(try writeModel("<?xml version=\"1.0\" encoding=\"PTF-8\"?><model/>"), code: corrupt, mentioning: "encoding")
-        assertLoadFails(try writeModel(Data("<model><entity name=\"A\u{0}\"/></model>".utf8)), code: corrupt, mentioning: "NUL")
-        assertLoadFails(try writeModel(Data([0x3C, 0x6D, 0xFF, 0xFE, 0x3E])), code: corrupt, mentioning: "UTF-8")
-        assertLoadFails(try writeModel("<model/><model/>"), code: corrupt, mentioning: "second root")
-        assertLoadFails(try writeModel("<model><entity></model></entity>"), code: corrupt, mentioning: "does not match")
-        assertLoadFails(try writeModel("<model a=\"1\" a=\"2\"/>"), code: corrupt, mentioning: "repeated")
-        assertLoadFails(try writeModel("<model a=\"&bogus;\"/>"), code: corrupt, mentioning: "unknown entity")
-        assertLoadFails(try writeModel("<!DOCTYPE m [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><model a=\"&x;\"/>"), code: corrupt, mentioning: "DOCTYPE")
+        assertModelLoadFails(try writeModel("<?xml version=\"1.0\" encoding=\"PTF-8\"?><model/>"), code: corrupt, mentioning: "encoding")
+        assertModelLoadFails(try writeModel(Data("<model><entity name=\"A\u{0}\"/></model>".utf8)), code: corrupt, mentioning: "NUL")
+        assertModelLoadFails(try writeModel(Data([0x3C, 0x6D, 0xFF, 0xFE, 0x3E])), code: corrupt, mentioning: "UTF-8")
+        assertModelLoadFails(try writeModel("<model/><model/>"), code: corrupt, mentioning: "second root")
+        assertModelLoadFails(try writeModel("<model><entity></model></entity>"), code: corrupt, mentioning: "does not match")
+        assertModelLoadFails(try writeModel("<model a=\"1\" a=\"2\"/>"), code: corrupt, mentioning: "repeated")
+        assertModelLoadFails(try writeModel("<model a=\"&bogus;\"/>"), code: corrupt, mentioning: "unknown entity")
+        assertModelLoadFails(try writeModel("<!DOCTYPE m [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><model a=\"&x;\"/>"), code: corrupt, mentioning: "DOCTYPE")
     }
 
     func testGarbageElementsArchiveThrows() throws {
         let folder = try makeTemporaryDirectory("ocd-xcmodel").appendingPathComponent("Old.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("bplist00 not really".utf8).write(to: folder.appendingPathComponent("elements"))
-        assertLoadFails(folder, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "Xcode 3")
+        assertModelLoadFails(folder, code: CocoaError.Code.fileReadCorruptFile.rawValue, mentioning: "Xcode 3")
     }
 
     func testBadVersionInfoThrows() throws {

@@ -149,16 +149,7 @@ extension ArchivedModelDecoder {
             return nil
         }
         guard let number = plain as? NSNumber else { return plain }
-        switch type {
-        case .integer16AttributeType: return NSNumber(value: number.int16Value)
-        case .integer32AttributeType: return NSNumber(value: number.int32Value)
-        case .integer64AttributeType: return NSNumber(value: number.int64Value)
-        case .floatAttributeType: return NSNumber(value: number.floatValue)
-        case .doubleAttributeType: return NSNumber(value: number.doubleValue)
-        case .booleanAttributeType: return NSNumber(value: number.boolValue)
-        case .decimalAttributeType: return NSDecimalNumber(decimal: number.decimalValue)
-        default: return number
-        }
+        return type.number(number) ?? number
     }
 }
 

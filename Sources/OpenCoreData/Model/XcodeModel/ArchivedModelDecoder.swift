@@ -86,7 +86,7 @@ struct ArchivedModelDecoder {
         model.entities = entities
         model.resolveReferences()
         try checkRelationships(in: model)
-        resolveRequestEntities(in: model)
+        warnings += pendingRequestEntities.resolve(in: model)
 
         for (name, value) in archive.pairs(root["NSConfigurations"]) {
             let members = archive.array(value).compactMap { archive.dict($0).flatMap { archive.string($0["NSEntityName"]) } }
@@ -95,7 +95,7 @@ struct ArchivedModelDecoder {
         for (name, value) in archive.pairs(root["NSFetchRequestTemplates"]) {
             if let request = fetchRequest(value, owner: "fetch request template '\(name)'") { model.setFetchRequestTemplate(request, forName: name) }
         }
-        resolveRequestEntities(in: model)
+        warnings += pendingRequestEntities.resolve(in: model)
         // Xcode compiles an empty "Identifier" field as "": no identifier, as the source reads.
         model.versionIdentifiers = Set(archive.array(root["NSVersionIdentifiers"]).compactMap { archive.plainValue($0) as? AnyHashable }.filter { $0 != AnyHashable("") })
     }
@@ -253,7 +253,7 @@ struct ArchivedModelDecoder {
     // MARK: Fetch requests
 
     /// Requests whose entity is known by name until every entity exists.
-    private var pendingRequestEntities: [(request: NSFetchRequest<NSFetchRequestResult>, entityName: String, owner: String)] = []
+    private var pendingRequestEntities = PendingRequestEntities()
 
     /// An archived `NSFetchRequest`, or nil (with a warning) when its predicate can't be read:
     /// running it without the predicate would return the wrong objects.
@@ -274,7 +274,7 @@ struct ArchivedModelDecoder {
         if !sorts.isEmpty { request.sortDescriptors = sorts }
         if let entityName = archive.dict(object["NSEntity"]).flatMap({ archive.string($0["NSEntityName"]) }) ?? archive.string(object["NSEntityName"]) ?? fallback {
             request.entityName = entityName
-            pendingRequestEntities.append((request, entityName, owner))
+            pendingRequestEntities.add(request, entityName: entityName, owner: owner)
         }
         if let limit = archive.int(object["NSFetchLimit"]), limit >= 0 { request.fetchLimit = limit }
         if let offset = archive.int(object["NSFetchOffset"]), offset >= 0 { request.fetchOffset = offset }
@@ -296,19 +296,6 @@ struct ArchivedModelDecoder {
         let groupBy = archive.array(object["NSValuesToGroupBy"]).compactMap { propertyName($0) }
         if !groupBy.isEmpty { request.propertiesToGroupBy = groupBy }
         return request
-    }
-
-    /// Gives each fetch request its entity, now that all entities exist.
-    private mutating func resolveRequestEntities(in model: NSManagedObjectModel) {
-        let byName = model.entitiesByName
-        for (request, entityName, owner) in pendingRequestEntities {
-            if let entity = byName[entityName] {
-                request.entity = entity
-            } else {
-                warn("The \(owner) fetches entity '\(entityName)', which is not in the model.")
-            }
-        }
-        pendingRequestEntities = []
     }
 }
 

@@ -75,7 +75,7 @@ extension XcodeModelReader {
         }
         if let entityName = element.string("entity") {
             request.entityName = entityName
-            pendingRequestEntities.append((request, entityName, owner))
+            pendingRequestEntities.add(request, entityName: entityName, owner: owner)
         }
         if let limit = element.int("fetchLimit"), limit >= 0 { request.fetchLimit = limit }
         if let offset = element.int("fetchOffset"), offset >= 0 { request.fetchOffset = offset }

@@ -19,7 +19,7 @@ final class XcodeModelReader {
     /// `<composite name>` definitions, for attributes of type Composite.
     var compositesByName: [String: XcodeXMLElement] = [:]
     /// Fetch requests whose entity is resolved once all entities exist.
-    var pendingRequestEntities: [(request: NSFetchRequest<NSFetchRequestResult>, entityName: String, owner: String)] = []
+    var pendingRequestEntities = PendingRequestEntities()
     /// Relationships with their written `inverseEntity`, checked once all entities exist.
     var inverseEntityNames: [(relationship: NSRelationshipDescription, inverseEntity: String, label: String)] = []
 
@@ -67,7 +67,7 @@ final class XcodeModelReader {
                 model.setFetchRequestTemplate(request, forName: name)
             }
         }
-        resolveRequestEntities(in: model)
+        warnings += pendingRequestEntities.resolve(in: model)
 
         for element in root.elements(forName: "configuration") {
             guard let name = element.string("name") else { continue }
@@ -126,18 +126,5 @@ final class XcodeModelReader {
             guard let destination = relationship.destinationEntity, destination.name != inverseEntity else { continue }
             warn("Relationship '\(label)' names inverse entity '\(inverseEntity)' but destination '\(destination.name ?? "?")'; the inverse was looked up in the destination. Fix the relationship in Xcode.")
         }
-    }
-
-    /// Gives each fetch request its entity, now that all entities exist.
-    private func resolveRequestEntities(in model: NSManagedObjectModel) {
-        let byName = model.entitiesByName
-        for (request, entityName, owner) in pendingRequestEntities {
-            if let entity = byName[entityName] {
-                request.entity = entity
-            } else {
-                warn("The \(owner) fetches entity '\(entityName)', which is not in the model.")
-            }
-        }
-        pendingRequestEntities = []
     }
 }
