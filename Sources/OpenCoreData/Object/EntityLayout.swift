@@ -179,7 +179,10 @@ final class ObjectModelStorage: FrozenModelStorage {
         // freeze lock, and skips freezing when it finds one.
         var layouts: [ObjectIdentifier: EntityLayout] = [:]
         for e in model.entities.sorted(by: { $0.entityNumber < $1.entityNumber }) {
-            let resolved = ManagedObjectClassResolver.resolve(e.managedObjectClassName) as? NSManagedObject.Type ?? NSManagedObject.self
+            // A class the loader could not find (the entity kept NSManagedObject and the name
+            // it read) may have been registered since.
+            let registered = e.representedClassName.flatMap(ManagedObjectClassResolver.registered) as? NSManagedObject.Type
+            let resolved = registered ?? ManagedObjectClassResolver.resolve(e.managedObjectClassName) as? NSManagedObject.Type ?? NSManagedObject.self
             let inherited = e.superentity.flatMap { layouts[ObjectIdentifier($0)]?.properties } ?? []
             let layout = EntityLayout(properties: inherited + e.properties, resolvedClass: resolved)
             for (i, p) in layout.properties.enumerated() where p.entity === e { p.slotIndex = i }

@@ -22,6 +22,6 @@ enum XcodeClassName {
             return nil
         }
         entity.representedClassName = written
-        return "Entity '\(entity.name ?? "?")' names class '\(written)', which this program does not contain; its objects will be NSManagedObject. Define `final class \(bare): NSManagedObject` and pass moduleName when loading, or set managedObjectClassName to \"Module.Class\"."
+        return "Entity '\(entity.name ?? "?")' names class '\(written)', which this program does not contain; its objects will be NSManagedObject. Define `final class \(bare): NSManagedObject` and pass moduleName when loading, or call NSManagedObject.register(\(bare).self, forClassName: \"\(written)\") before the model is used, or set managedObjectClassName to \"Module.Class\"."
     }
 }
