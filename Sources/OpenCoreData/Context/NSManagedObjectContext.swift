@@ -46,7 +46,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The coordinator this context fetches from and saves to.
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
         get { confinedState.coordinator ?? parent?.persistentStoreCoordinator }
-        set { confinedState.coordinator = newValue }
+        set {
+            confinedState.coordinator = newValue
+            if automaticallyMergesChangesFromParent { observeParentSaves() }
+        }
     }
     /// Calls `body` with the coordinator set on this context itself (none for a child context),
     /// borrowed, not retained. `body` must not change this context's coordinator.
@@ -57,7 +60,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// A parent context receives this context's saves instead of a store (see the persistence issue).
     open var parent: NSManagedObjectContext? {
         get { confinedState.parent }
-        set { confinedState.parent = newValue }
+        set {
+            confinedState.parent = newValue
+            if automaticallyMergesChangesFromParent { observeParentSaves() }
+        }
     }
 
     open var name: String?
@@ -307,12 +313,18 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         parentSaveObserver = nil
         guard automaticallyMergesChangesFromParent else { return }
         let weakSelf = WeakContextReference(self)
+        // The parent and the coordinator are this context's confined state, and the observer
+        // runs on the saver's thread: it compares with references taken here, on this
+        // context's queue (the setters of both register again).
+        let expectedParent = parent.map(WeakContextReference.init)
+        let coordinator = WeakCoordinatorReference(persistentStoreCoordinator)
         parentSaveObserver = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: nil, queue: nil) { note in
             guard let context = weakSelf.context, let saver = note.object as? NSManagedObjectContext, saver !== context else { return }
-            if let parent = context.parent {
-                guard saver === parent else { return }
+            // The saver posts on its own queue: reading its state here is confined.
+            if let expectedParent {
+                guard saver === expectedParent.context else { return }
             } else {
-                guard saver.parent == nil, saver.persistentStoreCoordinator === context.persistentStoreCoordinator else { return }
+                guard saver.parent == nil, let coordinator = coordinator.coordinator, saver.persistentStoreCoordinator === coordinator else { return }
             }
             // Only IDs and rows cross to this context's queue; the saved objects belong to the saver's.
             let ids = UncheckedSendableBox([NSInsertedObjectIDsKey, NSUpdatedObjectIDsKey, NSDeletedObjectIDsKey].reduce(into: [String: Any]()) {
@@ -323,7 +335,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             // may be waiting for this context (performAndWait) while the merge runs: waiting
             // back would deadlock.
             var parentRows: [NSManagedObjectID: StoreRow] = [:]
-            if saver === context.parent, saver.isOnQueue {
+            if let expectedParent, saver === expectedParent.context, saver.isOnQueue {
                 for id in note.userInfo?[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID> ?? [] {
                     parentRows[id] = try? saver.rowForChild(id)
                 }
@@ -355,6 +367,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 final class WeakContextReference: @unchecked Sendable {
     weak var context: NSManagedObjectContext?
     init(_ context: NSManagedObjectContext) { self.context = context }
+}
+
+/// A coordinator held weakly, for an observer that must not keep it alive.
+final class WeakCoordinatorReference: @unchecked Sendable {
+    weak var coordinator: NSPersistentStoreCoordinator?
+    init(_ coordinator: NSPersistentStoreCoordinator?) { self.coordinator = coordinator }
 }
 
 /// The coordinator and the stores below receive the context a fetch or fault is for as an
