@@ -66,7 +66,29 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// let model = try NSManagedObjectModel.load(contentsOf: bundleURL, versionInfo: momdURL)
     /// if model.appleEntityVersionHashesByName == storeMetadata[NSStoreModelVersionHashesKey] as? [String: Data] { ... }
     /// ```
-    public internal(set) var appleEntityVersionHashesByName: [String: Data]?
+    ///
+    /// An entity changed after loading (a property added in code, say) no longer has Apple's
+    /// hash here: Apple's compiler never hashed what it now is.
+    public internal(set) var appleEntityVersionHashesByName: [String: Data]? {
+        get {
+            guard let recorded = appleHashes else { return nil }
+            var current: [String: Data] = [:]
+            for entity in entities {
+                guard let name = entity.name, let entry = recorded[name], entry.ours == entity.versionHash else { continue }
+                current[name] = entry.apple
+            }
+            return current.isEmpty ? nil : current
+        }
+        set {
+            appleHashes = newValue.map { hashes in
+                let ours = entityVersionHashesByName
+                return hashes.reduce(into: [:]) { $0[$1.key] = (apple: $1.value, ours: ours[$1.key]) }
+            }
+        }
+    }
+    /// Apple's hash of each entity and ours when Apple's was read: ours tells whether the entity
+    /// is still what Apple hashed.
+    private var appleHashes: [String: (apple: Data, ours: Data?)]?
 
     /// The name of the Xcode model version this model was loaded from ("Model 2" for
     /// `Model 2.xcdatamodel`); `nil` for models built in code.

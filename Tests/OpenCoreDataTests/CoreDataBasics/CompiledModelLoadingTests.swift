@@ -111,6 +111,20 @@ final class CompiledModelLoadingTests: XCTestCase {
         XCTAssertEqual(v3.appleEntityVersionHashesByName, info.entityVersionHashes(forVersion: "SampleModel3_v3"))
     }
 
+    /// Apple's hash is of the entity Apple's compiler saw: an entity changed in code after
+    /// loading no longer has it (and a store Apple made with the old version is then migrated,
+    /// not opened as if it matched). Untouched entities keep theirs.
+    func testAnEntityChangedAfterLoadingLosesApplesVersionHash() throws {
+        let momd = try fixture(sampleModel3 + "Fixtures/SampleModel3.momd")
+        let model = try XCTUnwrap(NSManagedObjectModel(contentsOf: momd.appendingPathComponent("SampleModel3_v3.mom")))
+        let apple = try XCTUnwrap(model.appleEntityVersionHashesByName)
+        XCTAssertEqual(apple.keys.sorted(), ["Pet", "User"])
+        try XCTUnwrap(model.entitiesByName["Pet"]).properties.append(NSAttributeDescription(name: "nickname", type: .stringAttributeType))
+        XCTAssertEqual(model.appleEntityVersionHashesByName, ["User": apple["User"]!])
+        try XCTUnwrap(model.entitiesByName["User"]).versionHashModifier = "2"
+        XCTAssertNil(model.appleEntityVersionHashesByName)
+    }
+
     /// A program that ships the compiled model finds it by name, merges it, and finds each of
     /// its versions by name or checksum, as an app bundle's `.momd` is found on Apple platforms.
     func testCompiledModelsAreFoundInBundlesWithEveryVersion() throws {

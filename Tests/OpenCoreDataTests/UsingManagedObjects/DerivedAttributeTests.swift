@@ -144,8 +144,6 @@ final class DerivedAttributeTests: XCTestCase {
         let model = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: url)
         let pagesCount = try XCTUnwrap(model.entitiesByName["Book"]?.attributesByName["pagesCount"] as? NSDerivedAttributeDescription)
         XCTAssertEqual(pagesCount.derivationExpression?.description, "pages.@count")
-        // Page.content is a required transformable of a class this program lacks.
-        model.entitiesByName["Page"]?.attributesByName["content"]?.isOptional = true
         let context = try self.context(model, at: url)
         try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
@@ -154,6 +152,10 @@ final class DerivedAttributeTests: XCTestCase {
             XCTAssertEqual(book.value(forKey: "pagesCount") as? Int64, 99)
             let page = NSEntityDescription.insertNewObject(forEntityName: "Page", into: context)
             page.setValue(1000, forKey: "number")
+            // Page.content is a required transformable of a class this program lacks: bytes
+            // stand in for it. (Making it optional would change the model's version: Apple's
+            // hash of Page no longer matches the store's, and opening refuses it.)
+            page.setValue(Data([1]), forKey: "content")
             page.setValue(book, forKey: "book")
             try context.save()
         }

@@ -285,7 +285,8 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
                 let differing = Set(storeHashes.keys).union(modelHashes.keys).filter { storeHashes[$0] != modelHashes[$0] }.sorted()
                 throw incompatible("the version hashes of \(differing.joined(separator: ", ")) differ")
             }
-        } else if !ignoresVersioning, let apple = model.appleEntityVersionHashesByName, let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data], !storeHashes.isEmpty {
+        } else if !ignoresVersioning, (stored[SQLiteMetadata.hashSchemeKey] as? Int) == nil,
+                  let apple = model.appleEntityVersionHashesByName, let storeHashes = stored[NSStoreModelVersionHashesKey] as? [String: Data], !storeHashes.isEmpty {
             // An Xcode model loaded with its VersionInfo.plist carries Apple's own hashes: the
             // exact test Apple's framework makes (a renamed entity, a changed attribute type or
             // a versionHashModifier all show), where the structural one below can only guess.
