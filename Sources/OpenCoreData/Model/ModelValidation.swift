@@ -46,6 +46,14 @@ extension NSManagedObjectModel {
             if ManagedObjectClassResolver.resolve(className) == nil {
                 problems.append("Entity '\(name)' names class '\(className)', which is not an NSManagedObject subclass this program contains. Use \"Module.ClassName\" of a class that inherits from NSManagedObject.")
             }
+            for constraint in entity.uniquenessConstraints {
+                for case let key as String in constraint {
+                    let head = String(key.prefix { $0 != "." })
+                    if entity.propertiesByName[head] is NSCompositeAttributeDescription {
+                        problems.append("Uniqueness constraint '\(key)' of entity '\(name)' names a composite attribute, which OpenCoreData can't constrain yet. Constrain other attributes.")
+                    }
+                }
+            }
             var names = Set<String>()
             for p in entity.allProperties where !names.insert(p.name).inserted {
                 problems.append("Entity '\(name)' has two properties named '\(p.name)' (possibly one inherited). Rename one.")
@@ -60,6 +68,9 @@ extension NSManagedObjectModel {
                 }
                 if let derived = p as? NSDerivedAttributeDescription {
                     do { _ = try Derivation(derived, of: entity) } catch let unsupported as Derivation.Unsupported { problems.append(unsupported.problem) } catch {}
+                }
+                if let composite = p as? NSCompositeAttributeDescription {
+                    problems += Self.problems(of: composite, in: name)
                 }
                 if let a = p as? NSAttributeDescription, a.attributeType == .undefinedAttributeType, !a.isTransient {
                     problems.append("Attribute '\(name).\(a.name)' has no type (undefined). Set attributeType, or make it transient.")
@@ -90,6 +101,45 @@ extension NSManagedObjectModel {
                 }
             }
         }
+        return problems
+    }
+
+    /// What Apple's framework refuses in a composite attribute (it raises when the elements are
+    /// set): element types it cannot store, a default that is not a dictionary, nesting that
+    /// never ends; and what would make the value ambiguous, two elements of one name.
+    static func problems(of composite: NSCompositeAttributeDescription, in entity: String) -> [String] {
+        var problems: [String] = []
+        if let value = composite.defaultValue, !(value is [String: Any]) {
+            problems.append("Composite attribute '\(entity).\(composite.name)' has a default value of type \(type(of: value)); a composite's default value must be a dictionary keyed by element names.")
+        }
+        func check(_ c: NSCompositeAttributeDescription, _ path: String, depth: Int) {
+            guard depth <= NSCompositeAttributeDescription.maximumDepth else {
+                problems.append("Composite attribute '\(entity).\(composite.name)' nests composites more than \(NSCompositeAttributeDescription.maximumDepth) deep (a composite may not contain itself).")
+                return
+            }
+            var names = Set<String>()
+            for element in c.elements {
+                let qualified = "'\(entity).\(path).\(element.name)'"
+                if !isIdentifier(element.name) {
+                    problems.append("Composite element name \(qualified) is not allowed. \(identifierRule)")
+                } else if !names.insert(element.name).inserted {
+                    problems.append("Composite attribute '\(entity).\(path)' has two elements named '\(element.name)'. Rename one.")
+                }
+                if let nested = element as? NSCompositeAttributeDescription {
+                    check(nested, path + "." + element.name, depth: depth + 1)
+                    continue
+                }
+                switch element.attributeType {
+                case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
+                    problems.append("Composite element \(qualified) has type \(element.attributeType), which a composite can't hold. Use another type.")
+                case .binaryDataAttributeType where element.allowsExternalBinaryDataStorage:
+                    problems.append("Composite element \(qualified) allows external storage, which a composite can't hold. Turn it off.")
+                default:
+                    break
+                }
+            }
+        }
+        check(composite, composite.name, depth: 1)
         return problems
     }
 

@@ -63,6 +63,9 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     private var _attributeValueClassName: String?
     /// The value a newly inserted object starts with.
     open var defaultValue: Any? { willSet { checkMutable() } }
+    /// What a newly inserted object holds: `defaultValue`, except for a composite attribute,
+    /// which fills in its elements' defaults.
+    var initialValue: Any? { defaultValue }
     /// For transformable attributes: the registered `ValueTransformer` name. `nil` means
     /// `NSSecureUnarchiveFromData`, as on Apple platforms.
     open var valueTransformerName: String? { willSet { checkMutable() } }

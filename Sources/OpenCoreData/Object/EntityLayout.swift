@@ -33,7 +33,7 @@ final class EntityLayout: FrozenEntityStorage {
     func setInitialSlots() {
         initialSlots = kinds.map { kind in
             switch kind {
-            case .attribute(let a): return .value(StoredValue(a.defaultValue, for: a))
+            case .attribute(let a): return .value(StoredValue(a.initialValue, for: a))
             case .relationship(let r): return r.isToMany ? .toMany(RelatedObjects()) : .null
             case .fetched: return .null
             }
@@ -81,7 +81,7 @@ final class EntityLayout: FrozenEntityStorage {
         var isAttribute = false
         var type: NSAttributeType = .undefinedAttributeType
         var isOptional = true
-        /// Integer 16/32 ranges or validation predicates: the full check runs.
+        /// Integer 16/32 ranges, validation predicates or a composite's elements: the full check runs.
         var hasMoreChecks = false
     }
 
@@ -120,7 +120,7 @@ final class EntityLayout: FrozenEntityStorage {
         attributeChecks = properties.map { property in
             guard let a = property as? NSAttributeDescription else { return AttributeCheck() }
             let ranged = a.attributeType == .integer16AttributeType || a.attributeType == .integer32AttributeType
-            return AttributeCheck(isAttribute: true, type: a.attributeType, isOptional: a.isOptional, hasMoreChecks: ranged || !a.validationPredicates.isEmpty)
+            return AttributeCheck(isAttribute: true, type: a.attributeType, isOptional: a.isOptional, hasMoreChecks: ranged || !a.validationPredicates.isEmpty || a is NSCompositeAttributeDescription)
         }
     }
 }
@@ -145,7 +145,7 @@ extension NSAttributeDescription {
            case .value(let stored) = layout.initialSlots[slotIndex] {
             return stored
         }
-        return StoredValue(defaultValue, for: self)
+        return StoredValue(initialValue, for: self)
     }
 }
 

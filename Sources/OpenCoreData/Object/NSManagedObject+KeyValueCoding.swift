@@ -86,10 +86,15 @@ extension NSManagedObject {
         }
     }
 
-    /// Sets the value at a key path; a path through a to-many sets it on every member.
+    /// Sets the value at a key path; a path through a to-many sets it on every member, and a
+    /// path into a composite attribute (`location.latitude`) sets that element.
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
         guard let dot = keyPath.firstIndex(of: ".") else { setValue(value, forKey: keyPath); return }
         let head = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])
+        if let i = layout.indexByName[head], let composite = layout.properties[i] as? NSCompositeAttributeDescription {
+            setCompositeElement(value, composite, path: KeyPathEvaluator.components(of: rest)[...])
+            return
+        }
         switch self.value(forKey: head) {
         case let o as NSManagedObject: o.setValue(value, forKeyPath: rest)
         case let set as Set<NSManagedObject>: for o in set { o.setValue(value, forKeyPath: rest) }

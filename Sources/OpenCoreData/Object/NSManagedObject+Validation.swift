@@ -163,8 +163,9 @@ extension NSManagedObject {
 
     /// Optionality, type, integer range and validation predicates of one attribute value. The
     /// value is boxed only to evaluate predicates or report an error.
-    private func validateAttribute(_ stored: StoredValue, _ a: NSAttributeDescription) throws {
-        let key = a.name
+    /// `keyPath`: where the value is, for a composite's element (`location.latitude`).
+    func validateAttribute(_ stored: StoredValue, _ a: NSAttributeDescription, keyPath: String? = nil) throws {
+        let key = keyPath ?? a.name
         // Built only for a message: this runs for every attribute of every saved object.
         var what: String { "\(entity.name ?? "?").\(key)" }
         if stored.isNull {
@@ -177,6 +178,9 @@ extension NSManagedObject {
             let shown = stored.publicValue(for: a)
             throw validationError(NSManagedObjectValidationError, key: key, value: shown,
                 "\(what) holds a \(shown.map { "\(type(of: $0))" } ?? "value") of the wrong type; the attribute's type is \(a.attributeValueClassName ?? "\(a.attributeType)"). Store a value of that type.")
+        }
+        if let composite = a as? NSCompositeAttributeDescription, case .boxed(let box) = stored {
+            try validateComposite(box.value, composite, keyPath: key)
         }
         if a.attributeType == .integer16AttributeType || a.attributeType == .integer32AttributeType, case .integer(let n) = stored {
             let small = a.attributeType == .integer16AttributeType

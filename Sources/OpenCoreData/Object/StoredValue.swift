@@ -50,9 +50,18 @@ enum StoredValue: @unchecked Sendable {
 final class AnyBox: @unchecked Sendable {
     let value: Any
     init(_ value: Any) { self.value = value }
-    func isSame(as other: AnyBox) -> Bool {
-        if let a = value as? AnyHashable, let b = other.value as? AnyHashable { return a == b }
-        if let a = value as AnyObject?, let b = other.value as AnyObject? { return a === b }
+    func isSame(as other: AnyBox) -> Bool { Self.isSame(value, other.value) }
+
+    /// Dictionaries (a composite attribute's values) compare entry by entry and numbers by
+    /// value, so a fetched value (`NSNumber`s) equal to the one set (`Double`, `Int16`, ...) is
+    /// no change.
+    private static func isSame(_ a: Any, _ b: Any) -> Bool {
+        if let a = a as? [String: Any], let b = b as? [String: Any] {
+            return a.count == b.count && a.allSatisfy { key, value in b[key].map { isSame(value, $0) } ?? false }
+        }
+        if let na = NumericValue(a), let nb = NumericValue(b) { return na.compare(nb) == .orderedSame }
+        if let a = a as? AnyHashable, let b = b as? AnyHashable { return a == b }
+        if let a = a as AnyObject?, let b = b as AnyObject? { return a === b }
         return false
     }
 }

@@ -165,6 +165,17 @@ enum PropertyListStoreFormat {
             case .objectID(let id): return id.uriRepresentation().absoluteString
             case .objectIDs: return nil
             case .boxed(let box):
+                if let composite = attribute as? NSCompositeAttributeDescription {
+                    // A dictionary of the elements' property-list values.
+                    guard let dictionary = box.value as? [String: Any] else {
+                        throw CoreDataError.make(NSPersistentStoreSaveError, "Can't store the value of '\(node.objectID.entity.name ?? "?").\(attribute.name)': a composite attribute's value is a dictionary keyed by element names, not a \(type(of: box.value)).")
+                    }
+                    var encoded: [String: Any] = [:]
+                    for element in composite.elements {
+                        if let value = dictionary[element.name], let plist = try encode(value, for: element, of: node) { encoded[element.name] = plist }
+                    }
+                    return encoded
+                }
                 if let data = box.value as? Data, attribute.valueTransformerName == nil { return data }
                 let name = attribute.valueTransformerName ?? "(none)"
                 guard let transformer = transformer(of: attribute),
@@ -203,6 +214,13 @@ enum PropertyListStoreFormat {
             case (.objectIDAttributeType, let s as String):
                 guard let uri = URL(string: s), let id = store.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: uri) else { return nil }
                 stored = .objectID(id)
+            case (.compositeAttributeType, let encoded as [String: Any]):
+                guard let composite = attribute as? NSCompositeAttributeDescription else { return nil }
+                var dictionary: [String: Any] = [:]
+                for element in composite.elements {
+                    if let plist = encoded[element.name], let value = try decode(plist, for: element, store: store, url: url) { dictionary[element.name] = value }
+                }
+                return dictionary.isEmpty ? nil : dictionary
             case (.transformableAttributeType, let data as Data):
                 // No transformer name: the value was Data and was stored as is.
                 guard let transformerName = attribute.valueTransformerName else {

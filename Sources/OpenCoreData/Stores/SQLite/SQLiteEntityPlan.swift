@@ -18,6 +18,8 @@ final class SQLiteEntityPlan {
         /// A Binary attribute that allows external storage: a marker byte, then the bytes or
         /// the name of their file (``SQLiteExternalData``).
         case externalData(column: Int32)
+        /// A composite attribute: its leaf elements' columns, read into one dictionary.
+        case composite(SQLiteCompositeColumns)
         /// A to-one: the target's `Z_PK` in `foreignKey`, its `Z_ENT` in `companion` if the
         /// destination has subentities (otherwise the target is of the destination entity).
         case toOne(foreignKey: Int32, companion: Int32?, destination: NSEntityDescription)
@@ -34,6 +36,8 @@ final class SQLiteEntityPlan {
         /// `slots`, as `attribute` does).
         case scalar(slot: Int)
         case attribute(slot: Int, NSAttributeDescription)
+        /// One leaf element of a composite attribute's dictionary.
+        case compositeLeaf(slot: Int, SQLiteCompositeColumns, leaf: Int)
         case foreignKey(slot: Int)
         case foreignEntity(slot: Int)
     }
@@ -112,6 +116,13 @@ final class SQLiteEntityPlan {
                 else if let r = property as? NSRelationshipDescription, r.isToMany { initial = .objectIDs([]) }
                 else { initial = .null }
                 slots.append(.notStored(initial))
+            } else if let composite = property as? NSCompositeAttributeDescription, let leafColumns = table.leafColumnIndexes(for: composite) {
+                let columns = SQLiteCompositeColumns(composite, leafColumns: leafColumns.map { Int32(3 + $0) })
+                slots.append(.composite(columns))
+                for (leaf, c) in leafColumns.enumerated() {
+                    writes.append(.compositeLeaf(slot: i, columns, leaf: leaf))
+                    columnNames.append(table.columns[c].sqlName)
+                }
             } else if let attribute = property as? NSAttributeDescription, let c = table.columnIndex(for: attribute) {
                 slots.append(attribute.storesExternally ? .externalData(column: Int32(3 + c)) : .attribute(column: Int32(3 + c), attribute))
                 writes.append(Self.isScalar(attribute) ? .scalar(slot: i) : .attribute(slot: i, attribute))
@@ -147,7 +158,7 @@ final class SQLiteEntityPlan {
             switch slot {
             case .attribute(_, let attribute): return count + (Self.decodesToCell(attribute) ? 0 : 1)
             case .notStored(let value): return count + (value.compactCell == nil ? 1 : 0)
-            case .externalData, .toOne, .toMany: return count + 1
+            case .externalData, .composite, .toOne, .toMany: return count + 1
             }
         }
         self.writes = writes
@@ -202,7 +213,7 @@ extension SQLiteEntityPlan.Write {
     /// The value slot the parameter is bound from.
     var slot: Int {
         switch self {
-        case let .scalar(slot), let .attribute(slot, _), let .foreignKey(slot), let .foreignEntity(slot): return slot
+        case let .scalar(slot), let .attribute(slot, _), let .compositeLeaf(slot, _, _), let .foreignKey(slot), let .foreignEntity(slot): return slot
         }
     }
 }

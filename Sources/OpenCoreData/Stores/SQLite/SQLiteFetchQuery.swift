@@ -113,9 +113,9 @@ struct SQLiteFetchQuery {
 
     /// The ORDER BY term for `descriptor`, or nil when SQL would not order exactly like it.
     static func orderTerm(_ descriptor: NSSortDescriptor, entity: NSEntityDescription, table: SQLiteEntityTable) -> String? {
-        guard descriptor.comparator == nil, let key = descriptor.key, !key.contains("."), !key.hasPrefix("@"),
-              let attribute = entity.propertiesByName[key] as? NSAttributeDescription, !attribute.isTransient,
-              let c = table.columnIndex(for: attribute) else { return nil }
+        // A plain attribute, or an element of a composite attribute (`location.latitude`).
+        guard descriptor.comparator == nil, let key = descriptor.key, !key.hasPrefix("@"),
+              let (attribute, c) = table.attributeColumn(forKeyPath: KeyPathEvaluator.components(of: key)[...], of: entity) else { return nil }
         let selector = descriptor.selector?.name ?? "compare:"
         let column = table.columns[c].sqlName
         let direction = descriptor.ascending ? "ASC" : "DESC"

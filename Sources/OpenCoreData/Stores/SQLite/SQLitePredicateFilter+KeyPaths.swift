@@ -1,6 +1,7 @@
 import Foundation
 
-// Key paths through to-one relationships, as correlated scalar subqueries.
+// Key paths through to-one relationships, as correlated scalar subqueries; a key path into a
+// composite attribute (`location.latitude`) is its leaf element's column.
 //
 // `manager.department.budget` from ZEMPLOYEE:
 //   (SELECT (SELECT t2.ZBUDGET FROM ZDEPARTMENT t2 WHERE t2.Z_PK = t1.ZDEPARTMENT)
@@ -15,9 +16,10 @@ extension SQLitePredicateTranslator {
     /// when that is not exactly expressible.
     func scalar(_ components: ArraySlice<String>, from row: Row) -> Scalar? {
         guard let name = components.first, let property = row.entity.propertiesByName[name], !property.isTransient else { return nil }
-        if components.count == 1 {
-            guard let attribute = property as? NSAttributeDescription, let type = ValueType(attribute),
-                  let index = row.table.columnIndex(for: attribute) else { return nil }
+        if components.count == 1 || property is NSCompositeAttributeDescription {
+            // An attribute, or an element of a composite (`location.latitude`), which has a column.
+            guard let (attribute, index) = row.table.attributeColumn(forKeyPath: components, of: row.entity),
+                  let type = ValueType(attribute) else { return nil }
             return Scalar(row.column(index), type)
         }
         guard let (destination, foreignKey) = toOneStep(property, from: row),

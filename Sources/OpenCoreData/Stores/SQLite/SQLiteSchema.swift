@@ -310,6 +310,7 @@ final class SQLiteEntityTable {
     private var columnByProperty: [ObjectIdentifier: Int] = [:]
     private var companionByProperty: [ObjectIdentifier: Int] = [:]
     private var orderByProperty: [ObjectIdentifier: Int] = [:]
+    private var compositeColumnsByProperty: [ObjectIdentifier: [Int]] = [:]
 
     init(name: String, rootEntity: NSEntityDescription, entities: [NSEntityDescription]) {
         self.name = name
@@ -320,6 +321,23 @@ final class SQLiteEntityTable {
 
     /// The column of an attribute or the foreign key of a to-one relationship.
     func columnIndex(for property: NSPropertyDescription) -> Int? { columnByProperty[ObjectIdentifier(property)] }
+    /// The columns of a composite attribute's leaf elements, in `leafElements` order.
+    func leafColumnIndexes(for composite: NSCompositeAttributeDescription) -> [Int]? { compositeColumnsByProperty[ObjectIdentifier(composite)] }
+    /// The column of the composite element at `path` (`["position", "x"]`), when it is a leaf.
+    func columnIndex(for composite: NSCompositeAttributeDescription, element path: ArraySlice<String>) -> Int? {
+        guard let columns = leafColumnIndexes(for: composite),
+              let leaf = composite.leafElements.firstIndex(where: { $0.path[...] == path }) else { return nil }
+        return columns[leaf]
+    }
+    /// The attribute at `keyPath` of `entity` and its column: a stored attribute (`name`) or a
+    /// composite's leaf element (`location.latitude`); nil for anything else.
+    func attributeColumn(forKeyPath keyPath: ArraySlice<String>, of entity: NSEntityDescription) -> (attribute: NSAttributeDescription, column: Int)? {
+        guard let name = keyPath.first, let attribute = entity.propertiesByName[name] as? NSAttributeDescription, !attribute.isTransient else { return nil }
+        if keyPath.count == 1 { return columnIndex(for: attribute).map { (attribute, $0) } }
+        guard let composite = attribute as? NSCompositeAttributeDescription, let element = composite.element(at: keyPath.dropFirst()),
+              let column = columnIndex(for: composite, element: keyPath.dropFirst()) else { return nil }
+        return (element, column)
+    }
     /// The `Z<n>_<NAME>` column holding a to-one target's `Z_ENT`, when its destination has subentities.
     func companionIndex(for relationship: NSRelationshipDescription) -> Int? { companionByProperty[ObjectIdentifier(relationship)] }
     /// The `Z_FOK_<NAME>` column ordering the rows in their ordered to-many inverse.
@@ -335,6 +353,8 @@ final class SQLiteEntityTable {
     func addColumns(of hierarchy: [NSEntityDescription], number: (NSEntityDescription) -> Int) throws {
         enum Item {
             case attribute(NSAttributeDescription, type: String)
+            /// A leaf element of a composite attribute, by its index in `leafElements`.
+            case compositeLeaf(NSCompositeAttributeDescription, leaf: Int, type: String)
             case toOne(NSRelationshipDescription)
             case order(NSRelationshipDescription)
         }
@@ -344,7 +364,16 @@ final class SQLiteEntityTable {
         for entity in hierarchy {
             var mine: [[(name: String, item: Item)]] = Array(repeating: [], count: 8)
             for property in entity.properties where !property.isTransient {
-                if let attribute = property as? NSAttributeDescription {
+                if let composite = property as? NSCompositeAttributeDescription {
+                    // No column of its own: each leaf element gets one, named and ordered as
+                    // an attribute of the leaf's name and type would be (Apple's layout).
+                    let leaves = composite.leafElements
+                    compositeColumnsByProperty[ObjectIdentifier(composite)] = Array(repeating: -1, count: leaves.count)
+                    for (i, leaf) in leaves.enumerated() {
+                        let (type, group) = try Self.columnType(of: leaf.attribute, entity: entity, keyPath: leaf.keyPath(in: composite))
+                        mine[group].append((leaf.attribute.name.uppercased(), .compositeLeaf(composite, leaf: i, type: type)))
+                    }
+                } else if let attribute = property as? NSAttributeDescription {
                     let (type, group) = try Self.columnType(of: attribute, entity: entity)
                     mine[group].append((attribute.name.uppercased(), .attribute(attribute, type: type)))
                 } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
@@ -362,6 +391,8 @@ final class SQLiteEntityTable {
                     switch item {
                     case let .attribute(attribute, type):
                         columnByProperty[ObjectIdentifier(attribute)] = append("Z" + upper, type, .attribute(attribute))
+                    case let .compositeLeaf(composite, leaf, type):
+                        compositeColumnsByProperty[ObjectIdentifier(composite)]![leaf] = append("Z" + upper, type, .compositeLeaf(composite, leaf: leaf))
                     case let .toOne(relationship):
                         columnByProperty[ObjectIdentifier(relationship)] = append("Z" + upper, "INTEGER", .foreignKey(relationship))
                         if let destination = relationship.destinationEntity, !destination.subentities.isEmpty {
@@ -386,7 +417,8 @@ final class SQLiteEntityTable {
     }
 
     /// Apple's column type for an attribute, and its group in the column order.
-    static func columnType(of attribute: NSAttributeDescription, entity: NSEntityDescription) throws -> (String, Int) {
+    /// `keyPath`: the attribute's name in messages (a composite element's `location.latitude`).
+    static func columnType(of attribute: NSAttributeDescription, entity: NSEntityDescription, keyPath: String? = nil) throws -> (String, Int) {
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: return ("INTEGER", 0)
         case .doubleAttributeType, .floatAttributeType: return ("FLOAT", 3)
@@ -396,7 +428,7 @@ final class SQLiteEntityTable {
         case .UUIDAttributeType: return ("BLOB", 6)
         case .binaryDataAttributeType, .transformableAttributeType: return ("BLOB", 7)
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
-            throw SQLiteSchemaError("attribute '\(entity.name ?? "?").\(attribute.name)' has type \(attribute.attributeType), which the SQLite store can't persist; make it transient or change its type")
+            throw SQLiteSchemaError("attribute '\(entity.name ?? "?").\(keyPath ?? attribute.name)' has type \(attribute.attributeType), which the SQLite store can't persist; make it transient or change its type")
         }
     }
 }
@@ -405,6 +437,8 @@ final class SQLiteEntityTable {
 struct SQLiteColumn {
     enum Kind {
         case attribute(NSAttributeDescription)
+        /// A leaf element of a composite attribute, by its index in `leafElements`.
+        case compositeLeaf(NSCompositeAttributeDescription, leaf: Int)
         /// The target's `Z_PK` of a to-one relationship.
         case foreignKey(NSRelationshipDescription)
         /// The target's `Z_ENT` of a to-one relationship whose destination has subentities.

@@ -272,6 +272,8 @@ extension SQLiteStore {
             return statement.blob(at: column).map { SQLiteExternalData.value(of: $0, in: externalDataDirectory) } ?? .null
         case let .attribute(column, attribute):
             return SQLiteValueCoding.storedValue(from: statement, at: column, for: attribute)
+        case let .composite(columns):
+            return columns.value(from: statement)
         case let .toOne(foreignKey, companion, destination):
             if statement.isNull(at: foreignKey) { return .null }
             var target = destination

@@ -233,6 +233,8 @@ extension SQLiteStore {
                 statement.bind(try external.columnValue(row.values[slot], replacing: oldColumns[slot], for: attribute), at: index)
             case let .attribute(slot, attribute):
                 statement.bind(try SQLiteValueCoding.columnValue(row.values[slot], for: attribute), at: index)
+            case let .compositeLeaf(slot, columns, leaf):
+                statement.bind(try columns.columnValue(of: row.values[slot], leaf: leaf), at: index)
             case let .foreignKey(slot):
                 if let target = try relatedID(row.values[slot], row) { statement.bind(target.primaryKey, at: index) } else { statement.bind(.null, at: index) }
             case let .foreignEntity(slot):
