@@ -42,3 +42,26 @@ public macro ManagedProperty() = #externalMacro(module: "OpenCoreDataMacrosPlugi
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(__managedKey_))
 public macro ManagedProperty(_ key: String) = #externalMacro(module: "OpenCoreDataMacrosPlugin", type: "ManagedPropertyMacro")
+
+/// Gives one of Xcode's generated to-many accessors its body — the Linux stand-in for
+/// `@NSManaged` on a function (Swift lets no macro give both a property its accessors and a
+/// function its body, so properties take ``ManagedProperty()`` and functions this one).
+///
+/// ```swift
+/// extension Playlist {
+///     @ManagedAccessor public func addToSongs(_ value: Song)
+///     @ManagedAccessor public func removeFromSongs(_ values: NSOrderedSet)
+///     @ManagedAccessor public func insertIntoSongs(_ value: Song, at idx: Int)
+///     @ManagedAccessor public func replaceSongs(at idx: Int, with value: Song)
+/// }
+/// ```
+///
+/// The relationship is the one the name spells (`addToSongs` → `songs`), unless you pass its
+/// key. The body calls ``ManagedToManyAccessor``, which changes the relationship through its
+/// live set, so inverses, change tracking and undo behave as with Apple's accessors.
+@attached(body)
+public macro ManagedAccessor() = #externalMacro(module: "OpenCoreDataMacrosPlugin", type: "ManagedAccessorMacro")
+
+/// A to-many accessor of the relationship `key` (see ``ManagedAccessor()``).
+@attached(body)
+public macro ManagedAccessor(_ key: String) = #externalMacro(module: "OpenCoreDataMacrosPlugin", type: "ManagedAccessorMacro")

@@ -400,6 +400,9 @@ extension ManagedTransformable {
 extension Optional: ManagedPropertyValue where Wrapped: ManagedPropertyValue {
     public static func read(from object: NSManagedObject, slot: Int) -> Self {
         switch object.layout.properties[slot] {
+        case let r as NSRelationshipDescription where r.isToMany:
+            // Xcode's `NSSet?`: never nil, the relationship's (possibly empty) members.
+            return Wrapped.read(from: object, slot: slot)
         case is NSRelationshipDescription:
             return object.readToOne(slot).map { $0 as! Wrapped }
         default:
@@ -408,7 +411,10 @@ extension Optional: ManagedPropertyValue where Wrapped: ManagedPropertyValue {
         }
     }
     public static func write(_ value: Self, to object: NSManagedObject, slot: Int) {
-        if let r = object.layout.properties[slot] as? NSRelationshipDescription {
+        if let r = object.layout.properties[slot] as? NSRelationshipDescription, r.isToMany {
+            // nil empties the relationship.
+            if let value { Wrapped.write(value, to: object, slot: slot) } else { object.replaceToMany(r, slot: slot, with: []) }
+        } else if let r = object.layout.properties[slot] as? NSRelationshipDescription {
             object.setToOne(r, slot: slot, value.map { $0 as! NSManagedObject })
         } else if let value {
             Wrapped.write(value, to: object, slot: slot)

@@ -47,6 +47,21 @@ extension NSManagedObject {
         @inlinable set { writeManaged(newValue, key) }
     }
 
+    /// The value of the property `key` names, through Core Data's primitive accessors: what
+    /// `@ManagedProperty var primitiveName: String?` (Xcode's `primitive<Key>` shape) reads and
+    /// writes. A read is the same as ``subscript(managed:)``; a write sets the value as
+    /// `setPrimitiveValue(_:forKey:)` does, without maintaining a relationship's inverse.
+    public subscript<Value>(primitive key: ManagedPropertyKey<Value>) -> Value {
+        get { self[managed: key] }
+        set {
+            if layout.indexByName[key.name].map({ layout.properties[$0] is NSRelationshipDescription }) == true {
+                setPrimitiveValue(newValue, forKey: key.name)
+            } else {
+                self[managed: key] = newValue
+            }
+        }
+    }
+
     // Non-generic overloads for the common scalar types, which Swift prefers to the generic
     // subscript: an unchanged fetched object answers from its fetched row without dispatching
     // through `ManagedPropertyValue` or copying the stored value out (a third of a read's cost

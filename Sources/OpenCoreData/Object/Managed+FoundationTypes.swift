@@ -1,0 +1,76 @@
+import Foundation
+
+// The Foundation classes Xcode's generated subclasses declare: `NSNumber?` for a number that
+// is not a scalar, `NSDecimalNumber?` for a decimal, `NSSet?` and `NSOrderedSet?` for to-many
+// relationships. `@ManagedProperty` and `@Managed` take them as Xcode declares them:
+//
+//     @ManagedProperty var rating: NSNumber?
+//     @ManagedProperty var price: NSDecimalNumber?
+//     @ManagedProperty var tags: NSSet?
+//     @ManagedProperty var chapters: NSOrderedSet?
+
+extension NSNumber: ManagedPropertyValue {
+    /// The attribute's value as an `NSNumber` of its type's width (an `NSDecimalNumber` for a
+    /// decimal); zero where a non-optional property reads nil.
+    public static func read(from object: NSManagedObject, slot: Int) -> Self {
+        let number: NSNumber
+        switch object.readStored(slot) {
+        case .decimal(let d): number = NSDecimalNumber(decimal: d)
+        default: number = object.publicValue(slot: slot) as? NSNumber ?? NSNumber(value: 0)
+        }
+        if Self.self == NSDecimalNumber.self, !(number is NSDecimalNumber) {
+            return NSDecimalNumber(decimal: number.decimalValue) as! Self
+        }
+        guard let typed = number as? Self else {
+            preconditionFailure("@Managed var \(object.layout.properties[slot].name): a \(Self.self) property can't hold the attribute's NSNumber; declare it NSNumber.")
+        }
+        return typed
+    }
+
+    public static func write(_ value: NSNumber, to object: NSManagedObject, slot: Int) {
+        object.writeAttribute(value, slot: slot)
+    }
+}
+
+extension NSSet: ManagedPropertyValue {
+    /// The relationship's members, as a snapshot (use `mutableSetValue(forKey:)` or the
+    /// generated `addTo…` accessors to change them in place).
+    public static func read(from object: NSManagedObject, slot: Int) -> Self {
+        guard let set = NSSet(array: object.readToMany(slot).objects) as? Self else {
+            preconditionFailure("@Managed var \(object.layout.properties[slot].name): declare the to-many property as NSSet, not \(Self.self).")
+        }
+        return set
+    }
+
+    public static func write(_ value: NSSet, to object: NSManagedObject, slot: Int) {
+        guard let r = object.layout.properties[slot] as? NSRelationshipDescription else { return }
+        object.replaceToMany(r, slot: slot, with: NSManagedObject.members(value.allObjects, of: r))
+    }
+}
+
+extension NSOrderedSet: ManagedPropertyValue {
+    /// The ordered relationship's members, as a snapshot (see `NSSet`'s).
+    public static func read(from object: NSManagedObject, slot: Int) -> Self {
+        guard let set = NSOrderedSet(array: object.readToMany(slot).objects) as? Self else {
+            preconditionFailure("@Managed var \(object.layout.properties[slot].name): declare the to-many property as NSOrderedSet, not \(Self.self).")
+        }
+        return set
+    }
+
+    public static func write(_ value: NSOrderedSet, to object: NSManagedObject, slot: Int) {
+        guard let r = object.layout.properties[slot] as? NSRelationshipDescription else { return }
+        object.replaceToMany(r, slot: slot, with: NSManagedObject.members(value.array, of: r))
+    }
+}
+
+extension NSManagedObject {
+    /// The managed objects of a Foundation collection written to a to-many relationship.
+    static func members(_ elements: [Any], of relationship: NSRelationshipDescription) -> [NSManagedObject] {
+        elements.map { element in
+            guard let object = element as? NSManagedObject else {
+                preconditionFailure("'\(relationship.name)': only managed objects can be members of a relationship, not \(type(of: element)).")
+            }
+            return object
+        }
+    }
+}
