@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "OpenCoreDataMacros", targets: ["OpenCoreDataMacros"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-bench", targets: ["ocd-bench"]),
+        // `ocd port`'s source rewriter: a program of its own, because it needs swift-syntax.
+        .executable(name: "ocd-port", targets: ["ocd-port"]),
         // Generates the NSManagedObject subclasses of a target's Xcode models at build time.
         .plugin(name: "OpenCoreDataModelPlugin", targets: ["OpenCoreDataModelPlugin"]),
     ],
@@ -38,6 +40,13 @@ let package = Package(
         ]),
         .target(name: "OpenCoreDataMacros", dependencies: ["OpenCoreData", "OpenCoreDataMacrosPlugin"]),
         .executableTarget(name: "ocd", dependencies: ["OpenCoreData"]),
+        // Ports Swift sources from Apple's Core Data (`ocd port`); swift-syntax, not OpenCoreData.
+        .target(name: "OCDPort", dependencies: [
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftParser", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        ]),
+        .executableTarget(name: "ocd-port", dependencies: ["OCDPort"]),
         .plugin(name: "OpenCoreDataModelPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         // Benchmarks: OpenCoreData against raw SQLite C calls in one process.
         .executableTarget(name: "ocd-bench", dependencies: ["OpenCoreData", "OpenCoreDataMacros", "CSQLite"]),
@@ -62,6 +71,7 @@ let package = Package(
                     resources: [.copy("Resources/ContainerShop.xcdatamodel")]),
         // Tests of internal types (`@testable import OpenCoreData`) and the layer check.
         .testTarget(name: "OpenCoreDataInternalsTests", dependencies: ["OpenCoreData", "OpenCoreDataTestSupport"]),
+        .testTarget(name: "OCDPortTests", dependencies: ["OCDPort", "OpenCoreDataTestSupport", "ocd-port", "ocd"]),
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
             "OpenCoreDataMacros", "OpenCoreDataMacrosPlugin",
             .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),

@@ -12,6 +12,7 @@ commands:
   generate write the model's NSManagedObject subclasses, as Xcode generates them: ocd generate <model> --output <folder>
   inspect print a Core Data SQLite store: metadata, entities with row counts, tables and columns
   migrate migrate a SQLite store to a new model version: ocd migrate <store> --from <old model> --to <new model>
+  port    port Swift sources from Apple's Core Data: ocd port <directory> [--dry-run]
 """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -24,6 +25,7 @@ let commandUsages: [String: String] = [
     "generate": GenerateCommand.usage,
     "inspect": InspectCommand.usage,
     "migrate": MigrateCommand.usage,
+    "port": PortCommand.usage,
     "sql-session": SQLSessionCommand.usage,
 ]
 if let command = arguments.first, let commandUsage = commandUsages[command],
@@ -58,6 +60,8 @@ case "inspect":
     exit(InspectCommand.run(Array(arguments.dropFirst())))
 case "migrate":
     exit(MigrateCommand.run(Array(arguments.dropFirst())))
+case "port":
+    exit(PortCommand.run(Array(arguments.dropFirst())))
 case "sql-session":
     // Diagnostic, not in the usage text: another process on a store file, for tests.
     exit(SQLSessionCommand.run(Array(arguments.dropFirst())))

@@ -1,0 +1,316 @@
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// Ports one Swift source file written for Apple's Core Data to OpenCoreData: the mechanical
+/// edits of the README's porting guide, made on the syntax tree so comments and layout stay.
+///
+/// ```swift
+/// let result = SourcePorter.port(source, fileName: "Bookmark+CoreDataProperties.swift")
+/// result.text        // import OpenCoreDataMacros, @ManagedProperty var title: String?, ...
+/// result.changes     // what was changed, line by line
+/// result.leftToDo    // what could not be changed, with the reason and a suggestion
+/// ```
+///
+/// The edits: `import CoreData` becomes `import OpenCoreData` (`OpenCoreDataMacros` when the file
+/// declares managed properties) and `import Foundation` goes (OpenCoreData re-exports it);
+/// `@NSManaged` becomes `@ManagedProperty` on properties and `@ManagedAccessor` on Xcode's
+/// to-many accessor functions; `@objc(Name)` on a class goes, its name kept in
+/// ``Result/classNames`` for `NSManagedObject.register(_:forClassName:)`; `@objc` on members
+/// goes; `#keyPath(Entity.a.b)` becomes `"a.b"`. A file already ported comes back unchanged.
+public enum SourcePorter {
+    public struct Result: Equatable, Sendable {
+        public var text: String
+        public var changes: [Finding] = []
+        public var leftToDo: [Finding] = []
+        /// Classes whose `@objc(Name)` was removed: the Swift class and the name the model uses.
+        public var classNames: [ClassName] = []
+        /// Whether the file uses Core Data at all (files that don't are left alone).
+        public var usesCoreData = false
+    }
+
+    public struct Finding: Equatable, Sendable, CustomStringConvertible {
+        public let line: Int
+        public let message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    public struct ClassName: Equatable, Sendable {
+        public let swiftClass: String
+        public let modelName: String
+        public init(swiftClass: String, modelName: String) {
+            self.swiftClass = swiftClass
+            self.modelName = modelName
+        }
+    }
+
+    /// Frameworks Linux does not have; a persistence file that imports one needs a hand.
+    static let appleOnlyModules: Set<String> = [
+        "UIKit", "AppKit", "SwiftUI", "Combine", "CloudKit", "WidgetKit", "os", "OSLog", "CoreSpotlight", "MapKit", "CoreLocation",
+    ]
+
+    public static func port(_ source: String, fileName: String = "<source>") -> Result {
+        let tree = Parser.parse(source: source)
+        let converter = SourceLocationConverter(fileName: fileName, tree: tree)
+        let rewriter = PortRewriter(converter: converter)
+        let rewritten = rewriter.rewrite(tree).cast(SourceFileSyntax.self)
+        var result = Result(text: source)
+        result.usesCoreData = rewriter.importsCoreData || rewriter.sawManagedDeclarations
+        guard result.usesCoreData else { return result }
+        let imports = ImportPass(usesMacros: rewriter.sawManagedDeclarations || rewritten.description.contains("@ManagedProperty") || rewritten.description.contains("@ManagedAccessor"),
+                                 converter: converter)
+        let final = imports.rewrite(rewritten)
+        result.text = final.description
+        result.changes = (imports.changes + rewriter.changes).sorted { $0.line < $1.line }
+        result.leftToDo = (imports.leftToDo + rewriter.leftToDo).sorted { $0.line < $1.line }
+        result.classNames = rewriter.classNames
+        return result
+    }
+}
+
+/// The declaration-level edits: attributes, `#keyPath`, and what to report.
+final class PortRewriter: SyntaxRewriter {
+    let converter: SourceLocationConverter
+    var changes: [SourcePorter.Finding] = []
+    var leftToDo: [SourcePorter.Finding] = []
+    var classNames: [SourcePorter.ClassName] = []
+    var importsCoreData = false
+    /// `@NSManaged`, `@ManagedProperty` or `@ManagedAccessor` seen (ported or not).
+    var sawManagedDeclarations = false
+
+    init(converter: SourceLocationConverter) {
+        self.converter = converter
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func line(_ node: some SyntaxProtocol) -> Int {
+        node.startLocation(converter: converter).line
+    }
+
+    override func visit(_ node: ImportDeclSyntax) -> DeclSyntax {
+        let module = node.path.first?.name.text ?? ""
+        if ["CoreData", "OpenCoreData", "OpenCoreDataMacros"].contains(module) { importsCoreData = true }
+        if SourcePorter.appleOnlyModules.contains(module) {
+            leftToDo.append(.init(line: line(node), message: "`import \(module)`: Linux has no \(module). Move the code that needs it out of the persistence layer, or behind `#if canImport(\(module))`."))
+        }
+        return DeclSyntax(node)
+    }
+
+    // MARK: Classes and members
+
+    override func visit(_ node: ClassDeclSyntax) -> DeclSyntax {
+        let visited = super.visit(node).cast(ClassDeclSyntax.self)
+        let className = visited.name.text
+        return DeclSyntax(removingObjC(from: visited, line: line(node)) { name in
+            if let name {
+                classNames.append(.init(swiftClass: className, modelName: name))
+                return "`@objc(\(name))` removed from class \(className); the model's class name \"\(name)\" is registered instead"
+            }
+            return "`@objc` removed from class \(className)"
+        })
+    }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> DeclSyntax {
+        let visited = super.visit(node).cast(ExtensionDeclSyntax.self)
+        return DeclSyntax(removingObjC(from: visited, line: line(node)) { _ in "`@objc` removed from an extension" })
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> DeclSyntax {
+        var decl = super.visit(node).cast(VariableDeclSyntax.self)
+        if let renamed = renamingNSManaged(in: decl.attributes, to: "ManagedProperty") {
+            decl.attributes = renamed
+            let names = decl.bindings.map { $0.pattern.trimmedDescription }.joined(separator: ", ")
+            changes.append(.init(line: line(node), message: "@NSManaged → @ManagedProperty on \(names)"))
+            if decl.bindings.count > 1 {
+                leftToDo.append(.init(line: line(node), message: "`@ManagedProperty` declares one property: split `var \(names)` into one declaration each."))
+            }
+        }
+        if hasAttribute(decl.attributes, "ManagedProperty") { sawManagedDeclarations = true }
+        return DeclSyntax(removingObjC(from: decl, line: line(node)) { _ in "`@objc` removed from a property" })
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> DeclSyntax {
+        var decl = super.visit(node).cast(FunctionDeclSyntax.self)
+        if let renamed = renamingNSManaged(in: decl.attributes, to: "ManagedAccessor") {
+            decl.attributes = renamed
+            changes.append(.init(line: line(node), message: "@NSManaged → @ManagedAccessor on \(decl.name.text)"))
+        }
+        if hasAttribute(decl.attributes, "ManagedAccessor") { sawManagedDeclarations = true }
+        let name = decl.name.text
+        if name.hasPrefix("validate"), name.count > "validate".count, name.dropFirst("validate".count).first?.isUppercase == true,
+           decl.signature.parameterClause.parameters.contains(where: { $0.type.trimmedDescription.contains("AutoreleasingUnsafeMutablePointer") }) {
+            leftToDo.append(.init(line: line(node), message: "`\(name)`: per-key validators are found through the Objective-C runtime on Apple platforms. Conform the class to PropertyValueValidating and move the check into `validate(_ key: String, value: inout Any?)`."))
+        }
+        return DeclSyntax(removingObjC(from: decl, line: line(node)) { _ in "`@objc` removed from \(name)" })
+    }
+
+    // MARK: Expressions
+
+    override func visit(_ node: MacroExpansionExprSyntax) -> ExprSyntax {
+        guard node.macroName.text == "keyPath", let argument = node.arguments.first, node.arguments.count == 1 else {
+            return super.visit(node)
+        }
+        var components = argument.expression.trimmedDescription.filter { !$0.isWhitespace }.split(separator: ".").map(String.init)
+        // `#keyPath(Entity.a.b)` names the path from a type; `#keyPath(self.a)` from the object.
+        if components.count > 1, let first = components.first, first == "self" || first.first?.isUppercase == true {
+            components.removeFirst()
+        }
+        let keyPath = components.joined(separator: ".")
+        changes.append(.init(line: line(node), message: "\(node.trimmedDescription) → \"\(keyPath)\""))
+        return ExprSyntax(StringLiteralExprSyntax(content: keyPath)).with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia)
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
+        if node.baseName.text == "NSPersistentCloudKitContainer" {
+            leftToDo.append(.init(line: line(node), message: "`NSPersistentCloudKitContainer`: CloudKit mirroring needs Apple's servers and is not available on Linux. Use NSPersistentContainer."))
+        }
+        return super.visit(node)
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> ExprSyntax {
+        if node.declName.baseName.text == "fetchBatchSize" {
+            leftToDo.append(.init(line: line(node), message: "`fetchBatchSize`: `fetch(_:)` returns every object at once on Linux. To iterate a large result batch by batch, call `context.fetchBatched(request)` instead of `fetch`."))
+        }
+        return super.visit(node)
+    }
+
+    // MARK: Attributes
+
+    private func hasAttribute(_ attributes: AttributeListSyntax, _ name: String) -> Bool {
+        attributes.contains { element in
+            if case .attribute(let a) = element { return a.attributeName.trimmedDescription == name }
+            return false
+        }
+    }
+
+    /// The attributes with `@NSManaged` renamed, or nil when there is none.
+    private func renamingNSManaged(in attributes: AttributeListSyntax, to name: String) -> AttributeListSyntax? {
+        guard hasAttribute(attributes, "NSManaged") else { return nil }
+        return AttributeListSyntax(attributes.map { element in
+            guard case .attribute(let a) = element, a.attributeName.trimmedDescription == "NSManaged" else { return element }
+            let renamed = TypeSyntax(IdentifierTypeSyntax(name: .identifier(name)))
+                .with(\.leadingTrivia, a.attributeName.leadingTrivia).with(\.trailingTrivia, a.attributeName.trailingTrivia)
+            return .attribute(a.with(\.attributeName, renamed))
+        })
+    }
+
+    /// `decl` without its `@objc` and `@objcMembers` attributes (Linux has no Objective-C
+    /// runtime); the comments and line breaks before a removed first attribute stay.
+    /// `describe` gets `@objc(Name)`'s name (nil for a plain `@objc`) and says what changed;
+    /// `line` is the declaration's in the original file (a rewritten node has no position).
+    private func removingObjC<D: WithAttributesSyntax>(from decl: D, line: Int, _ describe: (String?) -> String) -> D {
+        var kept: [AttributeListSyntax.Element] = []
+        var firstRemovedTrivia: Trivia?
+        for (i, element) in decl.attributes.enumerated() {
+            guard case .attribute(let a) = element, ["objc", "objcMembers"].contains(a.attributeName.trimmedDescription) else {
+                kept.append(element)
+                continue
+            }
+            if i == 0 { firstRemovedTrivia = a.leadingTrivia }
+            var objcName: String?
+            if case .objCName(let pieces) = a.arguments, pieces.count == 1, let piece = pieces.first, piece.colon == nil {
+                objcName = piece.name?.text
+            }
+            changes.append(.init(line: line, message: describe(objcName)))
+        }
+        guard kept.count != decl.attributes.count else { return decl }
+        var result = decl.with(\.attributes, AttributeListSyntax(kept))
+        if let trivia = firstRemovedTrivia { result = result.with(\.leadingTrivia, trivia) }
+        return result
+    }
+}
+
+/// The import edits, once the declarations are known: `CoreData` → the OpenCoreData module the
+/// file needs, `Foundation` dropped.
+final class ImportPass {
+    let module: String
+    let converter: SourceLocationConverter
+    var changes: [SourcePorter.Finding] = []
+    var leftToDo: [SourcePorter.Finding] = []
+
+    init(usesMacros: Bool, converter: SourceLocationConverter) {
+        module = usesMacros ? "OpenCoreDataMacros" : "OpenCoreData"
+        self.converter = converter
+    }
+
+    func rewrite(_ file: SourceFileSyntax) -> SourceFileSyntax {
+        var items: [CodeBlockItemSyntax] = []
+        var pendingTrivia: Trivia?
+        // Without a Core Data import (a file of managed properties that imported only
+        // Foundation), the first `import Foundation` becomes the OpenCoreData one.
+        var hasTarget = false
+        let importsCoreData = file.statements.contains { item in
+            guard let decl = item.item.as(ImportDeclSyntax.self), decl.path.count == 1 else { return false }
+            return ["CoreData", "OpenCoreData", "OpenCoreDataMacros"].contains(decl.path.first!.name.text)
+        }
+        for item in file.statements {
+            guard let importDecl = item.item.as(ImportDeclSyntax.self), importDecl.path.count == 1, let name = importDecl.path.first?.name.text else {
+                items.append(withPending(item, &pendingTrivia))
+                continue
+            }
+            let line = importDecl.startLocation(converter: converter).line
+            switch name {
+            case "CoreData", "OpenCoreData", "OpenCoreDataMacros":
+                if hasTarget {
+                    // A second Core Data import (CoreData beside OpenCoreData, say): one is enough.
+                    changes.append(.init(line: line, message: "`import \(name)` removed: the file imports \(module)"))
+                    if item.leadingTrivia.containsComments { pendingTrivia = item.leadingTrivia }
+                    continue
+                }
+                hasTarget = true
+                if name != module {
+                    changes.append(.init(line: line, message: "`import \(name)` → `import \(module)`"))
+                    items.append(withPending(item.with(\.item, .decl(DeclSyntax(replacingModule(of: importDecl, with: module)))), &pendingTrivia))
+                } else {
+                    items.append(withPending(item, &pendingTrivia))
+                }
+            case "Foundation" where !importsCoreData && !hasTarget:
+                hasTarget = true
+                changes.append(.init(line: line, message: "`import Foundation` → `import \(module)`: the file declares managed properties, and OpenCoreData re-exports Foundation"))
+                items.append(withPending(item.with(\.item, .decl(DeclSyntax(replacingModule(of: importDecl, with: module)))), &pendingTrivia))
+            case "Foundation":
+                changes.append(.init(line: line, message: "`import Foundation` removed: OpenCoreData re-exports it, and both would make NSPredicate and NSSortDescriptor ambiguous"))
+                if item.leadingTrivia.containsComments { pendingTrivia = item.leadingTrivia }
+            default:
+                items.append(withPending(item, &pendingTrivia))
+            }
+        }
+        if !hasTarget {
+            // A file that declares managed properties and imports nothing: the import goes
+            // first, after the file's opening comments.
+            var decl: DeclSyntax = "import \(raw: module)"
+            if !items.isEmpty {
+                decl = decl.with(\.leadingTrivia, items[0].leadingTrivia)
+                items[0] = items[0].with(\.leadingTrivia, .newlines(2))
+            }
+            items.insert(CodeBlockItemSyntax(item: .decl(decl)), at: 0)
+            changes.append(.init(line: 1, message: "`import \(module)` added: the file declares managed properties"))
+        }
+        return file.with(\.statements, CodeBlockItemListSyntax(items))
+    }
+
+    /// `item`, taking over the comments of an import removed before it.
+    private func withPending(_ item: CodeBlockItemSyntax, _ pending: inout Trivia?) -> CodeBlockItemSyntax {
+        guard let trivia = pending else { return item }
+        pending = nil
+        return item.with(\.leadingTrivia, trivia)
+    }
+
+    private func replacingModule(of decl: ImportDeclSyntax, with module: String) -> ImportDeclSyntax {
+        var path = decl.path
+        let first = path.first!
+        path = ImportPathComponentListSyntax([first.with(\.name, .identifier(module).with(\.leadingTrivia, first.name.leadingTrivia).with(\.trailingTrivia, first.name.trailingTrivia))])
+        return decl.with(\.path, path)
+    }
+}
+
+private extension Trivia {
+    var containsComments: Bool {
+        contains { piece in
+            switch piece {
+            case .lineComment, .blockComment, .docLineComment, .docBlockComment: return true
+            default: return false
+            }
+        }
+    }
+}
