@@ -30,10 +30,11 @@ public enum DirectoryPorter {
         var changed = 0, leftToDo = 0, scanned = 0
         var classNames: [SourcePorter.ClassName] = []
         var moduleForRegistrations = "OpenCoreData"
-        for file in files where file.lastPathComponent != registrationFileName {
-            let source = try String(contentsOf: file, encoding: .utf8)
+        let sources = try files.map { try String(contentsOf: $0, encoding: .utf8) }
+        let managedClasses = SourcePorter.managedClasses(in: sources)
+        for (file, source) in zip(files, sources) where file.lastPathComponent != registrationFileName {
             let relative = String(file.path.dropFirst(directory.path.count).drop { $0 == "/" })
-            let result = SourcePorter.port(source, fileName: relative)
+            let result = SourcePorter.port(source, fileName: relative, managedClasses: managedClasses)
             guard result.usesCoreData else { continue }
             scanned += 1
             classNames += result.classNames

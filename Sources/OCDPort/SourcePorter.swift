@@ -49,10 +49,12 @@ public enum SourcePorter {
         "UIKit", "AppKit", "SwiftUI", "Combine", "CloudKit", "WidgetKit", "os", "OSLog", "CoreSpotlight", "MapKit", "CoreLocation",
     ]
 
-    public static func port(_ source: String, fileName: String = "<source>") -> Result {
+    /// - Parameter managedClasses: the `NSManagedObject` subclasses declared in the other files
+    ///   being ported (``managedClasses(in:)``); this file's own are found here.
+    public static func port(_ source: String, fileName: String = "<source>", managedClasses: Set<String> = []) -> Result {
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: fileName, tree: tree)
-        let rewriter = PortRewriter(converter: converter)
+        let rewriter = PortRewriter(converter: converter, managedClasses: managedClasses.union(Self.managedClasses(in: [source])))
         let rewritten = rewriter.rewrite(tree).cast(SourceFileSyntax.self)
         var result = Result(text: source)
         result.usesCoreData = rewriter.importsCoreData || rewriter.sawManagedDeclarations
@@ -68,6 +70,36 @@ public enum SourcePorter {
     }
 }
 
+extension SourcePorter {
+    /// The classes the sources declare as subclasses of `NSManagedObject`, directly or through
+    /// another of them.
+    public static func managedClasses(in sources: [String]) -> Set<String> {
+        let finder = ClassFinder(viewMode: .sourceAccurate)
+        for source in sources { finder.walk(Parser.parse(source: source)) }
+        var managed: Set<String> = []
+        var grew = true
+        while grew {
+            grew = false
+            for (name, superclass) in finder.superclasses where !managed.contains(name) && (superclass == "NSManagedObject" || managed.contains(superclass)) {
+                managed.insert(name)
+                grew = true
+            }
+        }
+        return managed
+    }
+}
+
+/// Each class's first inherited type (its superclass, when it has one).
+final class ClassFinder: SyntaxVisitor {
+    var superclasses: [(String, String)] = []
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let first = node.inheritanceClause?.inheritedTypes.first {
+            superclasses.append((node.name.text, first.type.trimmedDescription))
+        }
+        return .visitChildren
+    }
+}
+
 /// The declaration-level edits: attributes, `#keyPath`, and what to report.
 final class PortRewriter: SyntaxRewriter {
     let converter: SourceLocationConverter
@@ -78,8 +110,12 @@ final class PortRewriter: SyntaxRewriter {
     /// `@NSManaged`, `@ManagedProperty` or `@ManagedAccessor` seen (ported or not).
     var sawManagedDeclarations = false
 
-    init(converter: SourceLocationConverter) {
+    /// `NSManagedObject` subclasses: an extension making one `Identifiable` is redundant here.
+    let managedClasses: Set<String>
+
+    init(converter: SourceLocationConverter, managedClasses: Set<String>) {
         self.converter = converter
+        self.managedClasses = managedClasses
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -111,7 +147,23 @@ final class PortRewriter: SyntaxRewriter {
     }
 
     override func visit(_ node: ExtensionDeclSyntax) -> DeclSyntax {
-        let visited = super.visit(node).cast(ExtensionDeclSyntax.self)
+        var visited = super.visit(node).cast(ExtensionDeclSyntax.self)
+        // Xcode writes `extension Item : Identifiable {}` for each entity; OpenCoreData's
+        // NSManagedObject is Identifiable already, and Swift refuses the restatement here.
+        let typeName = visited.extendedType.trimmedDescription
+        if managedClasses.contains(typeName), let clause = visited.inheritanceClause,
+           clause.inheritedTypes.contains(where: { $0.type.trimmedDescription == "Identifiable" }) {
+            let others = clause.inheritedTypes.filter { $0.type.trimmedDescription != "Identifiable" }
+            if others.isEmpty {
+                visited.inheritanceClause = nil
+                visited.extendedType = visited.extendedType.with(\.trailingTrivia, .space)
+            } else {
+                var types = Array(others)
+                types[types.count - 1] = types[types.count - 1].with(\.trailingComma, nil).with(\.trailingTrivia, clause.inheritedTypes.last!.trailingTrivia)
+                visited.inheritanceClause = clause.with(\.inheritedTypes, InheritedTypeListSyntax(types))
+            }
+            changes.append(.init(line: line(node), message: "`Identifiable` removed from the extension of \(typeName): NSManagedObject is Identifiable in OpenCoreData"))
+        }
         return DeclSyntax(removingObjC(from: visited, line: line(node)) { _ in "`@objc` removed from an extension" })
     }
 
@@ -240,11 +292,14 @@ final class ImportPass {
         // Foundation), the first `import Foundation` becomes the OpenCoreData one.
         var hasTarget = false
         let importsCoreData = file.statements.contains { item in
-            guard let decl = item.item.as(ImportDeclSyntax.self), decl.path.count == 1 else { return false }
-            return ["CoreData", "OpenCoreData", "OpenCoreDataMacros"].contains(decl.path.first!.name.text)
+            guard let decl = item.item.as(ImportDeclSyntax.self), let first = decl.path.first else { return false }
+            return ["CoreData", "OpenCoreData", "OpenCoreDataMacros"].contains(first.name.text)
         }
         for item in file.statements {
-            guard let importDecl = item.item.as(ImportDeclSyntax.self), importDecl.path.count == 1, let name = importDecl.path.first?.name.text else {
+            // `import CoreData.NSFetchedResultsController` and `import class CoreData.X` name
+            // the module too: they become the whole OpenCoreData module.
+            guard let importDecl = item.item.as(ImportDeclSyntax.self), let name = importDecl.path.first?.name.text,
+                  importDecl.path.count == 1 || name == "CoreData" else {
                 items.append(withPending(item, &pendingTrivia))
                 continue
             }
@@ -259,7 +314,7 @@ final class ImportPass {
                 }
                 hasTarget = true
                 if name != module {
-                    changes.append(.init(line: line, message: "`import \(name)` → `import \(module)`"))
+                    changes.append(.init(line: line, message: "`\(importDecl.trimmedDescription)` → `import \(module)`"))
                     items.append(withPending(item.with(\.item, .decl(DeclSyntax(replacingModule(of: importDecl, with: module)))), &pendingTrivia))
                 } else {
                     items.append(withPending(item, &pendingTrivia))
@@ -297,10 +352,11 @@ final class ImportPass {
     }
 
     private func replacingModule(of decl: ImportDeclSyntax, with module: String) -> ImportDeclSyntax {
-        var path = decl.path
-        let first = path.first!
-        path = ImportPathComponentListSyntax([first.with(\.name, .identifier(module).with(\.leadingTrivia, first.name.leadingTrivia).with(\.trailingTrivia, first.name.trailingTrivia))])
-        return decl.with(\.path, path)
+        let first = decl.path.first!
+        let last = decl.path.last!
+        let name = TokenSyntax.identifier(module).with(\.leadingTrivia, first.name.leadingTrivia).with(\.trailingTrivia, last.name.trailingTrivia)
+        return decl.with(\.importKindSpecifier, nil)
+            .with(\.path, ImportPathComponentListSyntax([first.with(\.name, name).with(\.trailingPeriod, nil)]))
     }
 }
 

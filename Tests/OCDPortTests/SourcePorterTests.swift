@@ -53,6 +53,8 @@ final class SourcePorterTests: XCTestCase {
         // No import at all: it goes first, after the opening comment.
         XCTAssertEqual(SourcePorter.port("// Item.\nextension Item {\n    @NSManaged var name: String?\n}\n").text,
                        "// Item.\nimport OpenCoreDataMacros\n\nextension Item {\n    @ManagedProperty var name: String?\n}\n")
+        // A submodule or a single declaration of Core Data: the whole of OpenCoreData.
+        XCTAssertEqual(SourcePorter.port("import CoreData.NSFetchedResultsController\nimport class CoreData.NSManagedObject\n").text, "import OpenCoreData\n")
         // Both imports already there: one is kept.
         XCTAssertEqual(SourcePorter.port("import CoreData\nimport OpenCoreData\n\nlet x = 1\n").text, "import OpenCoreData\n\nlet x = 1\n")
     }
@@ -106,6 +108,37 @@ final class SourcePorterTests: XCTestCase {
         """)
         XCTAssertEqual(result.classNames, [SourcePorter.ClassName(swiftClass: "Bookmark", modelName: "BookmarkEntity")])
         XCTAssertEqual(result.changes.map(\.line), [1, 4, 6, 8])
+    }
+
+    /// Xcode's `extension Item : Identifiable {}` restates what OpenCoreData's NSManagedObject
+    /// declares (an error in Swift); other types' conformances stay.
+    func testXcodesIdentifiableExtensionOfAnEntityGoes() {
+        let source = """
+        import CoreData
+
+        extension Item : Identifiable {
+
+        }
+        extension Folder: Identifiable, Sendable {}
+        extension Tag: Identifiable {}
+        public class Item: NSManagedObject {}
+        class Folder: Item {}
+
+        """
+        let result = SourcePorter.port(source)
+        XCTAssertEqual(result.text, """
+        import OpenCoreData
+
+        extension Item {
+
+        }
+        extension Folder: Sendable {}
+        extension Tag: Identifiable {}
+        public class Item: NSManagedObject {}
+        class Folder: Item {}
+
+        """)
+        XCTAssertEqual(SourcePorter.port("import CoreData\nextension Tag: Identifiable {}\n", managedClasses: ["Tag"]).text, "import OpenCoreData\nextension Tag {}\n")
     }
 
     func testWhatNeedsAHandIsListedWithTheFix() {
