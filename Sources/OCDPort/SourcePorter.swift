@@ -212,6 +212,37 @@ final class PortRewriter: SyntaxRewriter {
         return ExprSyntax(StringLiteralExprSyntax(content: keyPath)).with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia)
     }
 
+    /// `NSPredicate(format: "id == %@", id as CVarArg)`: Apple code casts a `UUID` (and other
+    /// values) to `CVarArg`, which Linux's `UUID` is not; OpenCoreData's `NSPredicate(format:)`
+    /// takes any value, so the cast goes.
+    override func visit(_ node: FunctionCallExprSyntax) -> ExprSyntax {
+        let visited = super.visit(node).cast(FunctionCallExprSyntax.self)
+        guard visited.calledExpression.trimmedDescription == "NSPredicate", visited.arguments.first?.label?.text == "format" else {
+            return ExprSyntax(visited)
+        }
+        var changed = false
+        let arguments = visited.arguments.map { argument -> LabeledExprSyntax in
+            guard argument.label == nil, let inner = Self.castToCVarArgOperand(argument.expression) else { return argument }
+            changed = true
+            return argument.with(\.expression, inner.with(\.trailingTrivia, argument.expression.trailingTrivia))
+        }
+        guard changed else { return ExprSyntax(visited) }
+        changes.append(.init(line: line(node), message: "`as CVarArg` removed from NSPredicate(format:) arguments: OpenCoreData's takes any value (Linux's UUID is not CVarArg)"))
+        return ExprSyntax(visited.with(\.arguments, LabeledExprListSyntax(arguments)))
+    }
+
+    /// `x` of `x as CVarArg` (unfolded, as the parser gives it, or folded).
+    private static func castToCVarArgOperand(_ expression: ExprSyntax) -> ExprSyntax? {
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            let elements = Array(sequence.elements)
+            guard elements.count == 3, elements[1].is(UnresolvedAsExprSyntax.self),
+                  elements[2].as(TypeExprSyntax.self)?.type.trimmedDescription == "CVarArg" else { return nil }
+            return elements[0].trimmed
+        }
+        if let cast = expression.as(AsExprSyntax.self), cast.type.trimmedDescription == "CVarArg" { return cast.expression.trimmed }
+        return nil
+    }
+
     override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
         if node.baseName.text == "NSPersistentCloudKitContainer" {
             leftToDo.append(.init(line: line(node), message: "`NSPersistentCloudKitContainer`: CloudKit mirroring needs Apple's servers and is not available on Linux. Use NSPersistentContainer."))

@@ -83,6 +83,25 @@ final class SourcePorterTests: XCTestCase {
         """)
     }
 
+    func testCVarArgCastsInPredicateArgumentsGo() {
+        let source = """
+        import CoreData
+        let p = NSPredicate(format: "id == %@ AND n > %d", id as CVarArg, n)
+        let q = NSPredicate(format: "id == %@", argumentArray: [id])
+        let s = String(format: "%@", name as CVarArg)
+
+        """
+        let result = SourcePorter.port(source)
+        XCTAssertEqual(result.text, """
+        import OpenCoreData
+        let p = NSPredicate(format: "id == %@ AND n > %d", id, n)
+        let q = NSPredicate(format: "id == %@", argumentArray: [id])
+        let s = String(format: "%@", name as CVarArg)
+
+        """)
+        XCTAssertEqual(SourcePorter.port(result.text).text, result.text)
+    }
+
     func testObjCAttributesGoAndClassNamesAreKeptForTheModel() {
         let source = """
         import CoreData

@@ -43,8 +43,7 @@ extension NSSet: ManagedPropertyValue {
     }
 
     public static func write(_ value: NSSet, to object: NSManagedObject, slot: Int) {
-        guard let r = object.layout.properties[slot] as? NSRelationshipDescription else { return }
-        object.replaceToMany(r, slot: slot, with: NSManagedObject.members(value.allObjects, of: r))
+        object.replaceToMany(slot: slot, withElements: value.allObjects)
     }
 }
 
@@ -58,19 +57,21 @@ extension NSOrderedSet: ManagedPropertyValue {
     }
 
     public static func write(_ value: NSOrderedSet, to object: NSManagedObject, slot: Int) {
-        guard let r = object.layout.properties[slot] as? NSRelationshipDescription else { return }
-        object.replaceToMany(r, slot: slot, with: NSManagedObject.members(value.array, of: r))
+        object.replaceToMany(slot: slot, withElements: value.array)
     }
 }
 
 extension NSManagedObject {
-    /// The managed objects of a Foundation collection written to a to-many relationship.
-    static func members(_ elements: [Any], of relationship: NSRelationshipDescription) -> [NSManagedObject] {
-        elements.map { element in
+    /// Replaces the members of the to-many relationship in `slot` with the elements of a
+    /// Foundation collection, which must be managed objects.
+    func replaceToMany(slot: Int, withElements elements: [Any]) {
+        guard let r = layout.properties[slot] as? NSRelationshipDescription else { return }
+        let members = elements.map { element in
             guard let object = element as? NSManagedObject else {
-                preconditionFailure("'\(relationship.name)': only managed objects can be members of a relationship, not \(type(of: element)).")
+                preconditionFailure("'\(r.name)': only managed objects can be members of a relationship, not \(type(of: element)).")
             }
             return object
         }
+        replaceToMany(r, slot: slot, with: members)
     }
 }

@@ -20,26 +20,24 @@ import Foundation
 public enum ManagedToManyAccessor {
     /// `addToX(_:)`: adds the values (appended, for an ordered relationship).
     public static func add(_ values: Any, to key: String, of object: NSManagedObject) {
-        let objects = members(values, key)
-        if isOrdered(key, of: object) {
-            let set = object.mutableOrderedSetValue(forKey: key)
-            for o in objects { set.add(o) }
-        } else {
-            let set = object.mutableSetValue(forKey: key)
-            for o in objects { set.add(o) }
-        }
+        let live = liveMembers(key, of: object)
+        for o in members(values, key) { live.add(o) }
     }
 
     /// `removeFromX(_:)`: removes the values.
     public static func remove(_ values: Any, from key: String, of object: NSManagedObject) {
-        let objects = members(values, key)
+        let live = liveMembers(key, of: object)
+        for o in members(values, key) { live.remove(o) }
+    }
+
+    /// Adding to and removing from the relationship's live set, ordered or not.
+    private static func liveMembers(_ key: String, of object: NSManagedObject) -> (add: (Any) -> Void, remove: (Any) -> Void) {
         if isOrdered(key, of: object) {
             let set = object.mutableOrderedSetValue(forKey: key)
-            for o in objects { set.remove(o) }
-        } else {
-            let set = object.mutableSetValue(forKey: key)
-            for o in objects { set.remove(o) }
+            return (set.add, set.remove)
         }
+        let set = object.mutableSetValue(forKey: key)
+        return (set.add, set.remove)
     }
 
     /// `insertIntoX(_:at:)`: inserts each value at its index (indexes in ascending order, as
