@@ -55,11 +55,16 @@ struct ToManyAccessorDeclaration {
         let parameters = Array(function.signature.parameterClause.parameters)
         func reference(_ i: Int) -> String { (parameters[i].secondName ?? parameters[i].firstName).text }
         func label(_ i: Int) -> String { parameters[i].firstName.text }
-        let prefixes = ["insertInto", "removeFrom", "addTo", "replace"]
-        guard let prefix = prefixes.first(where: { name.hasPrefix($0) && name.count > $0.count }) else {
+        // Xcode's names (`addToItems`), or the key-value coding selectors Apple code also
+        // declares (`@objc(addItems:) func addItems(_:)`): the key starts with a capital after
+        // the prefix, so `addToys` is `add` + `Toys`.
+        let prefixes = ["insertInto", "removeFrom", "addTo", "replace", "insert", "remove", "add"]
+        let canonical = ["insert": "insertInto", "remove": "removeFrom", "add": "addTo"]
+        guard let spelled = prefixes.first(where: { name.hasPrefix($0) && name.dropFirst($0.count).first?.isUppercase == true }) else {
             throw ManagedPropertyMessage.error("@ManagedAccessor writes one of Xcode's to-many accessors, named addTo<Key>, removeFrom<Key>, insertInto<Key> or replace<Key>: \(Self.shapes)", at: Syntax(function.name))
         }
-        let rest = name.dropFirst(prefix.count)
+        let prefix = canonical[spelled] ?? spelled
+        let rest = name.dropFirst(spelled.count)
         let key = try ManagedPropertyDeclaration.explicitKey(in: attribute) ?? (rest.prefix(1).lowercased() + rest.dropFirst())
         let literal = StringLiteralExprSyntax(content: key).description
         func requireShape(_ ok: Bool) throws {

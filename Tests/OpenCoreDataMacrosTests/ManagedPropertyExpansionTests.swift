@@ -103,6 +103,10 @@ final class ManagedPropertyExpansionTests: XCTestCase {
             ("func removeFromItems(at indexes: NSIndexSet)", #"OpenCoreData.ManagedToManyAccessor.remove(at: indexes, from: "items", of: self)"#),
             ("func replaceItems(at idx: Int, with value: Item)", #"OpenCoreData.ManagedToManyAccessor.replace(at: idx, with: value, in: "items", of: self)"#),
             ("func addToURLs(_ value: Link)", #"OpenCoreData.ManagedToManyAccessor.add(value, to: "uRLs", of: self)"#),
+            // The key-value coding selectors' names, which Apple code declares too.
+            ("func addItems(_ values: NSSet)", #"OpenCoreData.ManagedToManyAccessor.add(values, to: "items", of: self)"#),
+            ("func addToys(_ values: NSSet)", #"OpenCoreData.ManagedToManyAccessor.add(values, to: "toys", of: self)"#),
+            ("func removeItems(_ values: NSSet)", #"OpenCoreData.ManagedToManyAccessor.remove(values, from: "items", of: self)"#),
         ]
         for c in cases {
             assertMacroExpansion("@ManagedAccessor \(c.declaration)", expandedSource: "\(c.declaration) {\n    \(c.call)\n}", macros: macros)

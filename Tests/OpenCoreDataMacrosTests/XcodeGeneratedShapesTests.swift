@@ -15,6 +15,9 @@ extension Playlist {
     @ManagedProperty public var created: Date!
     @ManagedProperty public var tags: NSSet?
     @ManagedProperty public var songs: NSOrderedSet?
+    @ManagedProperty public var keywords: [String]?          // transformable
+    @ManagedProperty public var scores: [Int64]              // transformable, not optional
+    @ManagedProperty public var homepage: NSURL?             // URI
 }
 
 // MARK: Generated accessors for tags
@@ -37,6 +40,8 @@ extension Playlist {
     @ManagedAccessor public func removeFromSongs(_ value: Song)
     @ManagedAccessor public func addToSongs(_ values: NSOrderedSet)
     @ManagedAccessor public func removeFromSongs(_ values: NSOrderedSet)
+    // The key-value coding selector's name, which Apple code declares too.
+    @ManagedAccessor public func addSongs(_ values: NSOrderedSet)
 }
 
 public final class Tag: NSManagedObject {}
@@ -61,6 +66,9 @@ final class XcodeGeneratedShapesTests: XCTestCase {
             NSAttributeDescription(name: "rating", type: .integer16AttributeType),
             NSAttributeDescription(name: "price", type: .decimalAttributeType),
             NSAttributeDescription(name: "created", type: .dateAttributeType),
+            NSAttributeDescription(name: "keywords", type: .transformableAttributeType),
+            NSAttributeDescription(name: "scores", type: .transformableAttributeType),
+            NSAttributeDescription(name: "homepage", type: .URIAttributeType),
         ])
         let tag = NSEntityDescription(name: "Tag", className: "OpenCoreDataMacrosTests.Tag", properties: [NSAttributeDescription(name: "label", type: .stringAttributeType)])
         let song = NSEntityDescription(name: "Song", className: "OpenCoreDataMacrosTests.Song", properties: [NSAttributeDescription(name: "title", type: .stringAttributeType)])
@@ -102,6 +110,11 @@ final class XcodeGeneratedShapesTests: XCTestCase {
             XCTAssertNil(playlist.rating)
             XCTAssertNil(playlist.created as Date?)
             XCTAssertEqual(playlist.tags?.count, 0, "a to-many NSSet? reads its (empty) members, never nil")
+            XCTAssertNil(playlist.keywords)
+            XCTAssertEqual(playlist.scores, [], "a nil transformable reads as empty in a non-optional array")
+            playlist.keywords = ["road", "summer"]
+            playlist.scores = [3, 5]
+            playlist.homepage = NSURL(string: "https://example.com/mix")
             playlist.name = "Road trip"
             playlist.rating = NSNumber(value: 4)
             playlist.price = NSDecimalNumber(string: "9.99")
@@ -120,6 +133,10 @@ final class XcodeGeneratedShapesTests: XCTestCase {
             XCTAssertEqual(playlist.rating?.int16Value, 4)
             XCTAssertEqual(playlist.price, NSDecimalNumber(string: "9.99"))
             XCTAssertEqual(playlist.created, created)
+            XCTAssertEqual(playlist.keywords, ["road", "summer"])
+            XCTAssertEqual(playlist.scores, [3, 5])
+            XCTAssertEqual(playlist.homepage?.absoluteString, "https://example.com/mix")
+            XCTAssertEqual(playlist.value(forKey: "homepage") as? URL, URL(string: "https://example.com/mix"))
             XCTAssertEqual((playlist.tags?.anyObject() as? Tag)?.label, "summer")
             playlist.rating = nil
             playlist.tags = nil
@@ -196,7 +213,7 @@ final class XcodeGeneratedShapesTests: XCTestCase {
             playlist.replaceSongs(at: NSIndexSet(index: 2), with: [songs[3]])           // s1 s5 s3
             playlist.removeFromSongs(songs[5])                                          // s1 s3
             playlist.removeFromSongs(NSOrderedSet(array: [songs[1]]))                   // s3
-            playlist.addToSongs(songs[0])                                               // s3 s0
+            playlist.addSongs(NSOrderedSet(array: [songs[0]]))                          // s3 s0
             XCTAssertEqual(titles(), ["s3", "s0"])
             XCTAssertTrue(songs[0].playlist === playlist)
             XCTAssertNil(songs[2].playlist)

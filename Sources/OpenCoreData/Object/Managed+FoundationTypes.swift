@@ -32,6 +32,27 @@ extension NSNumber: ManagedPropertyValue {
     }
 }
 
+extension NSURL: ManagedPropertyValue {
+    /// A URI attribute's value (or a transformable one's) as `NSURL`, as Xcode declares a URI
+    /// attribute that is not a scalar.
+    public static func read(from object: NSManagedObject, slot: Int) -> Self {
+        let url: NSURL?
+        switch object.readStored(slot) {
+        case .url(let u): url = NSURL(string: u.absoluteString)
+        case .boxed(let box): url = (box.value as? NSURL) ?? (box.value as? URL).flatMap { NSURL(string: $0.absoluteString) }
+        default: url = nil
+        }
+        guard let typed = (url ?? NSURL(string: "about:blank")) as? Self else {
+            preconditionFailure("@Managed var \(object.layout.properties[slot].name): declare the URI property as NSURL or URL, not \(Self.self).")
+        }
+        return typed
+    }
+
+    public static func write(_ value: NSURL, to object: NSManagedObject, slot: Int) {
+        object.writeAttribute(URL(string: value.absoluteString ?? ""), slot: slot)
+    }
+}
+
 extension NSSet: ManagedPropertyValue {
     /// The relationship's members, as a snapshot (use `mutableSetValue(forKey:)` or the
     /// generated `addTo…` accessors to change them in place).

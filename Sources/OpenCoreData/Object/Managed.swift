@@ -440,22 +440,63 @@ extension ManagedObjectReference where Self: NSManagedObject {
 }
 extension NSManagedObject: ManagedObjectReference {}
 
-extension Set: ManagedPropertyValue where Element: NSManagedObject {
+// Sets and arrays are a to-many relationship's members (`Set<Employee>`, `[Employee]` for an
+// ordered one) or a transformable attribute's value (`[String]?`, `Set<Int64>`), as Xcode
+// declares both; which one, the slot's property says.
+
+extension Set: ManagedPropertyValue {
     public static func read(from object: NSManagedObject, slot: Int) -> Self {
-        Set(object.readToMany(slot).objects.map { $0 as! Element })
+        if case .relationship = object.layout.kinds[slot] {
+            return Set(object.readToMany(slot).objects.map { $0 as! Element })
+        }
+        return transformableValue(of: object, slot: slot) ?? []
     }
     public static func write(_ value: Self, to object: NSManagedObject, slot: Int) {
-        guard let r = object.layout.properties[slot] as? NSRelationshipDescription else { return }
-        object.replaceToMany(r, slot: slot, with: Array(value))
+        if case .relationship = object.layout.kinds[slot] {
+            object.replaceToMany(slot: slot, withElements: Array(value))
+        } else {
+            object.writeAttribute(value, slot: slot)
+        }
     }
 }
 
-extension Array: ManagedPropertyValue where Element: NSManagedObject {
+extension Array: ManagedPropertyValue {
     public static func read(from object: NSManagedObject, slot: Int) -> Self {
-        object.readToMany(slot).objects.map { $0 as! Element }
+        if case .relationship = object.layout.kinds[slot] {
+            return object.readToMany(slot).objects.map { $0 as! Element }
+        }
+        return transformableValue(of: object, slot: slot) ?? []
     }
     public static func write(_ value: Self, to object: NSManagedObject, slot: Int) {
-        guard let r = object.layout.properties[slot] as? NSRelationshipDescription else { return }
-        object.replaceToMany(r, slot: slot, with: value)
+        if case .relationship = object.layout.kinds[slot] {
+            object.replaceToMany(slot: slot, withElements: value)
+        } else {
+            object.writeAttribute(value, slot: slot)
+        }
+    }
+}
+
+/// A transformable attribute's dictionary (`[String: Any]?`, as Xcode declares one).
+extension Dictionary: ManagedPropertyValue {
+    public static func read(from object: NSManagedObject, slot: Int) -> Self {
+        transformableValue(of: object, slot: slot) ?? [:]
+    }
+    public static func write(_ value: Self, to object: NSManagedObject, slot: Int) {
+        object.writeAttribute(value, slot: slot)
+    }
+}
+
+extension ManagedPropertyValue {
+    /// The transformable attribute's value as this type; nil when the attribute is nil. A value
+    /// of another type is a declaration mistake, reported with the property's name.
+    static func transformableValue(of object: NSManagedObject, slot: Int) -> Self? {
+        switch object.readStored(slot) {
+        case .null: return nil
+        case .boxed(let box):
+            if let value = box.value as? Self { return value }
+            preconditionFailure("@Managed var \(object.layout.properties[slot].name): the stored value is a \(type(of: box.value)), not a \(Self.self).")
+        default:
+            preconditionFailure("@Managed var \(object.layout.properties[slot].name): the attribute is not transformable; declare the property with the attribute's type, not \(Self.self).")
+        }
     }
 }

@@ -31,6 +31,54 @@ extension NSSortDescriptor {
         }
     }
 
+    /// Foundation's key-path initializer: keyed by the path's name when it goes through
+    /// `@Managed`/`@ManagedProperty` properties (so a store sorts), as Apple's is keyed by the
+    /// Objective-C key path.
+    ///
+    /// ```swift
+    /// request.sortDescriptors = [NSSortDescriptor(keyPath: \Employee.lastName, ascending: true)]   // key "lastName"
+    /// ```
+    ///
+    /// A path that names no managed property (a plain Swift type) sorts in memory by the values
+    /// it reads, compared as sort descriptors compare them.
+    ///
+    /// Linux Foundation declares an `NSSortDescriptor(keyPath:ascending:)` of its own class;
+    /// this overload, for managed objects, is the more specific one, so
+    /// `NSSortDescriptor(keyPath: \Employee.lastName, ascending: true)` makes OpenCoreData's
+    /// even where no type is expected.
+    public convenience init<Root: NSManagedObject, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool) {
+        self.init(anyKeyPath: keyPath, ascending: ascending)
+    }
+
+    /// `init(keyPath:ascending:)` for any root type, where an OpenCoreData `NSSortDescriptor`
+    /// is expected.
+    public convenience init<Root, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool) {
+        self.init(anyKeyPath: keyPath, ascending: ascending)
+    }
+
+    private convenience init<Root, Value>(anyKeyPath keyPath: KeyPath<Root, Value>, ascending: Bool) {
+        if let name = try? KeyPathNames.name(of: keyPath) {
+            self.init(key: name, ascending: ascending)
+        } else {
+            self.init(key: nil, ascending: ascending) { a, b in
+                guard let x = a as? Root, let y = b as? Root else { return .orderedSame }
+                return ValueComparison.compare(x[keyPath: keyPath], y[keyPath: keyPath], options: []) ?? .orderedSame
+            }
+        }
+    }
+
+    /// Foundation's key-path initializer with a comparator for the values the path reads.
+    public convenience init<Root, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool, comparator: @escaping Comparator) {
+        if let name = try? KeyPathNames.name(of: keyPath) {
+            self.init(key: name, ascending: ascending, comparator: comparator)
+        } else {
+            self.init(key: nil, ascending: ascending) { a, b in
+                guard let x = a as? Root, let y = b as? Root else { return .orderedSame }
+                return comparator(x[keyPath: keyPath], y[keyPath: keyPath])
+            }
+        }
+    }
+
     /// The keyed `NSSortDescriptor` for a Foundation `SortDescriptor`, or a thrown `NSError`
     /// (code 2048) saying why it has no key.
     ///

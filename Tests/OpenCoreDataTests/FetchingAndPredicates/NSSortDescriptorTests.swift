@@ -5,6 +5,31 @@ import XCTest
 final class NSSortDescriptorTests: XCTestCase {
     private typealias SortDescriptor = OpenCoreData.NSSortDescriptor
 
+    /// Foundation's `NSSortDescriptor(keyPath:ascending:)`: keyed by the property's name, so a
+    /// store sorts; a plain Swift type's path sorts in memory by the values it reads.
+    func testSwiftKeyPathsNameTheirKeyOrCompareTheirValues() throws {
+        let stack = TestStack()  // the key is named through the loaded model
+        let byLastName = NSSortDescriptor(keyPath: \Employee.lastName, ascending: false)
+        XCTAssertEqual(byLastName.key, "lastName")
+        XCTAssertFalse(byLastName.ascending)
+        try stack.context.performAndWait {
+            for (first, last) in [("Ann", "Berg"), ("Bob", "Adams"), ("Cy", "Cole")] { stack.employee(first).lastName = last }
+            try stack.context.save()
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.sortDescriptors = [byLastName]
+            XCTAssertEqual(try stack.context.fetch(request).map(\.firstName), ["Cy", "Ann", "Bob"])
+        }
+        struct Item { var rank: Int }
+        // (XCTest imports Foundation, whose NSSortDescriptor this file then sees too.)
+        let byRank = OpenCoreData.NSSortDescriptor(keyPath: \Item.rank, ascending: true)
+        XCTAssertNil(byRank.key)
+        XCTAssertEqual(byRank.compare(Item(rank: 1), to: Item(rank: 2)), .orderedAscending)
+        let byRankReversed = OpenCoreData.NSSortDescriptor(keyPath: \Item.rank, ascending: true) { a, b in
+            (a as! Int) < (b as! Int) ? .orderedDescending : .orderedAscending
+        }
+        XCTAssertEqual(byRankReversed.compare(Item(rank: 1), to: Item(rank: 2)), .orderedDescending)
+    }
+
     func testAscendingAndDescending() {
         let values: [[String: Any]] = [["n": 3], ["n": 1], ["n": 2]]
         XCTAssertEqual(values.sorted(using: [SortDescriptor(key: "n", ascending: true)]).map { $0["n"] as? Int }, [1, 2, 3])
