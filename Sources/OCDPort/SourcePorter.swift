@@ -55,7 +55,8 @@ public enum SourcePorter {
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: fileName, tree: tree)
         let rewriter = PortRewriter(converter: converter, managedClasses: managedClasses.union(Self.managedClasses(in: [source])))
-        let rewritten = rewriter.rewrite(tree).cast(SourceFileSyntax.self)
+        let mover = OverrideMover(converter: converter, tree: tree)
+        let rewritten = mover.rewrite(rewriter.rewrite(tree)).cast(SourceFileSyntax.self)
         var result = Result(text: source)
         result.usesCoreData = rewriter.importsCoreData || rewriter.sawManagedDeclarations
         guard result.usesCoreData else { return result }
@@ -63,8 +64,8 @@ public enum SourcePorter {
                                  converter: converter)
         let final = imports.rewrite(rewritten)
         result.text = final.description
-        result.changes = (imports.changes + rewriter.changes).sorted { $0.line < $1.line }
-        result.leftToDo = (imports.leftToDo + rewriter.leftToDo).sorted { $0.line < $1.line }
+        result.changes = (imports.changes + rewriter.changes + mover.changes).sorted { $0.line < $1.line }
+        result.leftToDo = (imports.leftToDo + rewriter.leftToDo + mover.leftToDo).sorted { $0.line < $1.line }
         result.classNames = rewriter.classNames
         return result
     }
@@ -300,6 +301,82 @@ final class PortRewriter: SyntaxRewriter {
         var result = decl.with(\.attributes, AttributeListSyntax(kept))
         if let trivia = firstRemovedTrivia { result = result.with(\.leadingTrivia, trivia) }
         return result
+    }
+}
+
+/// Moves the overrides in extensions of a class into the class's body: Apple code overrides
+/// `awakeFromInsert()`, `willSave()`, ... in extensions, which Swift allows only for
+/// Objective-C methods. When the class is declared in another file, the override is listed
+/// for a hand.
+final class OverrideMover: SyntaxRewriter {
+    let converter: SourceLocationConverter
+    var changes: [SourcePorter.Finding] = []
+    var leftToDo: [SourcePorter.Finding] = []
+    /// The classes this file declares (at the top level).
+    private let classes: Set<String>
+    /// The overrides taken out of extensions, by class, in file order.
+    private var moved: [String: [MemberBlockItemSyntax]] = [:]
+
+    init(converter: SourceLocationConverter, tree: SourceFileSyntax) {
+        self.converter = converter
+        classes = Set(tree.statements.compactMap { $0.item.as(ClassDeclSyntax.self)?.name.text })
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private static let accessKeywords: [TokenKind] = [.keyword(.public), .keyword(.internal), .keyword(.fileprivate), .keyword(.private), .keyword(.package)]
+
+    /// `item` with the extension's access modifier, unless it has one of its own.
+    private static func giving(_ access: DeclModifierSyntax, to item: MemberBlockItemSyntax) -> MemberBlockItemSyntax {
+        guard var decl = item.decl.asProtocol(WithModifiersSyntax.self),
+              !decl.modifiers.contains(where: { accessKeywords.contains($0.name.tokenKind) }) else { return item }
+        var modifiers = Array(decl.modifiers)
+        var modifier = access.trimmed.with(\.trailingTrivia, .space)
+        let hasAttributes = (decl.asProtocol(WithAttributesSyntax.self)?.attributes.isEmpty == false)
+        if !hasAttributes, let first = modifiers.first {
+            // The new first token takes the line break and indentation.
+            modifier = modifier.with(\.leadingTrivia, first.leadingTrivia)
+            modifiers[0] = first.with(\.leadingTrivia, [])
+        }
+        modifiers.insert(modifier, at: 0)
+        decl.modifiers = DeclModifierListSyntax(modifiers)
+        guard let rebuilt = DeclSyntax(Syntax(decl)) else { return item }
+        return item.with(\.decl, rebuilt)
+    }
+
+    private static func isOverride(_ item: MemberBlockItemSyntax) -> Bool {
+        guard let decl = item.decl.asProtocol(WithModifiersSyntax.self) else { return false }
+        return decl.modifiers.contains { $0.name.tokenKind == .keyword(.override) }
+    }
+
+    override func visit(_ node: SourceFileSyntax) -> SourceFileSyntax {
+        // Extensions first (they may follow the class), then the classes take what was moved.
+        var items = Array(node.statements)
+        for (i, item) in items.enumerated() {
+            guard let ext = item.item.as(ExtensionDeclSyntax.self) else { continue }
+            let typeName = ext.extendedType.trimmedDescription
+            let overrides = ext.memberBlock.members.filter(Self.isOverride)
+            guard !overrides.isEmpty else { continue }
+            let line = ext.startLocation(converter: converter).line
+            guard classes.contains(typeName) else {
+                for _ in overrides {
+                    leftToDo.append(.init(line: line, message: "an override in an extension of \(typeName): Swift allows overriding in extensions only for Objective-C methods. Move it into the body of class \(typeName)."))
+                }
+                continue
+            }
+            // A member of `public extension X` is public; in the class it must say so.
+            let access = ext.modifiers.first { Self.accessKeywords.contains($0.name.tokenKind) }
+            moved[typeName, default: []] += overrides.map { item in access.map { Self.giving($0, to: item) } ?? item }
+            let kept = ext.memberBlock.members.filter { !Self.isOverride($0) }
+            items[i] = item.with(\.item, .decl(DeclSyntax(ext.with(\.memberBlock, ext.memberBlock.with(\.members, MemberBlockItemListSyntax(kept))))))
+            changes.append(.init(line: line, message: "\(overrides.count) override\(overrides.count == 1 ? "" : "s") moved from an extension into the body of class \(typeName) (Swift overrides in extensions only Objective-C methods)"))
+        }
+        for (i, item) in items.enumerated() {
+            guard let cls = item.item.as(ClassDeclSyntax.self), let extra = moved[cls.name.text] else { continue }
+            var members = Array(cls.memberBlock.members)
+            members += extra
+            items[i] = item.with(\.item, .decl(DeclSyntax(cls.with(\.memberBlock, cls.memberBlock.with(\.members, MemberBlockItemListSyntax(members))))))
+        }
+        return node.with(\.statements, CodeBlockItemListSyntax(items))
     }
 }
 

@@ -160,6 +160,59 @@ final class SourcePorterTests: XCTestCase {
         XCTAssertEqual(SourcePorter.port("import CoreData\nextension Tag: Identifiable {}\n", managedClasses: ["Tag"]).text, "import OpenCoreData\nextension Tag {}\n")
     }
 
+    /// Apple code overrides `awakeFromInsert()` in an extension; Swift allows that only for
+    /// Objective-C methods, so the override moves into the class (or is listed, when the class
+    /// is in another file).
+    func testOverridesInExtensionsMoveIntoTheClass() {
+        let source = """
+        import CoreData
+
+        public final class Setting: NSManagedObject {
+            @NSManaged public var domain: String
+        }
+
+        extension Setting {
+
+            public override func awakeFromInsert() {
+                super.awakeFromInsert()
+            }
+
+            func touch() {}
+        }
+        extension Other {
+            override public func willSave() {}
+        }
+
+        """
+        let result = SourcePorter.port(source)
+        XCTAssertEqual(result.text, """
+        import OpenCoreDataMacros
+
+        public final class Setting: NSManagedObject {
+            @ManagedProperty public var domain: String
+
+            public override func awakeFromInsert() {
+                super.awakeFromInsert()
+            }
+        }
+
+        extension Setting {
+
+            func touch() {}
+        }
+        extension Other {
+            override public func willSave() {}
+        }
+
+        """)
+        XCTAssertEqual(result.leftToDo.map(\.line), [15], "the extension's line")
+        XCTAssertTrue(result.leftToDo[0].message.contains("Move it into the body of class Other"), result.leftToDo[0].message)
+        XCTAssertEqual(SourcePorter.port(result.text).text, result.text)
+        // A member of `public extension` keeps being public in the class.
+        XCTAssertEqual(SourcePorter.port("import CoreData\nclass A: NSManagedObject {\n}\npublic extension A {\n    override func willSave() {}\n    @objc override func didSave() {}\n}\n").text,
+                       "import OpenCoreData\nclass A: NSManagedObject {\n    public override func willSave() {}\n    public override func didSave() {}\n}\npublic extension A {\n}\n")
+    }
+
     func testWhatNeedsAHandIsListedWithTheFix() {
         let source = """
         import CoreData
