@@ -54,14 +54,13 @@ public enum SourcePorter {
     public static func port(_ source: String, fileName: String = "<source>", managedClasses: Set<String> = []) -> Result {
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: fileName, tree: tree)
-        let rewriter = PortRewriter(converter: converter, managedClasses: managedClasses.union(Self.managedClasses(in: [source])))
+        let rewriter = PortRewriter(converter: converter, managedClasses: Self.managedClasses(in: [tree], extending: managedClasses))
         let mover = OverrideMover(converter: converter, tree: tree)
         let rewritten = mover.rewrite(rewriter.rewrite(tree)).cast(SourceFileSyntax.self)
         var result = Result(text: source)
         result.usesCoreData = rewriter.importsCoreData || rewriter.sawManagedDeclarations
         guard result.usesCoreData else { return result }
-        let imports = ImportPass(usesMacros: rewriter.sawManagedDeclarations || rewritten.description.contains("@ManagedProperty") || rewritten.description.contains("@ManagedAccessor"),
-                                 converter: converter)
+        let imports = ImportPass(usesMacros: rewriter.sawManagedDeclarations, importsCoreData: rewriter.importsCoreData, converter: converter)
         let final = imports.rewrite(rewritten)
         result.text = final.description
         result.changes = (imports.changes + rewriter.changes + mover.changes).sorted { $0.line < $1.line }
@@ -75,9 +74,14 @@ extension SourcePorter {
     /// The classes the sources declare as subclasses of `NSManagedObject`, directly or through
     /// another of them.
     public static func managedClasses(in sources: [String]) -> Set<String> {
+        managedClasses(in: sources.map { Parser.parse(source: $0) }, extending: [])
+    }
+
+    /// The subclasses of `NSManagedObject` or of one of `known` that `trees` declare, and `known`.
+    static func managedClasses(in trees: [SourceFileSyntax], extending known: Set<String>) -> Set<String> {
         let finder = ClassFinder(viewMode: .sourceAccurate)
-        for source in sources { finder.walk(Parser.parse(source: source)) }
-        var managed: Set<String> = []
+        for tree in trees { finder.walk(tree) }
+        var managed = known
         var grew = true
         while grew {
             grew = false
@@ -388,8 +392,12 @@ final class ImportPass {
     var changes: [SourcePorter.Finding] = []
     var leftToDo: [SourcePorter.Finding] = []
 
-    init(usesMacros: Bool, converter: SourceLocationConverter) {
+    /// Whether the file imports Core Data (or OpenCoreData) already (``PortRewriter`` saw it).
+    let importsCoreData: Bool
+
+    init(usesMacros: Bool, importsCoreData: Bool, converter: SourceLocationConverter) {
         module = usesMacros ? "OpenCoreDataMacros" : "OpenCoreData"
+        self.importsCoreData = importsCoreData
         self.converter = converter
     }
 
@@ -399,10 +407,6 @@ final class ImportPass {
         // Without a Core Data import (a file of managed properties that imported only
         // Foundation), the first `import Foundation` becomes the OpenCoreData one.
         var hasTarget = false
-        let importsCoreData = file.statements.contains { item in
-            guard let decl = item.item.as(ImportDeclSyntax.self), let first = decl.path.first else { return false }
-            return ["CoreData", "OpenCoreData", "OpenCoreDataMacros"].contains(first.name.text)
-        }
         for item in file.statements {
             // `import CoreData.NSFetchedResultsController` and `import class CoreData.X` name
             // the module too: they become the whole OpenCoreData module.
