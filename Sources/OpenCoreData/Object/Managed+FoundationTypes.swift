@@ -87,12 +87,6 @@ extension NSManagedObject {
     /// Foundation collection, which must be managed objects.
     func replaceToMany(slot: Int, withElements elements: [Any]) {
         guard let r = layout.properties[slot] as? NSRelationshipDescription else { return }
-        let members = elements.map { element in
-            guard let object = element as? NSManagedObject else {
-                preconditionFailure("'\(r.name)': only managed objects can be members of a relationship, not \(type(of: element)).")
-            }
-            return object
-        }
-        replaceToMany(r, slot: slot, with: members)
+        replaceToMany(r, slot: slot, with: Self.objects(in: elements, for: r, of: self))
     }
 }

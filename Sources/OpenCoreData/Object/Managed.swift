@@ -398,12 +398,14 @@ extension ManagedTransformable {
 }
 
 extension Optional: ManagedPropertyValue where Wrapped: ManagedPropertyValue {
+    // The slot's kind, decided when the model froze, says what the property is: no cast of
+    // its description per access.
     public static func read(from object: NSManagedObject, slot: Int) -> Self {
-        switch object.layout.properties[slot] {
-        case let r as NSRelationshipDescription where r.isToMany:
+        switch object.layout.kinds[slot] {
+        case .relationship(let r) where r.isToMany:
             // Xcode's `NSSet?`: never nil, the relationship's (possibly empty) members.
             return Wrapped.read(from: object, slot: slot)
-        case is NSRelationshipDescription:
+        case .relationship:
             return object.readToOne(slot).map { $0 as! Wrapped }
         default:
             if object.readStored(slot).isNull { return nil }
@@ -411,15 +413,14 @@ extension Optional: ManagedPropertyValue where Wrapped: ManagedPropertyValue {
         }
     }
     public static func write(_ value: Self, to object: NSManagedObject, slot: Int) {
-        if let r = object.layout.properties[slot] as? NSRelationshipDescription, r.isToMany {
+        switch object.layout.kinds[slot] {
+        case .relationship(let r) where r.isToMany:
             // nil empties the relationship.
             if let value { Wrapped.write(value, to: object, slot: slot) } else { object.replaceToMany(r, slot: slot, with: []) }
-        } else if let r = object.layout.properties[slot] as? NSRelationshipDescription {
+        case .relationship(let r):
             object.setToOne(r, slot: slot, value.map { $0 as! NSManagedObject })
-        } else if let value {
-            Wrapped.write(value, to: object, slot: slot)
-        } else {
-            object.writeAttribute(nil, slot: slot)
+        default:
+            if let value { Wrapped.write(value, to: object, slot: slot) } else { object.writeAttribute(nil, slot: slot) }
         }
     }
 }

@@ -21,13 +21,13 @@ public enum ManagedToManyAccessor {
     /// `addToX(_:)`: adds the values (appended, for an ordered relationship).
     public static func add(_ values: Any, to key: String, of object: NSManagedObject) {
         let live = liveMembers(key, of: object)
-        for o in members(values, key) { live.add(o) }
+        for o in members(values, key, of: object) { live.add(o) }
     }
 
     /// `removeFromX(_:)`: removes the values.
     public static func remove(_ values: Any, from key: String, of object: NSManagedObject) {
         let live = liveMembers(key, of: object)
-        for o in members(values, key) { live.remove(o) }
+        for o in members(values, key, of: object) { live.remove(o) }
     }
 
     /// Adding to and removing from the relationship's live set, ordered or not.
@@ -44,7 +44,7 @@ public enum ManagedToManyAccessor {
     /// `NSMutableOrderedSet.insert(_:at:)` takes them).
     public static func insert(_ values: Any, at indexes: Any, into key: String, of object: NSManagedObject) {
         let set = orderedSet(key, of: object, for: "insertInto")
-        for (index, o) in zip(self.indexes(indexes, key), members(values, key)) { set.insert(o, at: index) }
+        for (index, o) in zip(self.indexes(indexes, key), members(values, key, of: object)) { set.insert(o, at: index) }
     }
 
     /// `removeFromX(at:)`: removes the members at the indexes.
@@ -56,7 +56,7 @@ public enum ManagedToManyAccessor {
     /// `replaceX(at:with:)`: replaces the members at the indexes with the values.
     public static func replace(at indexes: Any, with values: Any, in key: String, of object: NSManagedObject) {
         let set = orderedSet(key, of: object, for: "replace(at:with:)")
-        for (index, o) in zip(self.indexes(indexes, key), members(values, key)) { set.replaceObject(at: index, with: o) }
+        for (index, o) in zip(self.indexes(indexes, key), members(values, key, of: object)) { set.replaceObject(at: index, with: o) }
     }
 
     private static func isOrdered(_ key: String, of object: NSManagedObject) -> Bool {
@@ -70,15 +70,13 @@ public enum ManagedToManyAccessor {
         return object.mutableOrderedSetValue(forKey: key)
     }
 
-    private static func members(_ values: Any, _ key: String) -> [Any] {
-        switch values {
-        case let object as NSManagedObject: return [object]
-        case let set as NSSet: return set.allObjects
-        case let set as NSOrderedSet: return set.array
-        case let array as [Any]: return array
-        case let set as Set<NSManagedObject>: return Array(set)
-        default: preconditionFailure("'\(key)': a to-many accessor takes managed objects, NSSet, NSOrderedSet, Set or Array, not \(type(of: values)).")
+    /// The managed objects `values` holds, read as a value set on the relationship through
+    /// key-value coding is.
+    private static func members(_ values: Any, _ key: String, of object: NSManagedObject) -> [NSManagedObject] {
+        guard let relationship = object.entity.relationshipsByName[key] else {
+            preconditionFailure("'\(object.entity.name ?? "?").\(key)' is not a relationship.")
         }
+        return NSManagedObject.objects(in: values, for: relationship, of: object)
     }
 
     private static func indexes(_ indexes: Any, _ key: String) -> [Int] {

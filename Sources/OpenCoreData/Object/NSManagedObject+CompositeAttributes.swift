@@ -37,10 +37,7 @@ extension NSManagedObject {
             preconditionFailure("setValue(_:forKeyPath:): '\(entity.name ?? "?").\(composite.name)' has no element '\(path.joined(separator: "."))'.")
         }
         var dictionary = self.value(forKey: composite.name) as? [String: Any] ?? [:]
-        var unwrapped = value
-        if let optional = value as? OptionalProtocol { unwrapped = optional.wrappedAny }
-        if unwrapped is NSNull { unwrapped = nil }
-        NSCompositeAttributeDescription.set(unwrapped, in: &dictionary, at: path)
+        NSCompositeAttributeDescription.set(KVCValueKinds.isNull(value) ? nil : KVCValueKinds.unwrap(value), in: &dictionary, at: path)
         setValue(dictionary, forKey: composite.name)
     }
 }

@@ -50,16 +50,17 @@ enum StoredValue: @unchecked Sendable {
 final class AnyBox: @unchecked Sendable {
     let value: Any
     init(_ value: Any) { self.value = value }
-    func isSame(as other: AnyBox) -> Bool { Self.isSame(value, other.value) }
+    func isSame(as other: AnyBox) -> Bool { Self.isSame(value, other.value, inDictionary: false) }
 
-    /// Dictionaries (a composite attribute's values) compare entry by entry and numbers by
-    /// value, so a fetched value (`NSNumber`s) equal to the one set (`Double`, `Int16`, ...) is
-    /// no change.
-    private static func isSame(_ a: Any, _ b: Any) -> Bool {
+    /// Dictionaries (a composite attribute's values) compare entry by entry, and numbers in
+    /// them by value, so a fetched value (`NSNumber`s) equal to the one set (`Double`, `Int16`,
+    /// ...) is no change. A number on its own (a transformable value) keeps `Hashable`
+    /// equality: `1` and `1.0` archive differently.
+    private static func isSame(_ a: Any, _ b: Any, inDictionary: Bool) -> Bool {
         if let a = a as? [String: Any], let b = b as? [String: Any] {
-            return a.count == b.count && a.allSatisfy { key, value in b[key].map { isSame(value, $0) } ?? false }
+            return a.count == b.count && a.allSatisfy { key, value in b[key].map { isSame(value, $0, inDictionary: true) } ?? false }
         }
-        if let na = NumericValue(a), let nb = NumericValue(b) { return na.compare(nb) == .orderedSame }
+        if inDictionary, let na = NumericValue(a), let nb = NumericValue(b) { return na.compare(nb) == .orderedSame }
         if let a = a as? AnyHashable, let b = b as? AnyHashable { return a == b }
         if let a = a as AnyObject?, let b = b as AnyObject? { return a === b }
         return false

@@ -4,7 +4,7 @@ import Foundation
 /// layout: `location.latitude` in `ZLATITUDE`), read back into the dictionary the object holds.
 ///
 /// ```swift
-/// let columns = SQLiteCompositeColumns(location, leafColumns: [6, 7])   // SELECT-list columns
+/// let columns = SQLiteCompositeColumns(location, leaves: [(latitude, 6), (longitude, 7)])   // SELECT-list columns
 /// columns.value(from: statement)                  // .boxed(["latitude": 48.85, "longitude": 2.35])
 /// try columns.columnValue(of: stored, leaf: 0)    // .real(48.85)
 /// ```
@@ -17,11 +17,12 @@ final class SQLiteCompositeColumns {
     /// The SELECT-list column of each leaf (after `Z_PK, Z_ENT, Z_OPT`), in `leaves` order.
     let columns: [Int32]
 
-    init(_ attribute: NSCompositeAttributeDescription, leafColumns: [Int32]) {
+    /// `leaves`: each leaf element (in `leafElements` order) with its SELECT-list column, as
+    /// the table laid them out.
+    init(_ attribute: NSCompositeAttributeDescription, leaves: [(leaf: CompositeLeaf, column: Int32)]) {
         self.attribute = attribute
-        leaves = attribute.leafElements
-        columns = leafColumns
-        assert(leaves.count == columns.count, "one column per leaf element")
+        self.leaves = leaves.map(\.leaf)
+        columns = leaves.map(\.column)
     }
 
     /// The composite's value in the statement's current row.

@@ -116,12 +116,12 @@ final class SQLiteEntityPlan {
                 else if let r = property as? NSRelationshipDescription, r.isToMany { initial = .objectIDs([]) }
                 else { initial = .null }
                 slots.append(.notStored(initial))
-            } else if let composite = property as? NSCompositeAttributeDescription, let leafColumns = table.leafColumnIndexes(for: composite) {
-                let columns = SQLiteCompositeColumns(composite, leafColumns: leafColumns.map { Int32(3 + $0) })
+            } else if let composite = property as? NSCompositeAttributeDescription, let leafColumns = table.leafColumns(for: composite) {
+                let columns = SQLiteCompositeColumns(composite, leaves: leafColumns.map { ($0.leaf, Int32(3 + $0.column)) })
                 slots.append(.composite(columns))
-                for (leaf, c) in leafColumns.enumerated() {
+                for (leaf, entry) in leafColumns.enumerated() {
                     writes.append(.compositeLeaf(slot: i, columns, leaf: leaf))
-                    columnNames.append(table.columns[c].sqlName)
+                    columnNames.append(table.columns[entry.column].sqlName)
                 }
             } else if let attribute = property as? NSAttributeDescription, let c = table.columnIndex(for: attribute) {
                 slots.append(attribute.storesExternally ? .externalData(column: Int32(3 + c)) : .attribute(column: Int32(3 + c), attribute))

@@ -310,7 +310,8 @@ final class SQLiteEntityTable {
     private var columnByProperty: [ObjectIdentifier: Int] = [:]
     private var companionByProperty: [ObjectIdentifier: Int] = [:]
     private var orderByProperty: [ObjectIdentifier: Int] = [:]
-    private var compositeColumnsByProperty: [ObjectIdentifier: [Int]] = [:]
+    /// Each composite attribute's leaf elements with their columns, in `leafElements` order.
+    private var compositeLeavesByProperty: [ObjectIdentifier: [(leaf: CompositeLeaf, column: Int)]] = [:]
 
     init(name: String, rootEntity: NSEntityDescription, entities: [NSEntityDescription]) {
         self.name = name
@@ -321,22 +322,18 @@ final class SQLiteEntityTable {
 
     /// The column of an attribute or the foreign key of a to-one relationship.
     func columnIndex(for property: NSPropertyDescription) -> Int? { columnByProperty[ObjectIdentifier(property)] }
-    /// The columns of a composite attribute's leaf elements, in `leafElements` order.
-    func leafColumnIndexes(for composite: NSCompositeAttributeDescription) -> [Int]? { compositeColumnsByProperty[ObjectIdentifier(composite)] }
-    /// The column of the composite element at `path` (`["position", "x"]`), when it is a leaf.
-    func columnIndex(for composite: NSCompositeAttributeDescription, element path: ArraySlice<String>) -> Int? {
-        guard let columns = leafColumnIndexes(for: composite),
-              let leaf = composite.leafElements.firstIndex(where: { $0.path[...] == path }) else { return nil }
-        return columns[leaf]
+    /// A composite attribute's leaf elements and their columns, in `leafElements` order.
+    func leafColumns(for composite: NSCompositeAttributeDescription) -> [(leaf: CompositeLeaf, column: Int)]? {
+        compositeLeavesByProperty[ObjectIdentifier(composite)]
     }
     /// The attribute at `keyPath` of `entity` and its column: a stored attribute (`name`) or a
     /// composite's leaf element (`location.latitude`); nil for anything else.
     func attributeColumn(forKeyPath keyPath: ArraySlice<String>, of entity: NSEntityDescription) -> (attribute: NSAttributeDescription, column: Int)? {
         guard let name = keyPath.first, let attribute = entity.propertiesByName[name] as? NSAttributeDescription, !attribute.isTransient else { return nil }
         if keyPath.count == 1 { return columnIndex(for: attribute).map { (attribute, $0) } }
-        guard let composite = attribute as? NSCompositeAttributeDescription, let element = composite.element(at: keyPath.dropFirst()),
-              let column = columnIndex(for: composite, element: keyPath.dropFirst()) else { return nil }
-        return (element, column)
+        guard let composite = attribute as? NSCompositeAttributeDescription,
+              let entry = leafColumns(for: composite)?.first(where: { $0.leaf.path[...] == keyPath.dropFirst() }) else { return nil }
+        return (entry.leaf.attribute, entry.column)
     }
     /// The `Z<n>_<NAME>` column holding a to-one target's `Z_ENT`, when its destination has subentities.
     func companionIndex(for relationship: NSRelationshipDescription) -> Int? { companionByProperty[ObjectIdentifier(relationship)] }
@@ -368,7 +365,7 @@ final class SQLiteEntityTable {
                     // No column of its own: each leaf element gets one, named and ordered as
                     // an attribute of the leaf's name and type would be (Apple's layout).
                     let leaves = composite.leafElements
-                    compositeColumnsByProperty[ObjectIdentifier(composite)] = Array(repeating: -1, count: leaves.count)
+                    compositeLeavesByProperty[ObjectIdentifier(composite)] = leaves.map { ($0, -1) }  // columns below
                     for (i, leaf) in leaves.enumerated() {
                         let (type, group) = try Self.columnType(of: leaf.attribute, entity: entity, keyPath: leaf.keyPath(in: composite))
                         mine[group].append((leaf.attribute.name.uppercased(), .compositeLeaf(composite, leaf: i, type: type)))
@@ -392,7 +389,7 @@ final class SQLiteEntityTable {
                     case let .attribute(attribute, type):
                         columnByProperty[ObjectIdentifier(attribute)] = append("Z" + upper, type, .attribute(attribute))
                     case let .compositeLeaf(composite, leaf, type):
-                        compositeColumnsByProperty[ObjectIdentifier(composite)]![leaf] = append("Z" + upper, type, .compositeLeaf(composite, leaf: leaf))
+                        compositeLeavesByProperty[ObjectIdentifier(composite)]![leaf].column = append("Z" + upper, type, .compositeLeaf(composite, leaf: leaf))
                     case let .toOne(relationship):
                         columnByProperty[ObjectIdentifier(relationship)] = append("Z" + upper, "INTEGER", .foreignKey(relationship))
                         if let destination = relationship.destinationEntity, !destination.subentities.isEmpty {
