@@ -1,25 +1,21 @@
 import OpenCoreData
 
 /// api: NSBatchDeleteRequestResultType.resultTypeStatusOnly
-/// later: #26
 func api_NSBatchDeleteRequestResultType_resultTypeStatusOnly() {
     let _: NSBatchDeleteRequestResultType = .resultTypeStatusOnly
 }
 
 /// api: NSBatchDeleteRequestResultType.resultTypeObjectIDs
-/// later: #26
 func api_NSBatchDeleteRequestResultType_resultTypeObjectIDs() {
     let _: NSBatchDeleteRequestResultType = .resultTypeObjectIDs
 }
 
 /// api: NSBatchDeleteRequestResultType.resultTypeCount
-/// later: #26
 func api_NSBatchDeleteRequestResultType_resultTypeCount() {
     let _: NSBatchDeleteRequestResultType = .resultTypeCount
 }
 
 /// api: NSBatchDeleteRequestResultType.init(rawValue:)
-/// later: #26
 func api_NSBatchDeleteRequestResultType_init_rawValue() {
     let type: NSBatchDeleteRequestResultType? = NSBatchDeleteRequestResultType(rawValue: 0 as UInt)
     let _: UInt? = type?.rawValue

@@ -1,13 +1,11 @@
 import OpenCoreData
 
 /// api: NSBatchDeleteResult.result
-/// later: #26
 func api_NSBatchDeleteResult_result(_ result: NSBatchDeleteResult) {
     let _: Any? = result.result
 }
 
 /// api: NSBatchDeleteResult.resultType
-/// later: #26
 func api_NSBatchDeleteResult_resultType(_ result: NSBatchDeleteResult) {
     let _: NSBatchDeleteRequestResultType = result.resultType
 }

@@ -1,19 +1,16 @@
 import OpenCoreData
 
 /// api: NSBatchInsertRequest.init(entityName:objects:)
-/// later: #26
 func api_NSBatchInsertRequest_init_entityName_objects(_ dictionaries: [[String: Any]]) {
     let _: NSBatchInsertRequest = NSBatchInsertRequest(entityName: "Item", objects: dictionaries)
 }
 
 /// api: NSBatchInsertRequest.init(entity:objects:)
-/// later: #26
 func api_NSBatchInsertRequest_init_entity_objects(_ entity: NSEntityDescription, _ dictionaries: [[String: Any]]) {
     let _: NSBatchInsertRequest = NSBatchInsertRequest(entity: entity, objects: dictionaries)
 }
 
 /// api: NSBatchInsertRequest.init(entity:dictionaryHandler:)
-/// later: #26
 func api_NSBatchInsertRequest_init_entity_dictionaryHandler(_ entity: NSEntityDescription) {
     let _: NSBatchInsertRequest = NSBatchInsertRequest(entity: entity, dictionaryHandler: { (dictionary: NSMutableDictionary) -> Bool in
         true
@@ -21,7 +18,6 @@ func api_NSBatchInsertRequest_init_entity_dictionaryHandler(_ entity: NSEntityDe
 }
 
 /// api: NSBatchInsertRequest.init(entity:managedObjectHandler:)
-/// later: #26
 func api_NSBatchInsertRequest_init_entity_managedObjectHandler(_ entity: NSEntityDescription) {
     let _: NSBatchInsertRequest = NSBatchInsertRequest(entity: entity, managedObjectHandler: { (object: NSManagedObject) -> Bool in
         true
@@ -29,7 +25,6 @@ func api_NSBatchInsertRequest_init_entity_managedObjectHandler(_ entity: NSEntit
 }
 
 /// api: NSBatchInsertRequest.init(entityName:dictionaryHandler:)
-/// later: #26
 func api_NSBatchInsertRequest_init_entityName_dictionaryHandler() {
     let _: NSBatchInsertRequest = NSBatchInsertRequest(entityName: "Item", dictionaryHandler: { (dictionary: NSMutableDictionary) -> Bool in
         true
@@ -37,7 +32,6 @@ func api_NSBatchInsertRequest_init_entityName_dictionaryHandler() {
 }
 
 /// api: NSBatchInsertRequest.init(entityName:managedObjectHandler:)
-/// later: #26
 func api_NSBatchInsertRequest_init_entityName_managedObjectHandler() {
     let _: NSBatchInsertRequest = NSBatchInsertRequest(entityName: "Item", managedObjectHandler: { (object: NSManagedObject) -> Bool in
         true
@@ -45,47 +39,40 @@ func api_NSBatchInsertRequest_init_entityName_managedObjectHandler() {
 }
 
 /// api: NSBatchInsertRequest.init()
-/// later: #26
 func api_NSBatchInsertRequest_init() {
     // Deprecated by Apple (iOS 14 / macOS 11), still present.
     let _: NSBatchInsertRequest = NSBatchInsertRequest()
 }
 
 /// api: NSBatchInsertRequest.entityName
-/// later: #26
 func api_NSBatchInsertRequest_entityName(_ request: NSBatchInsertRequest) {
     let _: String = request.entityName
 }
 
 /// api: NSBatchInsertRequest.entity
-/// later: #26
 func api_NSBatchInsertRequest_entity(_ request: NSBatchInsertRequest) {
     let _: NSEntityDescription? = request.entity
 }
 
 /// api: NSBatchInsertRequest.objectsToInsert
-/// later: #26
 func api_NSBatchInsertRequest_objectsToInsert(_ request: NSBatchInsertRequest) {
     let objects: [[String: Any]]? = request.objectsToInsert
     request.objectsToInsert = objects
 }
 
 /// api: NSBatchInsertRequest.dictionaryHandler
-/// later: #26
 func api_NSBatchInsertRequest_dictionaryHandler(_ request: NSBatchInsertRequest) {
     let handler: ((NSMutableDictionary) -> Bool)? = request.dictionaryHandler
     request.dictionaryHandler = handler
 }
 
 /// api: NSBatchInsertRequest.managedObjectHandler
-/// later: #26
 func api_NSBatchInsertRequest_managedObjectHandler(_ request: NSBatchInsertRequest) {
     let handler: ((NSManagedObject) -> Bool)? = request.managedObjectHandler
     request.managedObjectHandler = handler
 }
 
 /// api: NSBatchInsertRequest.resultType
-/// later: #26
 func api_NSBatchInsertRequest_resultType(_ request: NSBatchInsertRequest) {
     let type: NSBatchInsertRequestResultType = request.resultType
     request.resultType = type

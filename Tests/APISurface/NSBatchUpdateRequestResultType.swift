@@ -1,25 +1,21 @@
 import OpenCoreData
 
 /// api: NSBatchUpdateRequestResultType.statusOnlyResultType
-/// later: #26
 func api_NSBatchUpdateRequestResultType_statusOnlyResultType() {
     let _: NSBatchUpdateRequestResultType = .statusOnlyResultType
 }
 
 /// api: NSBatchUpdateRequestResultType.updatedObjectIDsResultType
-/// later: #26
 func api_NSBatchUpdateRequestResultType_updatedObjectIDsResultType() {
     let _: NSBatchUpdateRequestResultType = .updatedObjectIDsResultType
 }
 
 /// api: NSBatchUpdateRequestResultType.updatedObjectsCountResultType
-/// later: #26
 func api_NSBatchUpdateRequestResultType_updatedObjectsCountResultType() {
     let _: NSBatchUpdateRequestResultType = .updatedObjectsCountResultType
 }
 
 /// api: NSBatchUpdateRequestResultType.init(rawValue:)
-/// later: #26
 func api_NSBatchUpdateRequestResultType_init_rawValue() {
     let type: NSBatchUpdateRequestResultType? = NSBatchUpdateRequestResultType(rawValue: 0 as UInt)
     let _: UInt? = type?.rawValue

@@ -119,4 +119,11 @@ final class RowCache {
     func remove(_ key: ObjectKey) {
         entries.removeValue(forKey: key)
     }
+
+    /// Forgets every row of `entities` (a batch request changed records without naming them).
+    func removeRows(of entities: Set<ObjectIdentifier>) {
+        for (key, entry) in entries.keysAndValues where entities.contains(ObjectIdentifier(entry.row.entity)) {
+            entries.removeValue(forKey: key)
+        }
+    }
 }

@@ -213,6 +213,16 @@ protocol StoreBackend: AnyObject {
     /// queue, so possibly from several threads at once.
     func contextDidRegister(_ objectIDs: [NSManagedObjectID])
     func contextDidUnregister(_ objectIDs: [NSManagedObjectID])
+
+    /// Whether the store runs batch requests (``executeBatch(_:)``). Default: stores that do
+    /// not need managed objects to save (the atomic stores' cache nodes are made from objects,
+    /// which a batch request does not have).
+    var runsBatchRequests: Bool { get }
+    /// Runs a batch insert, update or delete in one transaction, bypassing contexts: all of it,
+    /// or nothing and a thrown error, with the guarantees of a save (versions of updated
+    /// records up by one, uniqueness, atomicity). Default: ``RowBatchExecution``, the
+    /// contract's reads and one save.
+    func executeBatch(_ operation: BatchOperation) throws -> BatchOutcome
 }
 
 extension StoreBackend {
@@ -240,6 +250,14 @@ extension StoreBackend {
     func didLoadMetadata(model: NSManagedObjectModel) throws {}
     func contextDidRegister(_ objectIDs: [NSManagedObjectID]) {}
     func contextDidUnregister(_ objectIDs: [NSManagedObjectID]) {}
+    var runsBatchRequests: Bool { !needsSourceObjects }
+    func executeBatch(_ operation: BatchOperation) throws -> BatchOutcome { try RowBatchExecution(store: self).run(operation) }
+}
+
+/// A store that answers requests the way Apple's `NSIncrementalStore` does: it gets Apple's
+/// request object itself (`execute(_:with:)`), batch requests included, and returns the result.
+protocol RequestForwardingStore: AnyObject {
+    func forward(_ request: NSPersistentStoreRequest, from context: (any RequestingContext)?) throws -> Any
 }
 
 /// A staged save: `commit` makes it durable, `rollback` drops it.

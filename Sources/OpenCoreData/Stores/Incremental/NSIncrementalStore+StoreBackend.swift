@@ -180,3 +180,11 @@ private final class IncrementalStoreFetch: PreparedStoreFetch {
         try store.fetchRows(form == .answer ? plan : plan.inStoreOrder)
     }
 }
+
+extension NSIncrementalStore: RequestForwardingStore {
+    /// Batch requests reach the subclass as Apple sends them: `execute(_:with:)` with the
+    /// request, whose answer goes back to the caller.
+    func forward(_ request: NSPersistentStoreRequest, from context: (any RequestingContext)?) throws -> Any {
+        try execute(request, with: context as? NSManagedObjectContext)
+    }
+}

@@ -1,0 +1,246 @@
+import OpenCoreData
+import OpenCoreDataTestSupport
+import XCTest
+
+/// NSBatchDeleteRequest (Core Data Batch Programming Guide, "Implementing Batch Deletes"):
+/// records go from the store without a context; contexts see it when they merge the IDs;
+/// relationships follow their delete rules. Every check runs on the SQLite and the in-memory
+/// store and reads the outcome from a fresh context.
+final class BatchDeleteRequestTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = try makeTemporaryDirectory("ocd-batch-delete")
+    }
+
+    /// A stack per store type on `model`.
+    private func stacks(_ model: NSManagedObjectModel = CompanyModel.make()) throws -> [TestStack] {
+        var result: [TestStack] = []
+        for type in [NSSQLiteStoreType, NSInMemoryStoreType] {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            let url = type == NSSQLiteStoreType ? directory.appendingPathComponent("\(UUID().uuidString).sqlite") : nil
+            try coordinator.addPersistentStore(ofType: type, configurationName: nil, at: url, options: nil)
+            result.append(TestStack(model: model, coordinator: coordinator, context: newContext(coordinator)))
+        }
+        return result
+    }
+
+    private func names(_ stack: TestStack, _ entity: String = "Employee", key: String = "firstName") throws -> [String] {
+        let context = stack.newContext()
+        return try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+            request.sortDescriptors = [NSSortDescriptor(key: key, ascending: true)]
+            return try context.fetch(request).map { $0.value(forKey: key) as? String ?? "?" }
+        }
+    }
+
+    private func seedEmployees(_ stack: TestStack, _ salaries: [(String, Int64)]) throws {
+        try stack.context.performAndWait {
+            for (name, salary) in salaries { _ = stack.employee(name, salary: salary) }
+            try stack.context.save()
+        }
+    }
+
+    private func employeesFetch(_ format: String? = nil) -> NSFetchRequest<NSFetchRequestResult> {
+        let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
+        fetch.predicate = format.map { NSPredicate(format: $0) }
+        return fetch
+    }
+
+    func testDeletesTheRecordsAFetchRequestMatches() throws {
+        for stack in try stacks() {
+            try seedEmployees(stack, [("Ann", 100), ("Bob", 200), ("Cy", 300), ("Di", 400)])
+            let result = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: employeesFetch("salary >= 250"))) }
+            let delete = try XCTUnwrap(result as? NSBatchDeleteResult)
+            XCTAssertEqual(delete.resultType, .resultTypeStatusOnly)
+            XCTAssertEqual(delete.result as? Bool, true)
+            XCTAssertEqual(try names(stack), ["Ann", "Bob"])
+        }
+    }
+
+    func testResultTypesGiveStatusCountOrObjectIDs() throws {
+        for stack in try stacks() {
+            try seedEmployees(stack, [("Ann", 100), ("Bob", 200), ("Cy", 300)])
+            let ids = try stack.context.performAndWait { try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Employee")).filter { $0.salary >= 200 }.map(\.objectID) }
+
+            let byID = NSBatchDeleteRequest(fetchRequest: employeesFetch("salary >= 200"))
+            byID.resultType = .resultTypeObjectIDs
+            let deleted = try stack.context.performAndWait { try stack.context.execute(byID) as? NSBatchDeleteResult }
+            XCTAssertEqual(Set(deleted?.result as? [NSManagedObjectID] ?? []), Set(ids))
+
+            let counting = NSBatchDeleteRequest(fetchRequest: employeesFetch())
+            counting.resultType = .resultTypeCount
+            XCTAssertEqual(try stack.context.performAndWait { try stack.context.execute(counting) as? NSBatchDeleteResult }?.result as? Int, 1)
+
+            let nothing = NSBatchDeleteRequest(fetchRequest: employeesFetch())
+            XCTAssertEqual(try stack.context.performAndWait { try stack.context.execute(nothing) as? NSBatchDeleteResult }?.result as? Bool, false,
+                           "a request that deletes nothing reports false")
+        }
+    }
+
+    func testFetchLimitAndSortDescriptorsChooseTheRecords() throws {
+        for stack in try stacks() {
+            try seedEmployees(stack, [("Ann", 400), ("Bob", 100), ("Cy", 300), ("Di", 200)])
+            let fetch = employeesFetch()
+            fetch.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: true)]
+            fetch.fetchLimit = 2
+            _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: fetch)) }
+            XCTAssertEqual(try names(stack), ["Ann", "Cy"])
+        }
+    }
+
+    func testAPredicateTheStoreCannotTranslateStillSelectsExactly() throws {
+        for stack in try stacks() {
+            try seedEmployees(stack, [("Ann", 100), ("Bob", 200), ("Cy", 300)])
+            let fetch = employeesFetch()
+            fetch.predicate = NSPredicate { object, _ in ((object as? NSManagedObject)?.value(forKey: "firstName") as? String)?.hasPrefix("B") == true }
+            let request = NSBatchDeleteRequest(fetchRequest: fetch)
+            request.resultType = .resultTypeCount
+            XCTAssertEqual(try stack.context.performAndWait { try stack.context.execute(request) as? NSBatchDeleteResult }?.result as? Int, 1)
+            XCTAssertEqual(try names(stack), ["Ann", "Cy"])
+            XCTAssertTrue(stack.context.performAndWait { stack.context.registeredObjects.isEmpty }, "the executing context registers nothing")
+        }
+    }
+
+    func testSubentitiesAreDeletedUnlessExcluded() throws {
+        for stack in try stacks() {
+            try stack.context.performAndWait {
+                _ = stack.employee("Ann")
+                let boss = NSEntityDescription.insertNewObject(forEntityName: "Manager", into: stack.context)
+                boss.setValue("Max", forKey: "firstName")
+                try stack.context.save()
+            }
+            let fetch = employeesFetch()
+            fetch.includesSubentities = false
+            _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: fetch)) }
+            XCTAssertEqual(try names(stack), ["Max"])
+            _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: employeesFetch())) }
+            XCTAssertEqual(try names(stack), [])
+        }
+    }
+
+    func testObjectIDsOfOneEntityAreDeleted() throws {
+        for stack in try stacks() {
+            try seedEmployees(stack, [("Ann", 100), ("Bob", 200), ("Cy", 300)])
+            let ids = try stack.context.performAndWait { try stack.context.fetch(NSFetchRequest<Employee>(entityName: "Employee")).filter { $0.firstName != "Bob" }.map(\.objectID) }
+            let request = NSBatchDeleteRequest(objectIDs: ids)
+            request.resultType = .resultTypeCount
+            XCTAssertEqual(try stack.context.performAndWait { try stack.context.execute(request) as? NSBatchDeleteResult }?.result as? Int, 2)
+            XCTAssertEqual(try names(stack), ["Bob"])
+        }
+    }
+
+    func testObjectIDsOfSeveralEntitiesOrUnsavedObjectsAreRefused() throws {
+        for stack in try stacks() {
+            let (employee, department, unsaved): (NSManagedObjectID, NSManagedObjectID, NSManagedObjectID) = try stack.context.performAndWait {
+                let e = stack.employee("Ann"), d = stack.department("Sales")
+                try stack.context.save()
+                return (e.objectID, d.objectID, stack.employee("New").objectID)
+            }
+            let mixed = thrownError { _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(objectIDs: [employee, department])) } }
+            XCTAssertEqual(mixed?.domain, NSCocoaErrorDomain)
+            XCTAssertEqual(mixed?.code, NSPersistentStoreOperationError)
+            let temporary = thrownError { _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(objectIDs: [unsaved])) } }
+            XCTAssertEqual(temporary?.code, NSPersistentStoreOperationError)
+            XCTAssertEqual(try names(stack), ["Ann"], "a refused request deletes nothing")
+        }
+    }
+
+    func testContextsSeeTheDeletionWhenTheyMergeTheIDs() throws {
+        for stack in try stacks() {
+            try seedEmployees(stack, [("Ann", 100), ("Bob", 200)])
+            let viewer = stack.newContext()
+            let bob = try viewer.performAndWait { try XCTUnwrap(viewer.fetch(NSFetchRequest<Employee>(entityName: "Employee")).first { $0.firstName == "Bob" }) }
+            let request = NSBatchDeleteRequest(fetchRequest: employeesFetch("firstName == 'Bob'"))
+            request.resultType = .resultTypeObjectIDs
+            let ids = try stack.context.performAndWait { try stack.context.execute(request) as? NSBatchDeleteResult }?.result as? [NSManagedObjectID] ?? []
+            viewer.performAndWait {
+                XCTAssertFalse(bob.isDeleted, "a batch delete does not reach contexts by itself")
+                XCTAssertEqual(bob.firstName, "Bob")
+            }
+            NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: ids], into: [viewer])
+            viewer.performAndWait {
+                XCTAssertTrue(bob.isDeleted, "merged: the object is deleted here too (it stays registered, as after Apple's merge)")
+                XCTAssertEqual(try? viewer.count(for: NSFetchRequest<Employee>(entityName: "Employee")), 1)
+            }
+        }
+    }
+
+    func testNullifyClearsTheInverseOfRecordsThatStay() throws {
+        for stack in try stacks() {
+            try stack.context.performAndWait {
+                let sales = stack.department("Sales")
+                stack.employee("Ann").department = sales
+                stack.employee("Bob").department = sales
+                try stack.context.save()
+            }
+            let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Department")
+            _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: fetch)) }
+            let check = stack.newContext()
+            try check.performAndWait {
+                let employees = try check.fetch(NSFetchRequest<Employee>(entityName: "Employee"))
+                XCTAssertEqual(employees.count, 2)
+                XCTAssertTrue(employees.allSatisfy { $0.department == nil })
+            }
+        }
+    }
+
+    func testCascadeDeletesWhatTheRecordsReachRecursively() throws {
+        for stack in try stacks() {
+            try stack.context.performAndWait {
+                let project = NSEntityDescription.insertNewObject(forEntityName: "Project", into: stack.context) as! Project
+                project.title = "Apollo"
+                for title in ["design", "build"] {
+                    let milestone = NSEntityDescription.insertNewObject(forEntityName: "Milestone", into: stack.context) as! Milestone
+                    milestone.title = title
+                    milestone.project = project
+                }
+                let ann = stack.employee("Ann")
+                ann.projects = [project]
+                let badge = NSEntityDescription.insertNewObject(forEntityName: "Badge", into: stack.context) as! Badge
+                badge.code = "A1"
+                ann.badge = badge
+                try stack.context.save()
+            }
+            let request = NSBatchDeleteRequest(fetchRequest: NSFetchRequest(entityName: "Project"))
+            request.resultType = .resultTypeCount
+            XCTAssertEqual(try stack.context.performAndWait { try stack.context.execute(request) as? NSBatchDeleteResult }?.result as? Int, 3,
+                           "the project and its two milestones (cascade)")
+            XCTAssertEqual(try names(stack, "Milestone", key: "title"), [])
+            let check = stack.newContext()
+            try check.performAndWait {
+                let ann = try XCTUnwrap(check.fetch(NSFetchRequest<Employee>(entityName: "Employee")).first)
+                XCTAssertEqual(ann.projects.count, 0, "the many-to-many link went with the project")
+            }
+            _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: employeesFetch())) }
+            XCTAssertEqual(try names(stack, "Badge", key: "code"), [], "the badge went with its owner (cascade)")
+        }
+    }
+
+    func testDenyRefusesTheWholeRequestWhileDestinationsRemain() throws {
+        for stack in try stacks(CompanyModel.make(departmentEmployeesRule: .denyDeleteRule)) {
+            try stack.context.performAndWait {
+                stack.employee("Ann").department = stack.department("Sales")
+                _ = stack.department("Empty")
+                try stack.context.save()
+            }
+            let error = thrownError { _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: NSFetchRequest(entityName: "Department"))) } }
+            XCTAssertEqual(error?.code, NSValidationRelationshipDeniedDeleteError)
+            XCTAssertEqual(try names(stack, "Department", key: "name"), ["Empty", "Sales"], "nothing was deleted")
+            // With its employees deleted in the same request (cascade from nothing): the empty one goes.
+            let empty = NSFetchRequest<NSFetchRequestResult>(entityName: "Department")
+            empty.predicate = NSPredicate(format: "employees.@count == 0")
+            _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: empty)) }
+            XCTAssertEqual(try names(stack, "Department", key: "name"), ["Sales"])
+        }
+    }
+
+    func testAnUnknownEntityOrAContextWithoutStoresThrows() throws {
+        let stack = try stacks()[0]
+        let unknown = thrownError { _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: NSFetchRequest(entityName: "Nope"))) } }
+        XCTAssertEqual(unknown?.domain, NSCocoaErrorDomain)
+        let bare = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        let noCoordinator = thrownError { _ = try bare.performAndWait { try bare.execute(NSBatchDeleteRequest(fetchRequest: employeesFetch())) } }
+        XCTAssertEqual(noCoordinator?.code, NSPersistentStoreUnsupportedRequestTypeError)
+    }
+}

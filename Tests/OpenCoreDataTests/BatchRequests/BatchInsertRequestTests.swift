@@ -1,0 +1,159 @@
+import OpenCoreData
+import OpenCoreDataTestSupport
+import XCTest
+
+/// NSBatchInsertRequest: records from dictionaries, a dictionary handler or a managed-object
+/// handler, defaults for what is missing, no relationships; uniqueness constraints resolved by
+/// the executing context's merge policy (Apple's "upsert" under object trump). Every check runs
+/// on the SQLite and the in-memory store.
+final class BatchInsertRequestTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = try makeTemporaryDirectory("ocd-batch-insert")
+    }
+
+    /// Company's model plus Quake (unique `code`, `magnitude` Double default 1.5, `place`).
+    private static func makeModel() -> NSManagedObjectModel {
+        let model = CompanyModel.make()
+        let quake = NSEntityDescription(name: "Quake")
+        quake.properties = [NSAttributeDescription(name: "code", type: .stringAttributeType),
+                            NSAttributeDescription(name: "magnitude", type: .doubleAttributeType, defaultValue: 1.5),
+                            NSAttributeDescription(name: "place", type: .stringAttributeType)]
+        quake.uniquenessConstraints = [["code"]]
+        model.entities += [quake]
+        return model
+    }
+
+    private func stacks() throws -> [TestStack] {
+        let model = Self.makeModel()
+        return try [NSSQLiteStoreType, NSInMemoryStoreType].map { type in
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            let url = type == NSSQLiteStoreType ? directory.appendingPathComponent("\(UUID().uuidString).sqlite") : nil
+            try coordinator.addPersistentStore(ofType: type, configurationName: nil, at: url, options: nil)
+            return TestStack(model: model, coordinator: coordinator, context: newContext(coordinator))
+        }
+    }
+
+    /// code → (magnitude, place), read by a fresh context.
+    private func quakes(_ stack: TestStack) throws -> [String: (Double, String?)] {
+        let context = stack.newContext()
+        return try context.performAndWait {
+            Dictionary(uniqueKeysWithValues: try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Quake")).map {
+                ($0.value(forKey: "code") as? String ?? "?", ($0.value(forKey: "magnitude") as? Double ?? -1, $0.value(forKey: "place") as? String))
+            })
+        }
+    }
+
+    private func execute(_ request: NSBatchInsertRequest, in stack: TestStack, policy: NSMergePolicy = .error) throws -> NSBatchInsertResult? {
+        try stack.context.performAndWait {
+            stack.context.mergePolicy = policy
+            return try stack.context.execute(request) as? NSBatchInsertResult
+        }
+    }
+
+    func testDictionariesBecomeRecordsWithDefaultsForMissingAttributes() throws {
+        for stack in try stacks() {
+            let request = NSBatchInsertRequest(entityName: "Quake", objects: [["code": "a", "magnitude": 4.5, "place": "Here"], ["code": "b"]])
+            request.resultType = .objectIDs
+            let ids = try execute(request, in: stack)?.result as? [NSManagedObjectID]
+            XCTAssertEqual(ids?.count, 2)
+            XCTAssertFalse(ids?.contains(where: \.isTemporaryID) ?? true)
+            let stored = try quakes(stack)
+            XCTAssertEqual(stored["a"]?.0, 4.5); XCTAssertEqual(stored["a"]?.1, "Here")
+            XCTAssertEqual(stored["b"]?.0, 1.5, "the model's default"); XCTAssertNil(stored["b"]?.1)
+            // The IDs name the records.
+            let check = stack.newContext()
+            XCTAssertEqual(try check.performAndWait { try check.existingObject(with: ids![0]).value(forKey: "code") as? String }, "a")
+        }
+    }
+
+    func testADictionaryHandlerFillsRecordsUntilItReturnsTrue() throws {
+        for stack in try stacks() {
+            var next = 0
+            let request = NSBatchInsertRequest(entity: stack.model.entitiesByName["Quake"]!, dictionaryHandler: { dictionary in
+                guard next < 5 else { return true }
+                dictionary["code"] = "q\(next)"
+                dictionary["magnitude"] = Double(next)
+                next += 1
+                return false
+            })
+            request.resultType = .count
+            XCTAssertEqual(try execute(request, in: stack)?.result as? Int, 5)
+            XCTAssertEqual(try quakes(stack).keys.sorted(), ["q0", "q1", "q2", "q3", "q4"])
+        }
+    }
+
+    func testAManagedObjectHandlerFillsObjectsOfTheEntitysClass() throws {
+        for stack in try stacks() {
+            var names = ["Ann", "Bob"][...]
+            var sawEmployeeClass = true
+            let request = NSBatchInsertRequest(entityName: "Employee", managedObjectHandler: { object in
+                guard let name = names.popFirst() else { return true }
+                guard let employee = object as? Employee else { sawEmployeeClass = false; return true }
+                employee.firstName = name
+                employee.salary = 50
+                return false
+            })
+            XCTAssertEqual(try execute(request, in: stack)?.result as? Bool, true)
+            XCTAssertTrue(sawEmployeeClass)
+            let check = stack.newContext()
+            let stored = try check.performAndWait { try check.fetch(NSFetchRequest<Employee>(entityName: "Employee")).map { "\($0.firstName ?? "?") \($0.salary)" }.sorted() }
+            XCTAssertEqual(stored, ["Ann 50", "Bob 50"])
+        }
+    }
+
+    func testUniquenessConflictsFollowTheContextsMergePolicy() throws {
+        for stack in try stacks() {
+            _ = try execute(NSBatchInsertRequest(entityName: "Quake", objects: [["code": "a", "magnitude": 1.0, "place": "Old"]]), in: stack)
+            let incoming: [[String: Any]] = [["code": "a", "magnitude": 9.0], ["code": "b", "magnitude": 2.0]]
+
+            let refused = thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Quake", objects: incoming), in: stack) }
+            XCTAssertEqual(refused?.code, NSManagedObjectConstraintMergeError, "the error policy refuses")
+            XCTAssertEqual(try quakes(stack).count, 1, "and inserts nothing")
+
+            let keeping = NSBatchInsertRequest(entityName: "Quake", objects: incoming)
+            keeping.resultType = .count
+            XCTAssertEqual(try execute(keeping, in: stack, policy: .mergeByPropertyStoreTrump)?.result as? Int, 1)
+            XCTAssertEqual(try quakes(stack)["a"]?.0, 1.0, "store trump keeps the stored record")
+
+            let upsert = NSBatchInsertRequest(entityName: "Quake", objects: [["code": "a", "magnitude": 9.0], ["code": "c"]])
+            upsert.resultType = .objectIDs
+            let ids = try execute(upsert, in: stack, policy: .mergeByPropertyObjectTrump)?.result as? [NSManagedObjectID]
+            XCTAssertEqual(ids?.count, 2, "the replaced record and the new one")
+            let stored = try quakes(stack)
+            XCTAssertEqual(stored.count, 3)
+            XCTAssertEqual(stored["a"]?.0, 9.0, "object trump gives the stored record the new values")
+            XCTAssertNil(stored["a"]?.1, "all of them: an attribute the dictionary left out takes its default")
+        }
+    }
+
+    func testDuplicatesWithinOneRequest() throws {
+        for stack in try stacks() {
+            let twice: [[String: Any]] = [["code": "d", "magnitude": 1.0], ["code": "d", "magnitude": 2.0]]
+            XCTAssertEqual(thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Quake", objects: twice), in: stack) }?.code,
+                           NSManagedObjectConstraintMergeError)
+            _ = try execute(NSBatchInsertRequest(entityName: "Quake", objects: twice), in: stack, policy: .mergeByPropertyObjectTrump)
+            XCTAssertEqual(try quakes(stack)["d"]?.0, 2.0, "the later values win under object trump")
+        }
+    }
+
+    func testBadValuesAndRelationshipsAreRefused() throws {
+        for stack in try stacks() {
+            XCTAssertEqual(thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Quake", objects: [["code": 12]]), in: stack) }?.code,
+                           NSManagedObjectValidationError)
+            XCTAssertEqual(thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Quake", objects: [["depth": 1]]), in: stack) }?.code,
+                           NSPersistentStoreOperationError)
+            XCTAssertEqual(thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Employee", objects: [["department": NSNull()]]), in: stack) }?.code,
+                           NSPersistentStoreOperationError)
+            XCTAssertNotNil(thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Nope", objects: []), in: stack) })
+            XCTAssertEqual(try quakes(stack).count, 0)
+        }
+    }
+
+    func testAnEmptyRequestReportsFalse() throws {
+        for stack in try stacks() {
+            XCTAssertEqual(try execute(NSBatchInsertRequest(entityName: "Quake", objects: []), in: stack)?.result as? Bool, false)
+        }
+    }
+}
