@@ -63,6 +63,16 @@ final class RawSQLite {
         return sum
     }
 
+    /// One statement with one integer parameter, in its own transaction (B2, B3).
+    func run(_ sql: String, _ value: Int64) throws {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        try exec("BEGIN")
+        sqlite3_bind_int64(statement, 1, value)
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchError("\(sql) failed") }
+        try exec("COMMIT")
+    }
+
     /// W4: one small transaction per change.
     func updateOneRow(times: Int) throws {
         let statement = try prepare("UPDATE ROWS SET A1 = ? WHERE ID = 1")

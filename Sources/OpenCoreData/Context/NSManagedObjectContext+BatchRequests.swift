@@ -66,17 +66,19 @@ extension NSManagedObjectContext {
         let store: NSPersistentStore
         let target: BatchTarget
         if let ids = request.objectIDs {
-            guard let first = ids.first else { return NSBatchDeleteResult(resultType: request.resultType, outcome: BatchOutcome()) }
+            guard let first = ids.first else {
+                throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchDeleteRequest(objectIDs:) got no IDs. Give the IDs of the records to delete (Apple raises an exception for an empty array).")
+            }
             if let temporary = ids.first(where: \.isTemporaryID) {
                 throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchDeleteRequest(objectIDs:) got the temporary ID \(temporary.uriRepresentation().absoluteString): its object was never saved, so the store has no record to delete. Delete the object in its context instead.")
             }
-            if let other = ids.first(where: { $0.entity !== first.entity }) {
-                throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchDeleteRequest(objectIDs:) got IDs of '\(first.entity.name ?? "?")' and of '\(other.entity.name ?? "?")'. Make one request per entity.")
+            if let other = ids.first(where: { $0.entity.rootEntity !== first.entity.rootEntity }) {
+                throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchDeleteRequest(objectIDs:) got IDs of '\(first.entity.name ?? "?")' and of '\(other.entity.name ?? "?")', which are not of one inheritance hierarchy. Make one request per entity.")
             }
             guard let firstStore = first.persistentStore, ids.allSatisfy({ $0.persistentStore === firstStore }) else {
                 throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchDeleteRequest(objectIDs:) got IDs of records in different stores (or of a store that was removed). Make one request per store.")
             }
-            entity = first.entity
+            entity = ids.dropFirst().allSatisfy({ $0.entity === first.entity }) ? first.entity : first.entity.rootEntity
             store = firstStore
             if let result = try forwardedResult(request, to: store) { return result }
             target = .objectIDs(ids)
@@ -93,9 +95,34 @@ extension NSManagedObjectContext {
                                  fetchOffset: fetch.fetchOffset, affectedStores: [store])
             target = try batchTarget(plan, store: store, coordinator: coordinator)
         }
+        try Self.checkBatchDeleteRules(from: entity)
         let deletion = BatchDeletion(entity: entity, target: target, listsRecords: request.resultType == .resultTypeObjectIDs)
         let outcome = try coordinator.executeBatch(.delete(deletion), in: store)
         return NSBatchDeleteResult(resultType: request.resultType, outcome: outcome)
+    }
+
+    /// Refuses a batch delete that would meet a deny rule: Apple's store supports cascade,
+    /// nullify and no action in a batch delete and fails for any other rule — on the entity, its
+    /// sub-entities and every entity a cascade reaches — whether or not a record matches.
+    static func checkBatchDeleteRules(from entity: NSEntityDescription) throws {
+        var seen: Set<ObjectIdentifier> = []
+        var pending = [entity]
+        while let next = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
+            pending += next.subentities
+            for relationship in next.relationshipsByName.values {
+                switch relationship.deleteRule {
+                case .denyDeleteRule:
+                    throw CoreDataError.make(NSCoreDataError,
+                        "A batch delete of '\(entity.name ?? "?")' can't apply the deny delete rule of '\(next.name ?? "?").\(relationship.name)' (Apple's batch deletes support cascade, nullify and no action). Delete those objects in a context instead.",
+                        ["Reason": "Delete rule is not supported for batch deletes", "Relationship": "\(next.name ?? "?").\(relationship.name)"])
+                case .cascadeDeleteRule:
+                    if let destination = relationship.destinationEntity { pending.append(destination) }
+                case .nullifyDeleteRule, .noActionDeleteRule:
+                    continue
+                }
+            }
+        }
     }
 
     // MARK: Update
@@ -110,6 +137,7 @@ extension NSManagedObjectContext {
         }
         guard let layout = entity.layout else { throw unknownEntity(request.entityName, request) }
         var values: [(slot: Int, attribute: NSAttributeDescription, value: BatchUpdateValue)] = []
+        var expressions: [(slot: Int, attribute: NSAttributeDescription, expression: NSExpression)] = []
         for (key, value) in properties {
             let name = (key.base as? String) ?? (key.base as? NSPropertyDescription)?.name
             guard let name, let slot = layout.indexByName[name] else {
@@ -118,23 +146,61 @@ extension NSManagedObjectContext {
             guard case .attribute(let attribute) = layout.kinds[slot], !attribute.isTransient else {
                 throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchUpdateRequest can't set '\(request.entityName).\(name)': a batch update sets stored attributes only, not relationships or transient properties.")
             }
-            if let expression = value as? NSExpression {
-                if expression.expressionType == .constantValue {
-                    values.append((slot, attribute, .constant(try batchValue(expression.constantValue, for: attribute, entityName: request.entityName))))
-                } else {
-                    values.append((slot, attribute, .expression(expression)))
-                }
+            if let expression = value as? NSExpression, expression.expressionType != .constantValue {
+                expressions.append((slot, attribute, expression))
             } else {
-                values.append((slot, attribute, .constant(try batchValue(value, for: attribute, entityName: request.entityName))))
+                let constant = (value as? NSExpression)?.constantValue ?? value
+                values.append((slot, attribute, .constant(try batchValue(constant, for: attribute, entityName: request.entityName))))
             }
         }
-        values.sort { $0.slot < $1.slot }
         let plan = FetchPlan(entity: entity, predicate: request.predicate, sortDescriptors: [], includesSubentities: request.includesSubentities,
                              fetchLimit: 0, fetchOffset: 0, affectedStores: [store])
-        let target = try batchTarget(plan, store: store, coordinator: coordinator)
+        let target: BatchTarget
+        if expressions.isEmpty {
+            target = try batchTarget(plan, store: store, coordinator: coordinator)
+        } else {
+            // Expressions are evaluated here, per record, on the objects as the store has them
+            // (key paths may cross to-one relationships); the store gets the results by ID.
+            let evaluated = try evaluateBatchExpressions(expressions, plan: plan, store: store, coordinator: coordinator, entityName: request.entityName)
+            target = .objectIDs(evaluated.ids)
+            values += evaluated.values
+        }
+        values.sort { $0.slot < $1.slot }
         let update = BatchUpdate(entity: entity, target: target, values: values, listsRecords: request.resultType == .updatedObjectIDsResultType)
         let outcome = try coordinator.executeBatch(.update(update), in: store)
         return NSBatchUpdateResult(resultType: request.resultType, outcome: outcome)
+    }
+
+    /// The values `expressions` give each record `plan` matches, evaluated on the records'
+    /// objects in a scratch context (their values before the update), by record.
+    private func evaluateBatchExpressions(_ expressions: [(slot: Int, attribute: NSAttributeDescription, expression: NSExpression)],
+                                          plan: FetchPlan, store: NSPersistentStore, coordinator: NSPersistentStoreCoordinator,
+                                          entityName: String) throws -> (ids: [NSManagedObjectID], values: [(slot: Int, attribute: NSAttributeDescription, value: BatchUpdateValue)]) {
+        let scratch = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        scratch.persistentStoreCoordinator = coordinator
+        let fetch = NSFetchRequest<NSManagedObject>()
+        fetch.entity = plan.entity
+        fetch.predicate = plan.predicate
+        fetch.includesSubentities = plan.includesSubentities
+        fetch.includesPendingChanges = false
+        fetch.affectedStores = [store]
+        return try scratch.performAndWait {
+            let objects = try scratch.fetch(fetch)
+            var perSlot = expressions.map { _ in [ObjectKey: StoredValue](minimumCapacity: objects.count) }
+            for object in objects {
+                for (i, (_, attribute, expression)) in expressions.enumerated() {
+                    let value = expression.expressionValue(with: object, context: nil)
+                    let stored = StoredValue(value, for: attribute)
+                    guard stored.fits(attribute) else {
+                        throw CoreDataError.make(NSManagedObjectValidationError,
+                            "The batch update's expression '\(expression)' gives \(value.map { "\($0)" } ?? "nil") (\(value.map { "\(type(of: $0))" } ?? "nil")) for '\(entityName).\(attribute.name)', which its attribute type can't hold. Give an expression of the attribute's type; nothing was updated.",
+                            [NSValidationKeyErrorKey: attribute.name])
+                    }
+                    perSlot[i][object.objectID.key] = stored
+                }
+            }
+            return (objects.map(\.objectID), expressions.enumerated().map { i, e in (e.slot, e.attribute, BatchUpdateValue.perRecord(perSlot[i])) })
+        }
     }
 
     /// `value` in `attribute`'s stored form (`NSNull` and nil are nil).
@@ -162,13 +228,20 @@ extension NSManagedObjectContext {
         if let result = try forwardedResult(request, to: store) { return result }
         var rows = try batchInsertRows(request, entity: entity)
         let replacements = try resolveUniquenessConflicts(of: &rows, entity: entity, store: store, coordinator: coordinator)
-        let insertion = BatchInsertion(entity: entity, rows: rows, replacements: replacements)
+        let insertion = BatchInsertion(entity: entity, rows: rows.map(\.values), replacements: replacements)
         let outcome = try coordinator.executeBatch(.insert(insertion), in: store)
         return NSBatchInsertResult(resultType: request.resultType, outcome: outcome)
     }
 
+    /// One record of a batch insert: its values (defaults filled in) and the attribute slots the
+    /// request gave (an upsert writes only those).
+    private struct BatchInsertRow {
+        var values: RowValues
+        var given: [Int]
+    }
+
     /// The request's records as rows: the entity's defaults, then the values given, checked.
-    private func batchInsertRows(_ request: NSBatchInsertRequest, entity: NSEntityDescription) throws -> [RowValues] {
+    private func batchInsertRows(_ request: NSBatchInsertRequest, entity: NSEntityDescription) throws -> [BatchInsertRow] {
         guard let layout = entity.layout else { throw unknownEntity(request.entityName, request) }
         let defaults = RowValues(layout.initialSlots.map { slot -> StoredValue in
             switch slot {
@@ -176,9 +249,18 @@ extension NSManagedObjectContext {
             default: return slot.storedValue
             }
         })
-        var rows: [RowValues] = []
+        let attributeSlots = layout.persistentIndexes.filter { if case .attribute = layout.kinds[$0] { return true } else { return false } }
+        let required = attributeSlots.filter { !layout.properties[$0].isOptional }
+        var rows: [BatchInsertRow] = []
+        func checkRequired(_ values: RowValues) throws {
+            for slot in required where values[slot].isNull {
+                throw CoreDataError.make(NSValidationMissingMandatoryPropertyError,
+                    "NSBatchInsertRequest: a record of '\(request.entityName)' has no value for the required attribute '\(layout.properties[slot].name)', and the attribute has no default. Give it a value; nothing was inserted.",
+                    [NSValidationKeyErrorKey: layout.properties[slot].name])
+            }
+        }
         func add(_ dictionary: [String: Any]) throws {
-            var row = defaults
+            var row = BatchInsertRow(values: defaults, given: [])
             for (name, value) in dictionary {
                 guard let slot = layout.indexByName[name] else {
                     throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest: '\(request.entityName)' has no attribute '\(name)'. Keys of the dictionaries are attribute names.")
@@ -186,8 +268,11 @@ extension NSManagedObjectContext {
                 guard case .attribute(let attribute) = layout.kinds[slot], !attribute.isTransient else {
                     throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest can't set '\(request.entityName).\(name)': a batch insert sets stored attributes only; relationships are set on the objects afterwards, in a context.")
                 }
-                row[slot] = try batchValue(value, for: attribute, entityName: request.entityName)
+                row.given.append(slot)
+                if value is NSNull { continue }  // Apple's batch insert: NSNull takes the default
+                row.values[slot] = try batchValue(value, for: attribute, entityName: request.entityName)
             }
+            try checkRequired(row.values)
             rows.append(row)
         }
         if let objects = request.objectsToInsert {
@@ -198,30 +283,33 @@ extension NSManagedObjectContext {
                 let dictionary = NSMutableDictionary()
                 if handler(dictionary) { break }
                 var values: [String: Any] = [:]
-                for (key, value) in dictionary { if let name = key as? String { values[name] = value } }
+                for (key, value) in dictionary {
+                    guard let name = key as? String else {
+                        throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest's dictionary handler used the key \(key), which is not an attribute name. Use the entity's attribute names as keys.")
+                    }
+                    values[name] = value
+                }
                 try add(values)
             }
         } else if let handler = request.managedObjectHandler {
             while true {
                 let object = layout.resolvedClass.init(entity: entity, insertInto: nil)
                 if handler(object) { break }
-                var row = defaults
-                for slot in layout.persistentIndexes {
-                    guard case .attribute = layout.kinds[slot] else { continue }
-                    row[slot] = object.readStored(slot)
-                }
+                var row = BatchInsertRow(values: defaults, given: attributeSlots)
+                for slot in attributeSlots { row.values[slot] = object.readStored(slot) }
                 for slot in layout.relationshipIndexes where !layout.properties[slot].isTransient {
-                    let value = object.readStored(slot)
-                    let empty: Bool
-                    switch value {
-                    case .objectIDs(let ids): empty = ids.isEmpty
-                    case .null: empty = true
-                    default: empty = false
-                    }
-                    if !empty {
+                    switch object.readStored(slot) {
+                    case .null: continue
+                    case .objectIDs(let ids) where ids.isEmpty: continue
+                    default:
                         throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest can't set '\(request.entityName).\(layout.properties[slot].name)': a batch insert sets attributes only; relationships are set on the objects afterwards, in a context.")
                     }
                 }
+                for slot in attributeSlots where !row.values[slot].fits(layout.properties[slot] as! NSAttributeDescription) {
+                    throw CoreDataError.make(NSManagedObjectValidationError, "NSBatchInsertRequest: the managed object handler gave '\(request.entityName).\(layout.properties[slot].name)' a value its attribute type can't hold. Nothing was inserted.",
+                                             [NSValidationKeyErrorKey: layout.properties[slot].name])
+                }
+                try checkRequired(row.values)
                 rows.append(row)
             }
         }
@@ -229,45 +317,51 @@ extension NSManagedObjectContext {
     }
 
     /// Applies the merge policy to new rows that share uniqueness-constraint values with each
-    /// other or with stored records: the error policy refuses the request, store trump and
-    /// rollback keep what is there first (the stored record, or the earlier row), object trump
-    /// and overwrite let the later values win — over a stored record as a replacement.
-    private func resolveUniquenessConflicts(of rows: inout [RowValues], entity: NSEntityDescription, store: NSPersistentStore,
-                                            coordinator: NSPersistentStoreCoordinator) throws -> [(objectID: NSManagedObjectID, values: RowValues)] {
+    /// other or with stored records, as Apple's store does: under object trump and overwrite the
+    /// later values win — over an earlier new row, or over a stored record as a replacement (an
+    /// upsert of the attributes given); under the other policies what is there first stays
+    /// (`INSERT OR IGNORE`) and the new row is skipped.
+    private func resolveUniquenessConflicts(of rows: inout [BatchInsertRow], entity: NSEntityDescription, store: NSPersistentStore,
+                                            coordinator: NSPersistentStoreCoordinator) throws -> [BatchReplacement] {
         let rules = UniquenessRule.rules(for: entity).compactMap { rule in rule.slots(in: entity).map { (rule, $0) } }
         guard !rules.isEmpty, !rows.isEmpty else { return [] }
         let policy = ((mergePolicy as? NSMergePolicy) ?? .error).mergeType
         let newValuesWin = policy == .mergeByPropertyObjectTrumpMergePolicyType || policy == .overwriteMergePolicyType
-        var replacements: [NSManagedObjectID: RowValues] = [:]
+        var replacements: [NSManagedObjectID: BatchInsertRow] = [:]
         var replacementOrder: [NSManagedObjectID] = []
+        func merge(_ later: BatchInsertRow, over earlier: BatchInsertRow) -> BatchInsertRow {
+            var merged = earlier
+            for slot in later.given { merged.values[slot] = later.values[slot] }
+            merged.given = Array(Set(earlier.given).union(later.given)).sorted()
+            return merged
+        }
         for (rule, slots) in rules {
-            // Rows among themselves: one row per set of values.
+            // New rows among themselves: one row per set of values.
             var firstRow: [ConstraintGroupKey: Int] = [:]
-            var kept: [RowValues] = []
+            var kept: [BatchInsertRow] = []
             kept.reserveCapacity(rows.count)
             for row in rows {
-                guard let key = ConstraintGroupKey(rule: rule, values: slots.map { row[$0] }) else { kept.append(row); continue }
+                guard let key = ConstraintGroupKey(rule: rule, values: slots.map { row.values[$0] }) else { kept.append(row); continue }
                 if let earlier = firstRow[key] {
-                    guard policy != .errorMergePolicyType else { throw batchConstraintError(entity, rule) }
-                    if newValuesWin { kept[earlier] = row }
+                    if newValuesWin { kept[earlier] = merge(row, over: kept[earlier]) }
                 } else {
                     firstRow[key] = kept.count
                     kept.append(row)
                 }
             }
             rows = kept
-            // Rows against stored records, a few hundred values per fetch.
+            // New rows against stored records, a few hundred values per fetch.
             let scratch = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
             scratch.persistentStoreCoordinator = coordinator
             var conflicting: [Int: NSManagedObjectID] = [:]
-            let positions = Array(rows.indices)
-            for chunk in stride(from: 0, to: positions.count, by: 300).map({ Array(positions[$0..<min($0 + 300, positions.count)]) }) {
+            for start in stride(from: 0, to: rows.count, by: 300) {
+                let chunk = rows[start..<min(start + 300, rows.count)]
                 let fetch = NSFetchRequest<NSManagedObject>()
                 fetch.entity = rule.owner
                 fetch.includesSubentities = true
                 fetch.includesPendingChanges = false
                 fetch.affectedStores = [store]
-                fetch.predicate = rule.predicate(matchingAnyOf: chunk.map { i in slots.map { rows[i][$0] } })
+                fetch.predicate = rule.predicate(matchingAnyOf: chunk.map { row in slots.map { row.values[$0] } })
                 let stored: [(NSManagedObjectID, ConstraintGroupKey)] = try scratch.performAndWait {
                     try scratch.fetch(fetch).compactMap { object in
                         ConstraintGroupKey(rule: rule, values: slots.map { object.readStored($0) }).map { (object.objectID, $0) }
@@ -276,19 +370,18 @@ extension NSManagedObjectContext {
                 for (id, key) in stored { if let i = firstRow[key] { conflicting[i] = id } }
             }
             guard !conflicting.isEmpty else { continue }
-            guard policy != .errorMergePolicyType else { throw batchConstraintError(entity, rule, conflicting.values.first) }
             if newValuesWin {
                 for (i, id) in conflicting.sorted(by: { $0.key < $1.key }) {
-                    if replacements.updateValue(rows[i], forKey: id) == nil { replacementOrder.append(id) }
+                    if let earlier = replacements[id] {
+                        replacements[id] = merge(rows[i], over: earlier)
+                    } else {
+                        replacements[id] = rows[i]
+                        replacementOrder.append(id)
+                    }
                 }
             }
             rows = rows.indices.filter { conflicting[$0] == nil }.map { rows[$0] }
         }
-        return replacementOrder.map { ($0, replacements[$0]!) }
-    }
-
-    private func batchConstraintError(_ entity: NSEntityDescription, _ rule: UniquenessRule, _ stored: NSManagedObjectID? = nil) -> NSError {
-        CoreDataError.make(NSManagedObjectConstraintMergeError,
-            "NSBatchInsertRequest: records of '\(entity.name ?? "?")' share the values of its uniqueness constraint (\(rule.names.joined(separator: ", ")))\(stored.map { " with the stored record \($0.uriRepresentation().absoluteString)" } ?? " with each other"), and the context's merge policy is the error policy. Set the executing context's mergePolicy (NSMergeByPropertyObjectTrumpMergePolicy updates the stored records) or remove the duplicates; nothing was inserted.")
+        return replacementOrder.map { id in BatchReplacement(objectID: id, values: replacements[id]!.values, slots: replacements[id]!.given) }
     }
 }

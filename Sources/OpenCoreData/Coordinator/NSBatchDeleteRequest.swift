@@ -15,10 +15,11 @@ import Foundation
 ///
 /// Contexts do not see a batch delete until they merge its object IDs (above): objects they hold
 /// stay as they were. No validation runs. The relationships of deleted records follow their
-/// delete rules in the store: a *cascade* deletes the destination records too, a *nullify*
-/// clears the destination's inverse, a *deny* with destination records refuses the whole
-/// request (`NSValidationRelationshipDeniedDeleteError`), *no action* leaves the destinations
-/// as they are.
+/// delete rules in the store, as in Apple's SQLite store: a *cascade* deletes the destination
+/// records too (recursively), a *nullify* clears the destination's inverse (and fails the request,
+/// `NSValidationMissingMandatoryPropertyError`, when that inverse is required), *no action*
+/// leaves the destinations as they are. An entity with a *deny* rule, on itself, a sub-entity or
+/// an entity a cascade reaches, can't be batch deleted (`NSCoreDataError`, 134060).
 open class NSBatchDeleteRequest: NSPersistentStoreRequest, @unchecked Sendable {
     /// The request that selects the records to delete: its entity, predicate,
     /// `includesSubentities`, and sort descriptors, offset and limit together.
@@ -38,9 +39,9 @@ open class NSBatchDeleteRequest: NSPersistentStoreRequest, @unchecked Sendable {
         super.init()
     }
 
-    /// A request that deletes the records of `objects`, which must all be of one entity:
-    /// executing it with IDs of several entities fails (`NSPersistentStoreInvalidTypeError`... see
-    /// ``NSManagedObjectContext/execute(_:)``).
+    /// A request that deletes the records of `objects`, which must be saved records of one entity
+    /// (or of one inheritance hierarchy). Apple raises an exception here for mixed or no IDs;
+    /// executing such a request throws `NSPersistentStoreOperationError` (docs/DEVIATIONS.md).
     public convenience init(objectIDs objects: [NSManagedObjectID]) {
         let fetch = NSFetchRequest<any NSFetchRequestResult>()
         fetch.entity = objects.first?.entity
@@ -63,11 +64,12 @@ open class NSBatchDeleteRequest: NSPersistentStoreRequest, @unchecked Sendable {
 
 /// What a batch delete request returns in its ``NSBatchDeleteResult``.
 public enum NSBatchDeleteRequestResultType: UInt, Sendable {
-    /// `true` when the request deleted at least one record.
+    /// `true`: the request ran (also when it matched no record, as in Apple's stores).
     case resultTypeStatusOnly = 0
-    /// The deleted records' object IDs, `[NSManagedObjectID]`, cascaded deletes included.
+    /// The object IDs of the records the request selected, `[NSManagedObjectID]` (records a
+    /// cascade rule deleted are not listed, as in Apple's stores).
     case resultTypeObjectIDs = 1
-    /// The number of deleted records.
+    /// The number of records the request selected and deleted (cascades not counted).
     case resultTypeCount = 2
 }
 
@@ -81,8 +83,8 @@ open class NSBatchDeleteResult: NSPersistentStoreResult, @unchecked Sendable {
     init(resultType: NSBatchDeleteRequestResultType, outcome: BatchOutcome) {
         self.resultType = resultType
         switch resultType {
-        case .resultTypeStatusOnly: result = outcome.count > 0
-        case .resultTypeObjectIDs: result = outcome.deleted
+        case .resultTypeStatusOnly: result = true
+        case .resultTypeObjectIDs: result = outcome.objectIDs
         case .resultTypeCount: result = outcome.count
         }
         super.init()

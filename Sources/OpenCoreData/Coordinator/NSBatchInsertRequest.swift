@@ -15,12 +15,15 @@ import Foundation
 /// let result = try context.execute(request) as? NSBatchInsertResult
 /// ```
 ///
-/// Attributes missing from a dictionary take their default values; relationships can't be set.
-/// No validation runs. When the entity has uniqueness constraints, a new record with the
-/// constrained values of a stored one is resolved by the executing context's merge policy:
-/// the error policy fails the request (`NSManagedObjectConstraintMergeError`), object-trump and
-/// overwrite policies give the stored record the new attribute values (an "upsert"; its
-/// relationships stay), store-trump and rollback keep the stored record.
+/// Attributes missing from a dictionary (or `NSNull`) take their default values; a required
+/// attribute without one fails the request (`NSValidationMissingMandatoryPropertyError`).
+/// Relationships can't be set. No other validation runs. When the entity has uniqueness
+/// constraints, a new record with the constrained values of a stored one (or of an earlier new
+/// one) is resolved as Apple's store does by the executing context's merge policy: under
+/// `NSMergeByPropertyObjectTrumpMergePolicy` and `NSOverwriteMergePolicy` the stored record
+/// takes the values the request gives (an "upsert": attributes the request leaves out, and
+/// relationships, stay); under the other policies the stored record stays and the new one is
+/// skipped.
 open class NSBatchInsertRequest: NSPersistentStoreRequest, @unchecked Sendable {
     /// The name of the entity of the new records.
     open private(set) var entityName: String
@@ -105,7 +108,7 @@ open class NSBatchInsertRequest: NSPersistentStoreRequest, @unchecked Sendable {
 
 /// What a batch insert request returns in its ``NSBatchInsertResult``.
 public enum NSBatchInsertRequestResultType: UInt, Sendable {
-    /// `true` when the request inserted (or replaced) at least one record.
+    /// `true`: the request ran.
     case statusOnly = 0
     /// The object IDs of the inserted records, and of stored records that took new values.
     case objectIDs = 1
@@ -123,8 +126,8 @@ open class NSBatchInsertResult: NSPersistentStoreResult, @unchecked Sendable {
     init(resultType: NSBatchInsertRequestResultType, outcome: BatchOutcome) {
         self.resultType = resultType
         switch resultType {
-        case .statusOnly: result = outcome.count > 0
-        case .objectIDs: result = outcome.inserted + outcome.updated
+        case .statusOnly: result = true
+        case .objectIDs: result = outcome.objectIDs
         case .count: result = outcome.count
         }
         super.init()

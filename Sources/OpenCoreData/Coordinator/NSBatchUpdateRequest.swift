@@ -77,7 +77,7 @@ open class NSBatchUpdateRequest: NSPersistentStoreRequest, @unchecked Sendable {
 
 /// What a batch update request returns in its ``NSBatchUpdateResult``.
 public enum NSBatchUpdateRequestResultType: UInt, Sendable {
-    /// `true` when the request updated at least one record.
+    /// `true`: the request ran (also when it matched no record, as in Apple's stores).
     case statusOnlyResultType = 0
     /// The updated records' object IDs, `[NSManagedObjectID]`.
     case updatedObjectIDsResultType = 1
@@ -95,8 +95,8 @@ open class NSBatchUpdateResult: NSPersistentStoreResult, @unchecked Sendable {
     init(resultType: NSBatchUpdateRequestResultType, outcome: BatchOutcome) {
         self.resultType = resultType
         switch resultType {
-        case .statusOnlyResultType: result = outcome.count > 0
-        case .updatedObjectIDsResultType: result = outcome.updated
+        case .statusOnlyResultType: result = true
+        case .updatedObjectIDsResultType: result = outcome.objectIDs
         case .updatedObjectsCountResultType: result = outcome.count
         }
         super.init()

@@ -47,14 +47,13 @@ struct RowBatchExecution {
 
     // MARK: Delete
 
-    /// The target's records and, by cascade rules, the records they reach; a deny rule with a
-    /// destination that is not deleted too refuses everything; nullify rules clear the
-    /// inverses of the destinations that stay.
+    /// The target's records and, by cascade rules, the records they reach; nullify rules clear
+    /// the inverses of the destinations that stay. (The context refused deny rules before.)
     private func delete(_ deletion: BatchDeletion) throws -> BatchOutcome {
         var deleting: [ObjectKey: Int] = [:]
         var deleted: [StoreRow] = []
-        var pending = try rows(of: deletion.target)
-        var denied: [(StoreRow, NSRelationshipDescription, [NSManagedObjectID])] = []
+        let targets = try rows(of: deletion.target)
+        var pending = Array(targets.reversed())
         var nullified: [(ids: [NSManagedObjectID], inverse: NSRelationshipDescription)] = []
         while let row = pending.popLast() {
             guard deleting[row.key] == nil else { continue }
@@ -64,33 +63,29 @@ struct RowBatchExecution {
             for slot in layout.relationshipIndexes {
                 guard let relationship = layout.properties[slot] as? NSRelationshipDescription else { continue }
                 switch relationship.deleteRule {
-                case .noActionDeleteRule:
-                    continue
                 case .cascadeDeleteRule:
                     let reached = try relatedIDs(of: row, slot: slot, relationship).filter { deleting[$0.key] == nil }
                     pending += try store.rows(for: reached.map { .id($0) }).compactMap { $0.isFault ? try store.row(for: $0.objectID) : $0 }
-                case .denyDeleteRule:
-                    let ids = try relatedIDs(of: row, slot: slot, relationship)
-                    if !ids.isEmpty { denied.append((row, relationship, ids)) }
                 case .nullifyDeleteRule:
                     guard let inverse = relationship.inverseRelationship else { continue }
                     let ids = try relatedIDs(of: row, slot: slot, relationship)
                     if !ids.isEmpty { nullified.append((ids, inverse)) }
+                case .noActionDeleteRule, .denyDeleteRule:
+                    continue
                 }
             }
         }
-        for (row, relationship, ids) in denied where ids.contains(where: { deleting[$0.key] == nil }) {
-            throw CoreDataError.make(NSValidationRelationshipDeniedDeleteError,
-                "The batch delete can't delete '\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString): its relationship '\(relationship.name)' has the deny delete rule and still holds objects. Delete or reassign them first; nothing was deleted.",
-                [NSValidationKeyErrorKey: relationship.name, NSAffectedObjectsErrorKey: [row.objectID]])
-        }
         let updated = try nullifying(nullified, deleting: deleting)
         try store.save(StoreChanges(inserted: [], updated: updated, deleted: deleted))
-        return BatchOutcome(count: deleted.count, deleted: deleted.map(\.objectID), updated: updated.map(\.objectID))
+        let targetIDs = targets.map(\.objectID)
+        return BatchOutcome(count: targetIDs.count, objectIDs: targetIDs, deleted: deleted.map(\.objectID), updated: updated.map(\.objectID))
     }
 
     /// The rows of the records that stay and pointed at deleted ones, with those references
     /// removed from their inverse relationships, one version up.
+    ///
+    /// - Throws: `NSValidationMissingMandatoryPropertyError` (1570) when a record would be left
+    ///   without a relationship its model requires (Apple's batch delete fails there too).
     private func nullifying(_ references: [(ids: [NSManagedObjectID], inverse: NSRelationshipDescription)], deleting: [ObjectKey: Int]) throws -> [StoreRow] {
         var changed: [ObjectKey: Int] = [:]
         var rows: [StoreRow] = []
@@ -108,6 +103,11 @@ struct RowBatchExecution {
                 guard let slot = rows[position].entity.layout?.indexByName[inverse.name] else { continue }
                 let members = try relatedIDs(of: rows[position], slot: slot, inverse)
                 let remaining = members.filter { deleting[$0.key] == nil }
+                if remaining.isEmpty && !inverse.isOptional {
+                    throw CoreDataError.make(NSValidationMissingMandatoryPropertyError,
+                        "The batch delete would leave '\(rows[position].entity.name ?? "?")' \(id.uriRepresentation().absoluteString) without its required relationship '\(inverse.name)' (nullify). Give it another destination, or delete it too; nothing was deleted.",
+                        [NSValidationKeyErrorKey: inverse.name])
+                }
                 rows[position].values[slot] = inverse.isToMany ? .objectIDs(remaining) : (remaining.first.map { .objectID($0) } ?? .null)
             }
         }
@@ -116,39 +116,22 @@ struct RowBatchExecution {
 
     // MARK: Update
 
-    /// Each record takes the new values; expressions see the record's values before the update,
-    /// as SQL's `SET` does.
+    /// Each record takes the new values and one version more.
     private func update(_ update: BatchUpdate) throws -> BatchOutcome {
         var updated: [StoreRow] = []
         for row in try rows(of: update.target) {
             var values = row.values
-            var attributes: [String: Any]?
-            for (slot, attribute, value) in update.values {
+            for (slot, _, value) in update.values {
                 switch value {
-                case .constant(let stored):
-                    values[slot] = stored
-                case .expression(let expression):
-                    if attributes == nil { attributes = Self.attributeValues(of: row) }
-                    let result = try expression.batchValue(for: attributes ?? [:], attribute: attribute)
-                    values[slot] = result
+                case .constant(let stored): values[slot] = stored
+                case .perRecord(let byKey): if let stored = byKey[row.key] { values[slot] = stored }
                 }
             }
             updated.append(StoreRow(identity: row.identity, values: values, version: row.version + 1))
         }
         try store.save(StoreChanges(inserted: [], updated: updated, deleted: []))
-        return BatchOutcome(count: updated.count, updated: updated.map(\.objectID))
-    }
-
-    /// A record's attribute values by name, in their public form: what an update's expressions
-    /// evaluate against.
-    static func attributeValues(of row: StoreRow) -> [String: Any] {
-        guard let layout = row.entity.layout else { return [:] }
-        var values: [String: Any] = [:]
-        for (slot, property) in layout.properties.enumerated() where slot < row.values.count {
-            guard let attribute = property as? NSAttributeDescription else { continue }
-            values[attribute.name] = row.values[slot].publicValue(for: attribute) ?? NSNull()
-        }
-        return values
+        let ids = updated.map(\.objectID)
+        return BatchOutcome(count: ids.count, objectIDs: ids, updated: ids)
     }
 
     // MARK: Insert
@@ -156,8 +139,8 @@ struct RowBatchExecution {
     private func insert(_ insertion: BatchInsertion) throws -> BatchOutcome {
         var inserted: [StoreRow] = []
         if !insertion.rows.isEmpty {
-            let keys = try store.newPrimaryKeys(for: insertion.entity, count: insertion.rows.count)
             guard let persistentStore = store as? NSPersistentStore else { return BatchOutcome() }
+            let keys = try store.newPrimaryKeys(for: insertion.entity, count: insertion.rows.count)
             inserted.reserveCapacity(keys.count)
             for (key, values) in zip(keys, insertion.rows) {
                 let id = NSManagedObjectID(entity: insertion.entity, store: persistentStore, primaryKey: key)
@@ -165,38 +148,14 @@ struct RowBatchExecution {
             }
         }
         var replaced: [StoreRow] = []
-        for (id, values) in insertion.replacements {
-            guard let stored = try store.row(for: id) else { continue }
-            replaced.append(StoreRow(identity: stored.identity, values: Self.attributes(of: values, over: stored), version: stored.version + 1))
+        for replacement in insertion.replacements {
+            guard let stored = try store.row(for: replacement.objectID) else { continue }
+            var values = stored.values
+            for slot in replacement.slots { values[slot] = replacement.values[slot] }
+            replaced.append(StoreRow(identity: stored.identity, values: values, version: stored.version + 1))
         }
         try store.save(StoreChanges(inserted: inserted, updated: replaced, deleted: []))
-        return BatchOutcome(count: inserted.count + replaced.count, updated: replaced.map(\.objectID), inserted: inserted.map(\.objectID))
-    }
-
-    /// `stored`'s values with every attribute slot taken from `values`.
-    static func attributes(of values: RowValues, over stored: StoreRow) -> RowValues {
-        guard let layout = stored.entity.layout else { return stored.values }
-        var result = stored.values
-        for (slot, property) in layout.properties.enumerated() where property is NSAttributeDescription && slot < values.count {
-            result[slot] = values[slot]
-        }
-        return result
-    }
-}
-
-extension NSExpression {
-    /// The expression's value for one record of a batch update, in `attribute`'s stored form.
-    ///
-    /// - Throws: `NSValidationErrorKey`-style `NSManagedObjectValidationError` (1550) when the
-    ///   value does not fit the attribute's type.
-    func batchValue(for record: [String: Any], attribute: NSAttributeDescription) throws -> StoredValue {
-        let value = expressionValue(with: record, context: nil)
-        let stored = StoredValue(value, for: attribute)
-        guard stored.fits(attribute) else {
-            throw CoreDataError.make(NSManagedObjectValidationError,
-                "The batch update's expression '\(self)' gives \(value.map { "\($0)" } ?? "nil") (\(value.map { "\(type(of: $0))" } ?? "nil")) for attribute '\(attribute.name)' of type \(attribute.attributeType.rawValue). Give a value of the attribute's type; nothing was updated.",
-                [NSValidationKeyErrorKey: attribute.name])
-        }
-        return stored
+        let ids = inserted.map(\.objectID) + replaced.map(\.objectID)
+        return BatchOutcome(count: ids.count, objectIDs: ids, updated: replaced.map(\.objectID))
     }
 }

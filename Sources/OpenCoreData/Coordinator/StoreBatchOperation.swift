@@ -36,9 +36,9 @@ struct BatchUpdate {
 enum BatchUpdateValue {
     /// The same value for every record.
     case constant(StoredValue)
-    /// An expression evaluated per record, against the record's attribute values by name
-    /// (`salary * 1.1`).
-    case expression(NSExpression)
+    /// A value per record (an expression the context evaluated for each); the target names the
+    /// records by ID, and a record missing here keeps its value.
+    case perRecord([ObjectKey: StoredValue])
 }
 
 /// A batch insert: new records of one entity, relationships empty. The context has already
@@ -48,9 +48,18 @@ struct BatchInsertion {
     let entity: NSEntityDescription
     /// Complete rows in slot order (defaults filled in), without IDs yet.
     let rows: [RowValues]
-    /// Stored records that take new attribute values (Apple's upsert): every attribute slot of
-    /// the values replaces the record's; its relationships stay. The version goes up by one.
-    var replacements: [(objectID: NSManagedObjectID, values: RowValues)] = []
+    /// Stored records that take new attribute values (Apple's upsert): the slots listed take
+    /// the values' values; the other attributes and the relationships stay. The version goes up
+    /// by one.
+    var replacements: [BatchReplacement] = []
+}
+
+/// A stored record a batch insert overwrites.
+struct BatchReplacement {
+    let objectID: NSManagedObjectID
+    let values: RowValues
+    /// The attribute slots the request gave values for.
+    let slots: [Int]
 }
 
 /// A batch request as a store receives it.
@@ -62,15 +71,17 @@ enum BatchOperation {
 
 /// What a batch request changed.
 struct BatchOutcome {
-    /// Records the request deleted (cascades included), updated, or inserted and replaced.
+    /// What the request's result counts: records its own selection deleted (cascades are not
+    /// counted, as in Apple's stores), records updated, or records inserted and upserted.
     var count = 0
+    /// The records the result lists for the "object IDs" result types: the same as ``count``.
+    var objectIDs: [NSManagedObjectID] = []
+    /// Every record deleted, cascades included, and every record whose values changed (nullified
+    /// inverses, upserts): the coordinator drops their cached rows.
     var deleted: [NSManagedObjectID] = []
-    /// Records updated: by a batch update, replaced by a batch insert, or changed by a delete's
-    /// nullify rule (those are not counted in ``count``).
     var updated: [NSManagedObjectID] = []
-    var inserted: [NSManagedObjectID] = []
     /// Whether the lists above name every changed record. A store that changes records by a
     /// WHERE clause without listing them leaves this false for a request that wants only a
-    /// status or a count; the coordinator then drops its cached rows of `entity`'s hierarchy.
+    /// status or a count; the coordinator then drops its cached rows of the entity's hierarchy.
     var listsRecords = true
 }

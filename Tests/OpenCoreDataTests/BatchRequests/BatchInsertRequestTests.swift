@@ -5,7 +5,7 @@ import XCTest
 /// NSBatchInsertRequest: records from dictionaries, a dictionary handler or a managed-object
 /// handler, defaults for what is missing, no relationships; uniqueness constraints resolved by
 /// the executing context's merge policy (Apple's "upsert" under object trump). Every check runs
-/// on the SQLite and the in-memory store.
+/// on a SQLite store in a file and one at `/dev/null` (in memory).
 final class BatchInsertRequestTests: XCTestCase {
     private var directory: URL!
 
@@ -27,10 +27,10 @@ final class BatchInsertRequestTests: XCTestCase {
 
     private func stacks() throws -> [TestStack] {
         let model = Self.makeModel()
-        return try [NSSQLiteStoreType, NSInMemoryStoreType].map { type in
+        return try ["file", "/dev/null"].map { type in
             let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            let url = type == NSSQLiteStoreType ? directory.appendingPathComponent("\(UUID().uuidString).sqlite") : nil
-            try coordinator.addPersistentStore(ofType: type, configurationName: nil, at: url, options: nil)
+            let url = type == "file" ? directory.appendingPathComponent("\(UUID().uuidString).sqlite") : URL(fileURLWithPath: "/dev/null")
+            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
             return TestStack(model: model, coordinator: coordinator, context: newContext(coordinator))
         }
     }
@@ -108,34 +108,54 @@ final class BatchInsertRequestTests: XCTestCase {
             _ = try execute(NSBatchInsertRequest(entityName: "Quake", objects: [["code": "a", "magnitude": 1.0, "place": "Old"]]), in: stack)
             let incoming: [[String: Any]] = [["code": "a", "magnitude": 9.0], ["code": "b", "magnitude": 2.0]]
 
-            let refused = thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Quake", objects: incoming), in: stack) }
-            XCTAssertEqual(refused?.code, NSManagedObjectConstraintMergeError, "the error policy refuses")
-            XCTAssertEqual(try quakes(stack).count, 1, "and inserts nothing")
-
-            let keeping = NSBatchInsertRequest(entityName: "Quake", objects: incoming)
-            keeping.resultType = .count
-            XCTAssertEqual(try execute(keeping, in: stack, policy: .mergeByPropertyStoreTrump)?.result as? Int, 1)
-            XCTAssertEqual(try quakes(stack)["a"]?.0, 1.0, "store trump keeps the stored record")
+            // Apple's store inserts with OR IGNORE unless the policy lets new values win.
+            for policy in [NSMergePolicy.error, .mergeByPropertyStoreTrump, .rollback] {
+                let keeping = NSBatchInsertRequest(entityName: "Quake", objects: incoming)
+                keeping.resultType = .count
+                XCTAssertEqual(try execute(keeping, in: stack, policy: policy)?.result as? Int, policy === NSMergePolicy.error ? 1 : 0)
+                XCTAssertEqual(try quakes(stack)["a"]?.0, 1.0, "the stored record stays")
+            }
+            XCTAssertEqual(try quakes(stack).count, 2)
 
             let upsert = NSBatchInsertRequest(entityName: "Quake", objects: [["code": "a", "magnitude": 9.0], ["code": "c"]])
             upsert.resultType = .objectIDs
             let ids = try execute(upsert, in: stack, policy: .mergeByPropertyObjectTrump)?.result as? [NSManagedObjectID]
-            XCTAssertEqual(ids?.count, 2, "the replaced record and the new one")
+            XCTAssertEqual(ids?.count, 2, "the new record and the upserted one")
             let stored = try quakes(stack)
             XCTAssertEqual(stored.count, 3)
-            XCTAssertEqual(stored["a"]?.0, 9.0, "object trump gives the stored record the new values")
-            XCTAssertNil(stored["a"]?.1, "all of them: an attribute the dictionary left out takes its default")
+            XCTAssertEqual(stored["a"]?.0, 9.0, "object trump gives the stored record the values given")
+            XCTAssertEqual(stored["a"]?.1, "Old", "and only those: an attribute the dictionary left out stays")
+            let overwrite = NSBatchInsertRequest(entityName: "Quake", objects: [["code": "a", "place": "New"]])
+            _ = try execute(overwrite, in: stack, policy: .overwrite)
+            XCTAssertEqual(try quakes(stack)["a"]?.1, "New")
         }
     }
 
     func testDuplicatesWithinOneRequest() throws {
         for stack in try stacks() {
-            let twice: [[String: Any]] = [["code": "d", "magnitude": 1.0], ["code": "d", "magnitude": 2.0]]
-            XCTAssertEqual(thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Quake", objects: twice), in: stack) }?.code,
-                           NSManagedObjectConstraintMergeError)
-            _ = try execute(NSBatchInsertRequest(entityName: "Quake", objects: twice), in: stack, policy: .mergeByPropertyObjectTrump)
-            XCTAssertEqual(try quakes(stack)["d"]?.0, 2.0, "the later values win under object trump")
+            let twice: [[String: Any]] = [["code": "d", "magnitude": 1.0], ["code": "d", "magnitude": 2.0, "place": "There"]]
+            _ = try execute(NSBatchInsertRequest(entityName: "Quake", objects: twice), in: stack)
+            XCTAssertEqual(try quakes(stack)["d"]?.0, 1.0, "the first one stays under the error policy")
+            let again: [[String: Any]] = [["code": "e", "magnitude": 1.0, "place": "Here"], ["code": "e", "magnitude": 2.0]]
+            _ = try execute(NSBatchInsertRequest(entityName: "Quake", objects: again), in: stack, policy: .mergeByPropertyObjectTrump)
+            XCTAssertEqual(try quakes(stack)["e"]?.0, 2.0, "the later values win under object trump")
+            XCTAssertEqual(try quakes(stack)["e"]?.1, "Here", "over the earlier row's")
         }
+    }
+
+    func testNullTakesTheDefaultAndARequiredAttributeWithoutOneIsRefused() throws {
+        for stack in try stacks() {
+            _ = try execute(NSBatchInsertRequest(entityName: "Quake", objects: [["code": "n", "magnitude": NSNull()]]), in: stack)
+            XCTAssertEqual(try quakes(stack)["n"]?.0, 1.5)
+            let error = thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Employee", objects: [["salary": 5]]), in: stack) }
+            XCTAssertEqual(error?.code, NSValidationMissingMandatoryPropertyError, "firstName is required and has no default")
+        }
+    }
+
+    func testTheInMemoryStoreRefusesBatchRequestsAsApplesDoes() throws {
+        let stack = TestStack()
+        XCTAssertEqual(thrownError { _ = try self.execute(NSBatchInsertRequest(entityName: "Employee", objects: [["firstName": "A"]]), in: stack) }?.code,
+                       NSPersistentStoreUnsupportedRequestTypeError)
     }
 
     func testBadValuesAndRelationshipsAreRefused() throws {
@@ -151,9 +171,11 @@ final class BatchInsertRequestTests: XCTestCase {
         }
     }
 
-    func testAnEmptyRequestReportsFalse() throws {
+    func testAnEmptyRequestInsertsNothing() throws {
         for stack in try stacks() {
-            XCTAssertEqual(try execute(NSBatchInsertRequest(entityName: "Quake", objects: []), in: stack)?.result as? Bool, false)
+            let request = NSBatchInsertRequest(entityName: "Quake", objects: [])
+            request.resultType = .count
+            XCTAssertEqual(try execute(request, in: stack)?.result as? Int, 0)
         }
     }
 }

@@ -13,6 +13,11 @@ final class InMemoryStore: NSPersistentStore, RowListingStore, @unchecked Sendab
 
     override var type: String { NSInMemoryStoreType }
 
+    /// Apple's in-memory store refuses batch requests ("Unknown command type"); so does this one
+    /// (`NSPersistentStoreUnsupportedRequestTypeError`). A SQLite store at `/dev/null` runs them
+    /// in memory.
+    var runsBatchRequests: Bool { false }
+
     override class func replaceStoreFiles(at destination: URL, withStoreAt source: URL) throws {
         throw CoreDataError.make(NSPersistentStoreOperationError, "An in-memory store has no files to copy (replacePersistentStore at \(destination.path)). Copy it to a file with migratePersistentStore(_:to:options:withType:).")
     }
