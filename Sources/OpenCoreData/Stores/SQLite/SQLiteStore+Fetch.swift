@@ -14,7 +14,7 @@ extension SQLiteStore {
     func prepareFetch(_ plan: FetchPlan) throws -> any PreparedStoreFetch { SQLitePreparedFetch(store: self, plan: plan) }
 
     /// The fetch's SQL, or nil when no table holds a non-abstract entity of the plan.
-    fileprivate func query(for plan: FetchPlan) -> SQLiteFetchQuery? {
+    func query(for plan: FetchPlan) -> SQLiteFetchQuery? {
         fetchTranslations += 1
         let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
         guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity) else { return nil }
@@ -60,7 +60,12 @@ extension SQLiteStore {
     /// batched fetch keeps of 1,000,000 rows. nil when the keys cannot be compacted.
     fileprivate func fetchObjectKeys(_ query: SQLiteFetchQuery) throws -> FetchedObjectKeys? {
         lock.lock(); defer { lock.unlock() }
-        let db = try openConnection()
+        return try readObjectKeys(query, in: try openConnection())
+    }
+
+    /// The keys of `query`'s rows, read on `db` by a caller that holds the store's lock (a batch
+    /// request inside its write transaction); nil when a row's key doesn't fit a key list.
+    func readObjectKeys(_ query: SQLiteFetchQuery, in db: SQLiteConnection) throws -> FetchedObjectKeys? {
         var keys = FetchedObjectKeys(store: self)
         let soleOrigin = soleEntityPlan(of: query.table)?.origin
         do {

@@ -50,6 +50,9 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// How many fetch plans were translated to SQL (for tests that a fetch translates its
     /// predicate once). Changed under the coordinator's lock, like every fetch.
     var fetchTranslations = 0
+    /// How many batch requests ran as one SQL statement (for tests that they did). Changed under
+    /// the store's lock.
+    var batchRequestsInSQL = 0
 
     override var type: String { NSSQLiteStoreType }
 
