@@ -44,16 +44,18 @@ struct BatchWorkloads {
         return raw
     }
 
-    func run() throws {
+    /// Runs the workloads `selected` accepts (`--only B` runs all three).
+    func run(_ selected: (String) -> Bool) throws {
         let objects = dictionaries()
-        try measure("B1_batch_insert_\(rows)", ocd: { run in
+        if selected("B1") { try measure("B1_batch_insert_\(rows)", ocd: { run in
             let context = try stack("b1-\(run)")
             return try time { try batchInsert(context, objects) }
         }, raw: { run in
             let raw = try raw("b1-raw-\(run)", seeded: false)
             return try time { try raw.insert(count: rows) }
         })
-        try measure("B1h_batch_insert_handler_\(rows)", ocd: { run in
+        }
+        if selected("B1h") { try measure("B1h_batch_insert_handler_\(rows)", ocd: { run in
             let context = try stack("b1h-\(run)")
             return try time {
                 try context.performAndWait {
@@ -71,8 +73,9 @@ struct BatchWorkloads {
             let raw = try raw("b1h-raw-\(run)", seeded: false)
             return try time { try raw.insert(count: rows) }
         })
+        }
         let half = Int64(rows * 5)
-        try measure("B2_batch_delete_half_of_\(rows)", ocd: { run in
+        if selected("B2") { try measure("B2_batch_delete_half_of_\(rows)", ocd: { run in
             let context = try stack("b2-\(run)")
             try batchInsert(context, objects)
             return try time {
@@ -89,7 +92,8 @@ struct BatchWorkloads {
             let raw = try raw("b2-raw-\(run)", seeded: true)
             return try time { try raw.run("DELETE FROM ROWS WHERE A0 < ?", half) }
         })
-        try measure("B3_batch_update_\(rows)", ocd: { run in
+        }
+        if selected("B3") { try measure("B3_batch_update_\(rows)", ocd: { run in
             let context = try stack("b3-\(run)")
             try batchInsert(context, objects)
             return try time {
@@ -105,5 +109,6 @@ struct BatchWorkloads {
             let raw = try raw("b3-raw-\(run)", seeded: true)
             return try time { try raw.run("UPDATE ROWS SET A1 = ?", 7) }
         })
+        }
     }
 }

@@ -287,8 +287,8 @@ if runs("W6") {
 }
 
 // B1–B3: batch insert, delete and update requests against the same SQL.
-if ["B1", "B2", "B3"].contains(where: runs) || only == "B" {
-    try BatchWorkloads(rows: quick ? 100_000 : 1_000_000, directory: directory).run()
+if ["B1", "B1h", "B2", "B3"].contains(where: runs) || only == "B" {
+    try BatchWorkloads(rows: quick ? 100_000 : 1_000_000, directory: directory).run { only == "B" || runs($0) }
 }
 
 // R1: an NSFetchedResultsController kept current, per merged single-object save, at two

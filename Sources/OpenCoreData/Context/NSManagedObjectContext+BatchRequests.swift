@@ -207,12 +207,9 @@ extension NSManagedObjectContext {
     ///
     /// - Throws: `NSManagedObjectValidationError` (1550) when it is not of the attribute's type.
     private func batchValue(_ value: Any?, for attribute: NSAttributeDescription, entityName: String) throws -> StoredValue {
-        let stored = StoredValue(value, for: attribute)
-        guard stored.fits(attribute) else {
-            throw CoreDataError.make(NSManagedObjectValidationError,
-                "A batch request gives '\(entityName).\(attribute.name)' the value \(value.map { "\($0)" } ?? "nil") of type \(value.map { "\(type(of: $0))" } ?? "nil"), which its attribute type can't hold. Give a value of the attribute's type; nothing was changed.",
-                [NSValidationKeyErrorKey: attribute.name])
-        }
+        guard let value else { return .null }
+        let conversion = AttributeConversion(attribute)
+        guard let stored = conversion.storedValue(value) else { throw conversion.mismatch(value, entityName: entityName) }
         return stored
     }
 
@@ -226,94 +223,28 @@ extension NSManagedObjectContext {
         }
         let store = try coordinator.storeForBatchRequest(of: entity, among: request.affectedStores)
         if let result = try forwardedResult(request, to: store) { return result }
-        var rows = try batchInsertRows(request, entity: entity)
-        let replacements = try resolveUniquenessConflicts(of: &rows, entity: entity, store: store, coordinator: coordinator)
-        let insertion = BatchInsertion(entity: entity, rows: rows.map(\.values), replacements: replacements)
-        let outcome = try coordinator.executeBatch(.insert(insertion), in: store)
-        return NSBatchInsertResult(resultType: request.resultType, outcome: outcome)
-    }
-
-    /// One record of a batch insert: its values (defaults filled in) and the attribute slots the
-    /// request gave (an upsert writes only those).
-    private struct BatchInsertRow {
-        var values: RowValues
-        var given: [Int]
-    }
-
-    /// The request's records as rows: the entity's defaults, then the values given, checked.
-    private func batchInsertRows(_ request: NSBatchInsertRequest, entity: NSEntityDescription) throws -> [BatchInsertRow] {
         guard let layout = entity.layout else { throw unknownEntity(request.entityName, request) }
-        let defaults = RowValues(layout.initialSlots.map { slot -> StoredValue in
-            switch slot {
-            case .toMany: return .objectIDs([])
-            default: return slot.storedValue
-            }
-        })
-        let attributeSlots = layout.persistentIndexes.filter { if case .attribute = layout.kinds[$0] { return true } else { return false } }
-        let required = attributeSlots.filter { !layout.properties[$0].isOptional }
-        var rows: [BatchInsertRow] = []
-        func checkRequired(_ values: RowValues) throws {
-            for slot in required where values[slot].isNull {
-                throw CoreDataError.make(NSValidationMissingMandatoryPropertyError,
-                    "NSBatchInsertRequest: a record of '\(request.entityName)' has no value for the required attribute '\(layout.properties[slot].name)', and the attribute has no default. Give it a value; nothing was inserted.",
-                    [NSValidationKeyErrorKey: layout.properties[slot].name])
-            }
-        }
-        func add(_ dictionary: [String: Any]) throws {
-            var row = BatchInsertRow(values: defaults, given: [])
-            for (name, value) in dictionary {
-                guard let slot = layout.indexByName[name] else {
-                    throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest: '\(request.entityName)' has no attribute '\(name)'. Keys of the dictionaries are attribute names.")
-                }
-                guard case .attribute(let attribute) = layout.kinds[slot], !attribute.isTransient else {
-                    throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest can't set '\(request.entityName).\(name)': a batch insert sets stored attributes only; relationships are set on the objects afterwards, in a context.")
-                }
-                row.given.append(slot)
-                if value is NSNull { continue }  // Apple's batch insert: NSNull takes the default
-                row.values[slot] = try batchValue(value, for: attribute, entityName: request.entityName)
-            }
-            try checkRequired(row.values)
-            rows.append(row)
-        }
+        var builder = BatchInsertRowBuilder(entity: entity, layout: layout)
         if let objects = request.objectsToInsert {
-            rows.reserveCapacity(objects.count)
-            for dictionary in objects { try add(dictionary) }
+            for dictionary in objects { try builder.add(dictionary) }
         } else if let handler = request.dictionaryHandler {
             while true {
                 let dictionary = NSMutableDictionary()
                 if handler(dictionary) { break }
-                var values: [String: Any] = [:]
-                for (key, value) in dictionary {
-                    guard let name = key as? String else {
-                        throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest's dictionary handler used the key \(key), which is not an attribute name. Use the entity's attribute names as keys.")
-                    }
-                    values[name] = value
-                }
-                try add(values)
+                try builder.add(dictionary)
             }
         } else if let handler = request.managedObjectHandler {
             while true {
                 let object = layout.resolvedClass.init(entity: entity, insertInto: nil)
                 if handler(object) { break }
-                var row = BatchInsertRow(values: defaults, given: attributeSlots)
-                for slot in attributeSlots { row.values[slot] = object.readStored(slot) }
-                for slot in layout.relationshipIndexes where !layout.properties[slot].isTransient {
-                    switch object.readStored(slot) {
-                    case .null: continue
-                    case .objectIDs(let ids) where ids.isEmpty: continue
-                    default:
-                        throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest can't set '\(request.entityName).\(layout.properties[slot].name)': a batch insert sets attributes only; relationships are set on the objects afterwards, in a context.")
-                    }
-                }
-                for slot in attributeSlots where !row.values[slot].fits(layout.properties[slot] as! NSAttributeDescription) {
-                    throw CoreDataError.make(NSManagedObjectValidationError, "NSBatchInsertRequest: the managed object handler gave '\(request.entityName).\(layout.properties[slot].name)' a value its attribute type can't hold. Nothing was inserted.",
-                                             [NSValidationKeyErrorKey: layout.properties[slot].name])
-                }
-                try checkRequired(row.values)
-                rows.append(row)
+                try builder.add(object)
             }
         }
-        return rows
+        var rows = builder.rows
+        let replacements = try resolveUniquenessConflicts(of: &rows, entity: entity, store: store, coordinator: coordinator)
+        let insertion = BatchInsertion(entity: entity, rows: rows.map(\.values), listsRecords: request.resultType == .objectIDs, replacements: replacements)
+        let outcome = try coordinator.executeBatch(.insert(insertion), in: store)
+        return NSBatchInsertResult(resultType: request.resultType, outcome: outcome)
     }
 
     /// Applies the merge policy to new rows that share uniqueness-constraint values with each

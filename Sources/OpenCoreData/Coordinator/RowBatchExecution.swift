@@ -141,10 +141,10 @@ struct RowBatchExecution {
         if !insertion.rows.isEmpty {
             guard let persistentStore = store as? NSPersistentStore else { return BatchOutcome() }
             let keys = try store.newPrimaryKeys(for: insertion.entity, count: insertion.rows.count)
+            let origin = ObjectIDOrigin(entity: insertion.entity, store: persistentStore)
             inserted.reserveCapacity(keys.count)
             for (key, values) in zip(keys, insertion.rows) {
-                let id = NSManagedObjectID(entity: insertion.entity, store: persistentStore, primaryKey: key)
-                inserted.append(StoreRow(objectID: id, values: values, version: 1))
+                inserted.append(StoreRow(identity: .stored(origin, primaryKey: key), values: values, version: 1))
             }
         }
         var replaced: [StoreRow] = []
@@ -155,7 +155,8 @@ struct RowBatchExecution {
             replaced.append(StoreRow(identity: stored.identity, values: values, version: stored.version + 1))
         }
         try store.save(StoreChanges(inserted: inserted, updated: replaced, deleted: []))
-        let ids = inserted.map(\.objectID) + replaced.map(\.objectID)
-        return BatchOutcome(count: ids.count, objectIDs: ids, updated: replaced.map(\.objectID))
+        let replacedIDs = replaced.map(\.objectID)
+        let ids = insertion.listsRecords ? inserted.map(\.objectID) + replacedIDs : []
+        return BatchOutcome(count: inserted.count + replaced.count, objectIDs: ids, updated: replacedIDs)
     }
 }

@@ -48,6 +48,9 @@ struct BatchInsertion {
     let entity: NSEntityDescription
     /// Complete rows in slot order (defaults filled in), without IDs yet.
     let rows: [RowValues]
+    /// Whether the outcome must list the new records (an "object IDs" result): making an ID
+    /// object per record is a batch insert's largest cost after writing.
+    let listsRecords: Bool
     /// Stored records that take new attribute values (Apple's upsert): the slots listed take
     /// the values' values; the other attributes and the relationships stay. The version goes up
     /// by one.
