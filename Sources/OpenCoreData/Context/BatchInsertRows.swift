@@ -69,12 +69,15 @@ struct BatchInsertRowBuilder {
 
     /// A record from a dictionary handler's dictionary (keys must be attribute names).
     mutating func add(_ dictionary: NSMutableDictionary) throws {
-        var values: [String: Any] = [:]
-        for (key, value) in dictionary {
-            guard let name = key as? String else {
-                throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest's dictionary handler used the key \(key), which is not an attribute name. Use the entity's attribute names as keys.")
-            }
+        // Enumerated, not iterated: Foundation's iterator looks every value up again by its key.
+        var values: [String: Any] = Dictionary(minimumCapacity: dictionary.count)
+        var badKey: Any?
+        dictionary.enumerateKeysAndObjects { key, value, stop in
+            guard let name = key as? String else { badKey = key; stop.pointee = true; return }
             values[name] = value
+        }
+        if let badKey {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "NSBatchInsertRequest's dictionary handler used the key \(badKey), which is not an attribute name. Use the entity's attribute names as keys.")
         }
         try add(values)
     }
@@ -126,11 +129,17 @@ struct AttributeConversion {
     /// `value` in stored form; nil when the attribute's type can't hold it.
     func storedValue(_ value: Any) -> StoredValue? {
         // The type's own Swift value first: one cast (the general conversion tries several).
+        // An NSNumber (what a dictionary handler's NSMutableDictionary holds) is read directly,
+        // as the general conversion reads it; the metatype test comes first because casting a
+        // Swift number to NSNumber would bridge it, allocating a number per test.
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
             if let i = value as? Int64 { return .integer(i) }
+            if Swift.type(of: value) is NSNumber.Type, let number = value as? NSNumber, number.doubleValue.isFinite,
+               abs(number.doubleValue) < 9.2e18 { return .integer(number.int64Value) }
         case .doubleAttributeType, .floatAttributeType:
             if let d = value as? Double { return .double(d) }
+            if Swift.type(of: value) is NSNumber.Type, let number = value as? NSNumber { return .double(number.doubleValue) }
         case .stringAttributeType:
             if let s = value as? String { return .string(s) }
         default:

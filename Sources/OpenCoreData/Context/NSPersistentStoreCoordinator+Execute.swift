@@ -10,12 +10,15 @@ extension NSPersistentStoreCoordinator {
     ///
     /// A fetch request answers what the stores hold, without the context's unsaved changes,
     /// as objects registered in `context` (or IDs, dictionaries, a count, by its `resultType`).
-    /// It runs on `context`'s queue. Other requests throw `NSPersistentStoreOperationError`:
-    /// a context saves with `save()`, and batch requests come later (docs/DEVIATIONS.md).
+    /// A batch insert, update or delete request changes the store and returns its result
+    /// (`NSBatchInsertResult`, ...), as ``NSManagedObjectContext/execute(_:)`` does. Both run on
+    /// `context`'s queue. Other requests throw `NSPersistentStoreOperationError`: a context
+    /// saves with `save()`.
     public func execute(_ request: NSPersistentStoreRequest, with context: NSManagedObjectContext) throws -> Any {
         guard context.persistentStoreCoordinator === self else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "execute(_:with:): the context does not use this coordinator. Execute the request with the context's own coordinator.")
         }
+        if let result = try context.performAndWait({ try context.executeBatchRequest(request) }) { return result }
         guard let fetch = request as? FetchRequestConvertible else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "execute(_:with:) runs fetch requests here; got a request of type \(request.requestType.rawValue) (\(type(of: request))). Save a context with save().")
         }

@@ -84,6 +84,27 @@ final class BatchInsertRequestTests: XCTestCase {
         }
     }
 
+    func testADictionaryHandlersNumbersConvertAsApplesDo() throws {
+        for stack in try stacks() {
+            var next = 0
+            let request = NSBatchInsertRequest(entityName: "Employee", dictionaryHandler: { dictionary in
+                guard next < 2 else { return true }
+                dictionary["firstName"] = "E\(next)"
+                dictionary["salary"] = next == 0 ? 7 as Int64 : 7.9 as Double  // an Integer 64 takes a Double cut toward zero
+                next += 1
+                return false
+            })
+            _ = try execute(request, in: stack)
+            let check = stack.newContext()
+            XCTAssertEqual(try check.performAndWait { try check.fetch(NSFetchRequest<Employee>(entityName: "Employee")).map(\.salary) }, [7, 7])
+            let badKey = NSBatchInsertRequest(entityName: "Employee", dictionaryHandler: { dictionary in
+                dictionary[NSNumber(value: 1)] = "x"
+                return false
+            })
+            XCTAssertEqual(thrownError { _ = try self.execute(badKey, in: stack) }?.code, NSPersistentStoreOperationError)
+        }
+    }
+
     func testAManagedObjectHandlerFillsObjectsOfTheEntitysClass() throws {
         for stack in try stacks() {
             var names = ["Ann", "Bob"][...]

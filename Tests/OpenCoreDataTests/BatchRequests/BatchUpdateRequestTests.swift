@@ -154,6 +154,17 @@ final class BatchUpdateRequestTests: XCTestCase {
         }
     }
 
+    func testTheCoordinatorRunsABatchRequestForAContext() throws {
+        for stack in try stacks() {
+            try seed(stack)
+            let request = NSBatchUpdateRequest(entityName: "Employee")
+            request.propertiesToUpdate = ["salary": 42]
+            request.resultType = .updatedObjectsCountResultType
+            XCTAssertEqual((try stack.coordinator.execute(request, with: stack.context) as? NSBatchUpdateResult)?.result as? Int, 3)
+            XCTAssertEqual(try employees(stack)["Cy"]?.0, 42)
+        }
+    }
+
     func testTheInMemoryStoreRefusesBatchRequestsAsApplesDoes() throws {
         let stack = TestStack()
         let request = NSBatchUpdateRequest(entityName: "Employee")
