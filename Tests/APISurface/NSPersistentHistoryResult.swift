@@ -1,13 +1,11 @@
 import OpenCoreData
 
 /// api: NSPersistentHistoryResult.result
-/// later: #26
 func api_NSPersistentHistoryResult_result(_ result: NSPersistentHistoryResult) {
     let _: Any? = result.result
 }
 
 /// api: NSPersistentHistoryResult.resultType
-/// later: #26
 func api_NSPersistentHistoryResult_resultType(_ result: NSPersistentHistoryResult) {
     let _: NSPersistentHistoryResultType = result.resultType
 }

@@ -1,43 +1,36 @@
 import OpenCoreData
 
 /// api: NSPersistentHistoryResultType.statusOnly
-/// later: #26
 func api_NSPersistentHistoryResultType_statusOnly() {
     let _: NSPersistentHistoryResultType = .statusOnly
 }
 
 /// api: NSPersistentHistoryResultType.objectIDs
-/// later: #26
 func api_NSPersistentHistoryResultType_objectIDs() {
     let _: NSPersistentHistoryResultType = .objectIDs
 }
 
 /// api: NSPersistentHistoryResultType.count
-/// later: #26
 func api_NSPersistentHistoryResultType_count() {
     let _: NSPersistentHistoryResultType = .count
 }
 
 /// api: NSPersistentHistoryResultType.transactionsOnly
-/// later: #26
 func api_NSPersistentHistoryResultType_transactionsOnly() {
     let _: NSPersistentHistoryResultType = .transactionsOnly
 }
 
 /// api: NSPersistentHistoryResultType.changesOnly
-/// later: #26
 func api_NSPersistentHistoryResultType_changesOnly() {
     let _: NSPersistentHistoryResultType = .changesOnly
 }
 
 /// api: NSPersistentHistoryResultType.transactionsAndChanges
-/// later: #26
 func api_NSPersistentHistoryResultType_transactionsAndChanges() {
     let _: NSPersistentHistoryResultType = .transactionsAndChanges
 }
 
 /// api: NSPersistentHistoryResultType.init(rawValue:)
-/// later: #26
 func api_NSPersistentHistoryResultType_init_rawValue() {
     let type: NSPersistentHistoryResultType? = NSPersistentHistoryResultType(rawValue: 0 as Int)
     let _: Int? = type?.rawValue

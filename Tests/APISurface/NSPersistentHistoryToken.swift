@@ -4,20 +4,17 @@ import OpenCoreData
 // class and its documented NSSecureCoding and NSCopying conformances are checked.
 
 /// api: NSPersistentHistoryToken
-/// later: #26
 func api_NSPersistentHistoryToken_class(_ token: NSPersistentHistoryToken) {
     let _: NSObject = token
 }
 
 /// api: NSPersistentHistoryToken: NSSecureCoding
-/// later: #26
 func api_NSPersistentHistoryToken_NSSecureCoding(_ token: NSPersistentHistoryToken) {
     let _: any NSSecureCoding = token
     let _: Bool = NSPersistentHistoryToken.supportsSecureCoding
 }
 
 /// api: NSPersistentHistoryToken: NSCopying
-/// later: #26
 func api_NSPersistentHistoryToken_NSCopying(_ token: NSPersistentHistoryToken) {
     let _: any NSCopying = token
 }

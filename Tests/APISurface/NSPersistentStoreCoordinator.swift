@@ -321,7 +321,6 @@ func api_NSPersistentStoreCoordinator_execute_with(
 // MARK: - Maintaining a record of changes
 
 /// api: NSPersistentStoreCoordinator.currentPersistentHistoryToken(fromStores:)
-/// later: #26
 func api_NSPersistentStoreCoordinator_currentPersistentHistoryToken_fromStores(
     _ coordinator: NSPersistentStoreCoordinator, _ stores: [Any]?
 ) {

@@ -34,6 +34,12 @@ extension NSManagedObjectContext {
         return result
     }
 
+    /// What persistent history records about a batch request: one transaction, by this
+    /// context's author and name (nil when no store keeps history).
+    private func batchHistory(_ coordinator: NSPersistentStoreCoordinator) -> HistoryTransactionInfo? {
+        coordinator.keepsHistory ? HistoryTransactionInfo.current(author: transactionAuthor, contextName: name) : nil
+    }
+
     private func unknownEntity(_ name: String, _ request: NSPersistentStoreRequest) -> NSError {
         CoreDataError.make(NSPersistentStoreOperationError, "\(type(of: request)): the model has no entity named '\(name)'. Check the spelling, or make the request with the entity description.")
     }
@@ -96,7 +102,8 @@ extension NSManagedObjectContext {
             target = try batchTarget(plan, store: store, coordinator: coordinator)
         }
         try Self.checkBatchDeleteRules(from: entity)
-        let deletion = BatchDeletion(entity: entity, target: target, listsRecords: request.resultType == .resultTypeObjectIDs)
+        var deletion = BatchDeletion(entity: entity, target: target, listsRecords: request.resultType == .resultTypeObjectIDs)
+        deletion.history = batchHistory(coordinator)
         let outcome = try coordinator.executeBatch(.delete(deletion), in: store)
         return NSBatchDeleteResult(resultType: request.resultType, outcome: outcome)
     }
@@ -166,7 +173,8 @@ extension NSManagedObjectContext {
             values += evaluated.values
         }
         values.sort { $0.slot < $1.slot }
-        let update = BatchUpdate(entity: entity, target: target, values: values, listsRecords: request.resultType == .updatedObjectIDsResultType)
+        var update = BatchUpdate(entity: entity, target: target, values: values, listsRecords: request.resultType == .updatedObjectIDsResultType)
+        update.history = batchHistory(coordinator)
         let outcome = try coordinator.executeBatch(.update(update), in: store)
         return NSBatchUpdateResult(resultType: request.resultType, outcome: outcome)
     }
@@ -242,7 +250,8 @@ extension NSManagedObjectContext {
         }
         var rows = builder.rows
         let replacements = try resolveUniquenessConflicts(of: &rows, entity: entity, store: store, coordinator: coordinator)
-        let insertion = BatchInsertion(entity: entity, rows: rows.map(\.values), listsRecords: request.resultType == .objectIDs, replacements: replacements)
+        let insertion = BatchInsertion(entity: entity, rows: rows.map(\.values), listsRecords: request.resultType == .objectIDs,
+                                       replacements: replacements, history: batchHistory(coordinator))
         let outcome = try coordinator.executeBatch(.insert(insertion), in: store)
         return NSBatchInsertResult(resultType: request.resultType, outcome: outcome)
     }

@@ -25,6 +25,7 @@ extension NSManagedObjectContext {
             return asynchronous.start(in: self)
         }
         if let result = try executeBatchRequest(request) { return result }
+        if let history = request as? NSPersistentHistoryChangeRequest { return try executeHistoryRequest(history) }
         throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "execute(_:) runs asynchronous fetch requests; a \(type(of: request)) is not supported here. Use fetch(_:) for fetch requests and save() to save.")
     }
 }

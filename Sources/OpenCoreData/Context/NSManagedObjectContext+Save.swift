@@ -110,6 +110,7 @@ extension NSManagedObjectContext {
                 if identity.isTemporary { reassign(object, to: .id(permanentIterator.next()!)) }
             }
             let withSources = coordinator.savesNeedSourceObjects
+            let history = coordinator.keepsHistory ? HistoryTransactionInfo.current(author: transactionAuthor, contextName: name) : nil
             func source(_ object: NSManagedObject) -> SourceObjectReference? { withSources ? .init(object) : nil }
             let changes = StoreChanges(
                 inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1, source: source($0)) },
@@ -117,7 +118,9 @@ extension NSManagedObjectContext {
                 deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version, source: source($0)) },
                 locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: source($0)) },
                 // What the stored records hold, when the version check on write guarantees it.
-                updatedFrom: checkOnWrite ? updatedNow.compactMap(\.committed) : [])
+                updatedFrom: checkOnWrite ? updatedNow.compactMap(\.committed) : [],
+                history: history,
+                updatedSlots: history == nil ? [] : updatedNow.map { $0.changedPersistentSlots() })
             do {
                 try coordinator.save(changes)
             } catch {

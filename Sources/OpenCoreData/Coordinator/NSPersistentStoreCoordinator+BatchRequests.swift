@@ -1,6 +1,10 @@
 import Foundation
 
 extension NSPersistentStoreCoordinator {
+    /// Whether a store of the coordinator keeps persistent history: saves then say what to
+    /// record about their transaction.
+    var keepsHistory: Bool { persistentStores.contains { ($0 as? HistoryKeepingStore)?.tracksHistory == true } }
+
     /// The one store a batch request for `entity` runs in: among the request's
     /// `affectedStores` (or all stores), the first writable store whose configuration holds
     /// the entity.

@@ -76,9 +76,12 @@ struct RowBatchExecution {
             }
         }
         let updated = try nullifying(nullified, deleting: deleting)
-        try store.save(StoreChanges(inserted: [], updated: updated, deleted: deleted))
+        var changes = StoreChanges(inserted: [], updated: updated.map(\.row), deleted: deleted)
+        changes.history = deletion.history
+        changes.updatedSlots = updated.map(\.slots)
+        try store.save(changes)
         let targetIDs = targets.map(\.objectID)
-        return BatchOutcome(count: targetIDs.count, objectIDs: targetIDs, deleted: deleted.map(\.objectID), updated: updated.map(\.objectID))
+        return BatchOutcome(count: targetIDs.count, objectIDs: targetIDs, deleted: deleted.map(\.objectID), updated: updated.map(\.row.objectID))
     }
 
     /// The rows of the records that stay and pointed at deleted ones, with those references
@@ -86,9 +89,10 @@ struct RowBatchExecution {
     ///
     /// - Throws: `NSValidationMissingMandatoryPropertyError` (1570) when a record would be left
     ///   without a relationship its model requires (Apple's batch delete fails there too).
-    private func nullifying(_ references: [(ids: [NSManagedObjectID], inverse: NSRelationshipDescription)], deleting: [ObjectKey: Int]) throws -> [StoreRow] {
+    private func nullifying(_ references: [(ids: [NSManagedObjectID], inverse: NSRelationshipDescription)], deleting: [ObjectKey: Int]) throws -> [(row: StoreRow, slots: [Int])] {
         var changed: [ObjectKey: Int] = [:]
         var rows: [StoreRow] = []
+        var slots: [[Int]] = []
         for (ids, inverse) in references {
             for id in ids where deleting[id.key] == nil {
                 let position: Int
@@ -99,8 +103,10 @@ struct RowBatchExecution {
                     position = rows.count
                     changed[id.key] = position
                     rows.append(StoreRow(identity: stored.identity, values: stored.values, version: stored.version + 1))
+                    slots.append([])
                 }
                 guard let slot = rows[position].entity.layout?.indexByName[inverse.name] else { continue }
+                if !slots[position].contains(slot) { slots[position].append(slot) }
                 let members = try relatedIDs(of: rows[position], slot: slot, inverse)
                 let remaining = members.filter { deleting[$0.key] == nil }
                 if remaining.isEmpty && !inverse.isOptional {
@@ -111,7 +117,7 @@ struct RowBatchExecution {
                 rows[position].values[slot] = inverse.isToMany ? .objectIDs(remaining) : (remaining.first.map { .objectID($0) } ?? .null)
             }
         }
-        return rows
+        return Array(zip(rows, slots))
     }
 
     // MARK: Update
@@ -129,7 +135,11 @@ struct RowBatchExecution {
             }
             updated.append(StoreRow(identity: row.identity, values: values, version: row.version + 1))
         }
-        try store.save(StoreChanges(inserted: [], updated: updated, deleted: []))
+        var changes = StoreChanges(inserted: [], updated: updated, deleted: [])
+        changes.history = update.history
+        let slots = update.values.map(\.slot)
+        changes.updatedSlots = update.history == nil ? [] : updated.map { _ in slots }
+        try store.save(changes)
         let ids = updated.map(\.objectID)
         return BatchOutcome(count: ids.count, objectIDs: ids, updated: ids)
     }
@@ -148,13 +158,18 @@ struct RowBatchExecution {
             }
         }
         var replaced: [StoreRow] = []
+        var replacedSlots: [[Int]] = []
         for replacement in insertion.replacements {
             guard let stored = try store.row(for: replacement.objectID) else { continue }
             var values = stored.values
             for slot in replacement.slots { values[slot] = replacement.values[slot] }
             replaced.append(StoreRow(identity: stored.identity, values: values, version: stored.version + 1))
+            replacedSlots.append(replacement.slots)
         }
-        try store.save(StoreChanges(inserted: inserted, updated: replaced, deleted: []))
+        var changes = StoreChanges(inserted: inserted, updated: replaced, deleted: [])
+        changes.history = insertion.history
+        changes.updatedSlots = insertion.history == nil ? [] : replacedSlots
+        try store.save(changes)
         let replacedIDs = replaced.map(\.objectID)
         let ids = insertion.listsRecords ? inserted.map(\.objectID) + replacedIDs : []
         return BatchOutcome(count: inserted.count + replaced.count, objectIDs: ids, updated: replacedIDs)

@@ -20,6 +20,8 @@ struct BatchDeletion {
     let target: BatchTarget
     /// Whether the outcome must list the deleted records (see ``BatchOutcome/listsRecords``).
     let listsRecords: Bool
+    /// What persistent history records about the request (a store that keeps history).
+    var history: HistoryTransactionInfo? = nil
 }
 
 /// A batch update: the target's records get `values`, and their versions go up by one.
@@ -30,6 +32,7 @@ struct BatchUpdate {
     let values: [(slot: Int, attribute: NSAttributeDescription, value: BatchUpdateValue)]
     /// Whether the outcome must list the updated records (see ``BatchOutcome/listsRecords``).
     let listsRecords: Bool
+    var history: HistoryTransactionInfo? = nil
 }
 
 /// One value of a batch update.
@@ -55,6 +58,7 @@ struct BatchInsertion {
     /// the values' values; the other attributes and the relationships stay. The version goes up
     /// by one.
     var replacements: [BatchReplacement] = []
+    var history: HistoryTransactionInfo? = nil
 }
 
 /// A stored record a batch insert overwrites.

@@ -106,6 +106,10 @@ struct StoreChanges: Sendable {
     /// so an unchanged indexed column costs no index write. Given only under the error merge
     /// policy: its version check makes the stored record equal to these values, or fails.
     var updatedFrom: [RowValues] = []
+    /// For a store that keeps persistent history: what to record about this transaction, and
+    /// the slots each of `updated` changed (in the same order; empty when not known).
+    var history: HistoryTransactionInfo? = nil
+    var updatedSlots: [[Int]] = []
 
     /// The committed values `updated[i]` replaces; nil when ``updatedFrom`` does not line up
     /// with `updated` (not given, or not known for every row).

@@ -14,6 +14,13 @@ extension NSManagedObject {
         return result
     }
 
+    /// The slots of the persistent properties whose values differ from the last saved values
+    /// (what persistent history records as an update's `updatedProperties`).
+    func changedPersistentSlots() -> [Int] {
+        guard let committed else { return layout.persistentIndexes }
+        return layout.persistentIndexes.filter { !readStored($0).isSame(as: committed[$0]) }
+    }
+
     /// The persistent properties changed since the last `processPendingChanges` (the last
     /// objects-did-change notification), with their values from before those changes.
     public func changedValuesForCurrentEvent() -> [String: Any] {

@@ -40,7 +40,8 @@ extension SQLiteStore {
     /// `Z_PK IN (SELECT ...)`), after reading the keys when the result lists them.
     private func delete(_ query: SQLiteFetchQuery, _ deletion: BatchDeletion, in db: SQLiteConnection) throws -> BatchOutcome {
         var outcome = BatchOutcome()
-        if deletion.listsRecords {
+        let history = tracksHistory ? deletion.history : nil
+        if deletion.listsRecords || history != nil {
             guard let keys = try readObjectKeys(query, in: db) else { throw RowBatchFallback() }
             outcome.objectIDs = keys.objectIDs
             outcome.deleted = outcome.objectIDs
@@ -51,6 +52,11 @@ extension SQLiteStore {
             ? "DELETE FROM \(query.table.sqlName)\(query.whereClause)"
             : "DELETE FROM \(query.table.sqlName) WHERE Z_PK IN (\(query.select("Z_PK")))"
         outcome.count = try db.run(sql, query.bindings)
+        if let history {
+            var changes = StoreChanges(inserted: [], updated: [], deleted: outcome.deleted.map { StoreRow(objectID: $0, values: [], version: 0) })
+            changes.history = history
+            try recordHistory(changes, history, in: db)
+        }
         return outcome
     }
 
@@ -74,7 +80,8 @@ extension SQLiteStore {
     /// changed is one version newer, as after a save.
     private func update(_ query: SQLiteFetchQuery, _ assignments: [(column: String, value: SQLiteValue)], _ update: BatchUpdate, in db: SQLiteConnection) throws -> BatchOutcome {
         var outcome = BatchOutcome()
-        if update.listsRecords {
+        let history = tracksHistory ? update.history : nil
+        if update.listsRecords || history != nil {
             guard let keys = try readObjectKeys(query, in: db) else { throw RowBatchFallback() }
             outcome.objectIDs = keys.objectIDs
             outcome.updated = outcome.objectIDs
@@ -83,6 +90,13 @@ extension SQLiteStore {
         }
         let set = (assignments.map { "\($0.column) = ?" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")
         outcome.count = try db.run("UPDATE \(query.table.sqlName) SET \(set)\(query.whereClause)", assignments.map(\.value) + query.conditionBindings)
+        if let history {
+            let slots = update.values.map(\.slot)
+            var changes = StoreChanges(inserted: [], updated: outcome.updated.map { StoreRow(objectID: $0, values: [], version: 0) }, deleted: [])
+            changes.history = history
+            changes.updatedSlots = changes.updated.map { _ in slots }
+            try recordHistory(changes, history, in: db)
+        }
         return outcome
     }
 

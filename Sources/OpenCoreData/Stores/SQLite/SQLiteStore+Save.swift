@@ -123,6 +123,7 @@ extension SQLiteStore {
             endRun()
         }
         try writeToManyRelationships(of: [changes.inserted, changes.updated], in: db)
+        if let history = changes.history, tracksHistory { try recordHistory(changes, history, in: db) }
         for (root, key) in highest {
             try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?", [.integer(key), .integer(root)])
         }

@@ -180,6 +180,13 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             try openExistingStore(db, tables: tables, path: path, model: model)
             derivedAttributesMaintainedByStore = try SQLiteSchema.derivedAttributesWithTriggers(in: db, model: model)
         }
+        if tracksHistory && !isReadOnly {
+            do {
+                try db.inTransaction { try createHistoryTablesIfNeeded(in: db, tables: try db.tableNames()) }
+            } catch {
+                throw openError(path, "Can't create the persistent history tables in \(path): \(error).", error)
+            }
+        }
         try applyPragmas(to: db, path: path)
         try runMaintenanceOptions(on: db, path: path)
         if !isReadOnly, !tables.isEmpty, let directory = externalDataDirectory, options?[SQLiteExternalData.directoryOption] == nil {

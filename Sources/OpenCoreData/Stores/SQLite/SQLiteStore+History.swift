@@ -1,0 +1,195 @@
+import Foundation
+
+// Persistent history in Apple's tables (seen in stores Apple's framework wrote):
+//   ATRANSACTION (Z_ENT 16002): one row per save, its strings by reference (the *TS columns)
+//     into ATRANSACTIONSTRING (Z_ENT 16003, one row per distinct string), ZTIMESTAMP in seconds
+//     since 2001;
+//   ACHANGE (Z_ENT 16001): one row per inserted (ZCHANGETYPE 0), updated (1) or deleted (2)
+//     record: its entity number, primary key and transaction.
+// Primary keys come from Z_PRIMARYKEY like every entity's. A save writes its history inside its
+// own transaction, so a transaction is recorded exactly when its changes are.
+extension SQLiteStore: HistoryKeepingStore {
+    static let historyChangeEntity: Int64 = 16001
+    static let historyTransactionEntity: Int64 = 16002
+    static let historyStringEntity: Int64 = 16003
+
+    /// Apple's history tables and indexes, as its stores have them.
+    static let historyTableStatements = [
+        "CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB )",
+        "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB )",
+        "CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+        "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)",
+        "CREATE INDEX ATRANSACTION_ZAUTHORTS_INDEX ON ATRANSACTION (ZAUTHORTS)",
+        "CREATE INDEX ATRANSACTION_ZBUNDLEIDTS_INDEX ON ATRANSACTION (ZBUNDLEIDTS)",
+        "CREATE INDEX ATRANSACTION_ZCONTEXTNAMETS_INDEX ON ATRANSACTION (ZCONTEXTNAMETS)",
+        "CREATE INDEX ATRANSACTION_ZPROCESSIDTS_INDEX ON ATRANSACTION (ZPROCESSIDTS)",
+        "CREATE INDEX Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR COLLATE BINARY ASC)",
+        "CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC)",
+        "CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC)",
+    ]
+
+    /// Whether the store was added with `NSPersistentHistoryTrackingKey` on.
+    var tracksHistory: Bool {
+        switch options?[NSPersistentHistoryTrackingKey] {
+        case let flag as Bool: return flag
+        case let number as NSNumber: return number.boolValue
+        case is [AnyHashable: Any]: return true  // Apple accepts a dictionary of tracking options
+        default: return false
+        }
+    }
+
+    /// Creates the history tables and their `Z_PRIMARYKEY` rows in a store that lacks them,
+    /// inside the caller's transaction.
+    func createHistoryTablesIfNeeded(in db: SQLiteConnection, tables: Set<String>) throws {
+        guard !tables.contains("ATRANSACTION") else { return }
+        for sql in Self.historyTableStatements { try db.execute(sql) }
+        for (number, name) in [(Self.historyChangeEntity, "CHANGE"), (Self.historyTransactionEntity, "TRANSACTION"), (Self.historyStringEntity, "TRANSACTIONSTRING")] {
+            try db.run("INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)", [.integer(number), .text(name)])
+        }
+    }
+
+    // MARK: Writing
+
+    /// `count` keys of a history table from its `Z_PRIMARYKEY` row (inside the save's transaction).
+    private func historyKeys(_ entity: Int64, count: Int, in db: SQLiteConnection) throws -> Int64 {
+        try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = IFNULL(Z_MAX, 0) + ? WHERE Z_ENT = ?", [.integer(Int64(count)), .integer(entity)])
+        let last = try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(entity)]) { $0.int64(at: 0) }.first ?? Int64(count)
+        return last - Int64(count) + 1
+    }
+
+    /// The `ATRANSACTIONSTRING` key of `string`, added if new.
+    private func historyString(_ string: String?, in db: SQLiteConnection) throws -> SQLiteValue {
+        guard let string else { return .null }
+        if let key = try db.query("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", [.text(string)], { $0.int64(at: 0) }).first {
+            return .integer(key)
+        }
+        let key = try historyKeys(Self.historyStringEntity, count: 1, in: db)
+        try db.run("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)", [.integer(key), .integer(Self.historyStringEntity), .text(string)])
+        return .integer(key)
+    }
+
+    /// Records `changes` as one history transaction, inside the save's transaction.
+    func recordHistory(_ changes: StoreChanges, _ info: HistoryTransactionInfo, in db: SQLiteConnection) throws {
+        let count = changes.inserted.count + changes.updated.count + changes.deleted.count
+        guard count > 0 else { return }
+        let number = try historyKeys(Self.historyTransactionEntity, count: 1, in: db)
+        try db.run("""
+            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+            """, [.integer(number), .integer(Self.historyTransactionEntity), try historyString(info.author, in: db), try historyString(info.bundleID, in: db),
+                  try historyString(info.contextName, in: db), try historyString(info.processID, in: db), .real(info.timestamp.timeIntervalSinceReferenceDate)])
+        var key = try historyKeys(Self.historyChangeEntity, count: count, in: db)
+        let insert = try db.statement("INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, ?, 1, ?, ?, ?, ?, ?)")
+        func add(_ row: StoreRow, _ type: NSPersistentHistoryChangeType, columns: Data?) throws {
+            insert.reset()
+            insert.bind(.integer(key), at: 1)
+            insert.bind(.integer(Self.historyChangeEntity), at: 2)
+            insert.bind(.integer(Int64(type.rawValue)), at: 3)
+            insert.bind(.integer(Int64(schema.number(of: row.entity))), at: 4)
+            insert.bind(.integer(row.key.primaryKey), at: 5)
+            insert.bind(.integer(number), at: 6)
+            insert.bind(columns.map { .blob($0) } ?? .null, at: 7)
+            _ = try insert.step()
+            key += 1
+        }
+        for row in changes.inserted { try add(row, .insert, columns: nil) }
+        for (i, row) in changes.updated.enumerated() {
+            try add(row, .update, columns: i < changes.updatedSlots.count ? HistoryColumns.encode(changes.updatedSlots[i], of: row.entity) : nil)
+        }
+        for row in changes.deleted { try add(row, .delete, columns: nil) }
+    }
+
+    // MARK: Reading
+
+    private func whereClause(_ selection: HistorySelection) -> (String, [SQLiteValue]) {
+        switch selection {
+        case .after(let number): return ("Z_PK > ?", [.integer(number)])
+        case .afterDate(let date): return ("ZTIMESTAMP > ?", [.real(date.timeIntervalSinceReferenceDate)])
+        case .upTo(let number): return ("Z_PK <= ?", [.integer(number)])
+        case .beforeDate(let date): return ("ZTIMESTAMP < ?", [.real(date.timeIntervalSinceReferenceDate)])
+        }
+    }
+
+    func historyTransactions(_ selection: HistorySelection, withChanges: Bool) throws -> [HistoryTransactionRecord] {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        guard try db.tableNames().contains("ATRANSACTION") else { return [] }
+        do {
+            let strings = Dictionary(try db.query("SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING", []) { ($0.int64(at: 0), $0.text(at: 1)) }, uniquingKeysWith: { a, _ in a })
+            func string(_ statement: SQLiteStatement, reference: Int32, text: Int32) -> String? {
+                statement.isNull(at: reference) ? statement.text(at: text) : strings[statement.int64(at: reference)] ?? nil
+            }
+            let (condition, bindings) = whereClause(selection)
+            var records = try db.query("""
+                SELECT Z_PK, ZTIMESTAMP, ZAUTHORTS, ZAUTHOR, ZBUNDLEIDTS, ZBUNDLEID, ZCONTEXTNAMETS, ZCONTEXTNAME, ZPROCESSIDTS, ZPROCESSID
+                FROM ATRANSACTION WHERE \(condition) ORDER BY Z_PK
+                """, bindings) { row in
+                HistoryTransactionRecord(number: row.int64(at: 0), timestamp: Date(timeIntervalSinceReferenceDate: row.double(at: 1)),
+                                         author: string(row, reference: 2, text: 3), contextName: string(row, reference: 6, text: 7),
+                                         bundleID: string(row, reference: 4, text: 5), processID: string(row, reference: 8, text: 9), changes: [])
+            }
+            guard withChanges, !records.isEmpty else { return records }
+            var position: [Int64: Int] = [:]
+            for (i, record) in records.enumerated() { position[record.number] = i }
+            _ = try db.query("""
+                SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE
+                WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(condition)) ORDER BY Z_PK
+                """, bindings) { row in
+                guard let i = position[row.int64(at: 1)], let plan = self.plan(number: Int(row.int64(at: 3))),
+                      let type = NSPersistentHistoryChangeType(rawValue: Int(row.int64(at: 2))) else { return }
+                let updated = type == .update ? row.blob(at: 5).map { HistoryColumns.decode($0, of: plan.entity) } : nil
+                records[i].changes.append(HistoryChangeRecord(id: row.int64(at: 0), type: type, objectID: plan.origin.objectID(row.int64(at: 4)), updatedProperties: updated))
+            }
+            return records
+        } catch let error as SQLiteError {
+            throw fetchError(error)
+        }
+    }
+
+    func deleteHistory(_ selection: HistorySelection) throws -> Int {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        guard try db.tableNames().contains("ATRANSACTION") else { return 0 }
+        guard !isReadOnly else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "Can't delete history from the SQLite store at \(url?.path ?? "?"): it was opened read-only.")
+        }
+        let (condition, bindings) = whereClause(selection)
+        do {
+            return try db.inTransaction {
+                try db.run("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(condition))", bindings)
+                return try db.run("DELETE FROM ATRANSACTION WHERE \(condition)", bindings)
+            }
+        } catch let error as SQLiteError {
+            throw saveError(error)
+        }
+    }
+
+    func lastHistoryTransactionNumber() throws -> Int64 {
+        lock.lock(); defer { lock.unlock() }
+        let db = try openConnection()
+        guard try db.tableNames().contains("ATRANSACTION") else { return 0 }
+        return try db.query("SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION", []) { $0.int64(at: 0) }.first ?? 0
+    }
+}
+
+/// The properties an update changed, as `ACHANGE.ZCOLUMNS` holds them: a bit per property, in
+/// the order of the entity's properties (its layout's slots), little-endian bytes.
+enum HistoryColumns {
+    static func encode(_ slots: [Int], of entity: NSEntityDescription) -> Data? {
+        guard let largest = slots.max() else { return nil }
+        var bytes = [UInt8](repeating: 0, count: largest / 8 + 1)
+        for slot in slots { bytes[slot / 8] |= 1 << UInt8(slot % 8) }
+        return Data(bytes)
+    }
+
+    static func decode(_ data: Data, of entity: NSEntityDescription) -> [NSPropertyDescription] {
+        guard let layout = entity.layout else { return [] }
+        var properties: [NSPropertyDescription] = []
+        for (i, byte) in data.enumerated() {
+            for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 {
+                let slot = i * 8 + bit
+                if slot < layout.properties.count { properties.append(layout.properties[slot]) }
+            }
+        }
+        return properties
+    }
+}
