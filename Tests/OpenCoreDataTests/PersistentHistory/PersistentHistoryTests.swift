@@ -184,6 +184,43 @@ final class PersistentHistoryTests: XCTestCase {
         XCTAssertTrue(last.changes?.allSatisfy { $0.changeType == .update && $0.updatedProperties?.map(\.name) == ["code"] } ?? false)
     }
 
+    func testLightweightMigrationKeepsTheHistory() throws {
+        let url = directory.appendingPathComponent("Migrating.sqlite")
+        let old = try stack(url: url)
+        let id: NSManagedObjectID = try old.context.performAndWait {
+            old.context.transactionAuthor = "v1"
+            let e = old.employee("Ann")
+            try old.context.save()
+            e.salary = 3
+            try old.context.save()
+            return e.objectID
+        }
+        let before = try transactions(old)
+        let uri = id.uriRepresentation()
+        try old.coordinator.remove(old.coordinator.persistentStores[0])
+
+        // Version 2: a new entity first (entity numbers move) and a new attribute.
+        let model = CompanyModel.make()
+        let note = NSEntityDescription(name: "AAANote")
+        note.properties = [NSAttributeDescription(name: "text", type: .stringAttributeType)]
+        model.entities = [note] + model.entities
+        model.entitiesByName["Employee"]?.properties.append(NSAttributeDescription(name: "nickname", type: .stringAttributeType))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [
+            NSPersistentHistoryTrackingKey: true, NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+        ])
+        let migrated = TestStack(model: model, coordinator: coordinator, context: newContext(coordinator))
+        let after = try transactions(migrated)
+        XCTAssertEqual(after.map(\.transactionNumber), before.map(\.transactionNumber))
+        XCTAssertEqual(after.map(\.author), ["v1", "v1"])
+        XCTAssertEqual(after.first?.changes?.first?.changedObjectID.entity.name, "Employee", "the change names the migrated entity")
+        XCTAssertEqual(after.first?.changes?.first?.changedObjectID.uriRepresentation(), uri, "object URIs stay")
+        XCTAssertEqual(after.last?.changes?.first?.updatedProperties?.map(\.name), ["salary"])
+        // New transactions continue the numbering.
+        try migrated.context.performAndWait { _ = migrated.employee("Bob"); try migrated.context.save() }
+        XCTAssertEqual(try transactions(migrated, after: after.last?.token).count, 1)
+    }
+
     func testAStoreWithoutTrackingHasNoHistory() throws {
         let stack = try stack(tracking: false)
         try stack.context.performAndWait { _ = stack.employee("A"); try stack.context.save() }

@@ -285,6 +285,8 @@ enum SQLiteMigrator {
         defer { if sourceStore.persistentStoreCoordinator != nil { try? sourceCoordinator.remove(sourceStore) } }
         guard let reader = sourceStore as? SQLiteStore else { throw migrationError(url.path, "the source store is not a SQLite store") }
         let highWaterMarks = try reader.openConnection().query("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY", []) { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
+        let history = try SQLiteHistoryCopy(from: reader.openConnection())
+        guard let sourceEntities = reader.schema else { throw migrationError(url.path, "the source store has no schema") }
 
         // ...into a new store file with the destination's schema, open at the same time: rows
         // stream from one to the other a batch at a time (SQLiteBulkInsert), in one transaction
@@ -339,6 +341,20 @@ enum SQLiteMigrator {
         plist[NSStoreUUIDKey] = nil
         try db.inTransaction {
             try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", [.text(metadata[NSStoreUUIDKey] as? String ?? UUID().uuidString), .blob(try SQLiteMetadata.encode(plist))])
+            // The history comes along, its changes renumbered to the destination's entities.
+            if let history {
+                let destinationNumbers = Dictionary(try db.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY", []) { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }, uniquingKeysWith: { a, _ in a })
+                func destinationEntity(_ number: Int64) -> NSEntityDescription? {
+                    guard let name = sourceEntities.entity(number: Int(number))?.name,
+                          let mapped = mapping.mapping(forSourceEntityName: name)?.destinationEntityName else { return nil }
+                    return destination.entitiesByName[mapped]
+                }
+                try history.write(into: db, entityNumber: { number in destinationEntity(number)?.name.flatMap { destinationNumbers[$0] } }, columns: { number, data in
+                    guard let source = sourceEntities.entity(number: Int(number)), let target = destinationEntity(number) else { return nil }
+                    let names = HistoryColumns.decode(data, of: source).map(\.name)
+                    return HistoryColumns.encode(names.compactMap { target.layout?.indexByName[$0] }, of: target)
+                })
+            }
             for (sourceName, max) in highWaterMarks {
                 guard let entityMapping = mapping.mapping(forSourceEntityName: sourceName), let name = entityMapping.destinationEntityName else { continue }
                 try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_NAME = ?", [.integer(max), .text(name)])

@@ -180,6 +180,17 @@ final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// The column as it is stored, whatever its storage class (for copying rows unchanged).
+    func sqliteValue(at index: Int32) -> SQLiteValue {
+        switch storageClass(at: index) {
+        case SQLITE_INTEGER: return .integer(int64(at: index))
+        case SQLITE_FLOAT: return .real(double(at: index))
+        case SQLITE_TEXT: return text(at: index).map { .text($0) } ?? .null
+        case SQLITE_BLOB: return blob(at: index).map { .blob($0) } ?? .null
+        default: return .null
+        }
+    }
+
     func blob(at index: Int32) -> Data? {
         guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))

@@ -171,6 +171,52 @@ extension SQLiteStore: HistoryKeepingStore {
     }
 }
 
+/// A store's history tables as rows, for a migration to carry over: Apple's lightweight
+/// migration keeps history, and apps that merge through it would otherwise lose their place.
+struct SQLiteHistoryCopy {
+    private static let columns = [
+        "ATRANSACTIONSTRING": ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"],
+        "ATRANSACTION": ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS", "ZTIMESTAMP", "ZAUTHOR", "ZBUNDLEID", "ZCONTEXTNAME", "ZPROCESSID", "ZQUERYGEN"],
+        "ACHANGE": ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"],
+    ]
+    private var rows: [String: [[SQLiteValue]]] = [:]
+
+    /// The history of the store `db` holds; nil when it has none.
+    init?(from db: SQLiteConnection) throws {
+        guard try db.tableNames().contains("ATRANSACTION") else { return nil }
+        for (table, names) in Self.columns {
+            rows[table] = try db.query("SELECT \(names.joined(separator: ", ")) FROM \(table)", []) { row in
+                (0..<Int32(names.count)).map { row.sqliteValue(at: $0) }
+            }
+        }
+    }
+
+    /// Writes the history into the migrated store `db` (inside the caller's transaction):
+    /// `entityNumber` maps a source entity number to the destination's (changes of entities the
+    /// migration dropped go), `columns` re-encodes an update's changed properties for it.
+    func write(into db: SQLiteConnection, entityNumber: (Int64) -> Int64?, columns: (Int64, Data) -> Data?) throws {
+        for sql in SQLiteStore.historyTableStatements { try db.execute(sql) }
+        for (table, names) in Self.columns {
+            let insert = try db.statement("INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
+            for var row in rows[table] ?? [] {
+                if table == "ACHANGE" {
+                    guard case .integer(let source) = row[4], let destination = entityNumber(source) else { continue }
+                    row[4] = .integer(destination)
+                    if case .blob(let data) = row[7] { row[7] = columns(source, data).map { .blob($0) } ?? .null }
+                }
+                insert.reset()
+                for (i, value) in row.enumerated() { insert.bind(value, at: Int32(i + 1)) }
+                _ = try insert.step()
+            }
+        }
+        for (number, name, table) in [(SQLiteStore.historyChangeEntity, "CHANGE", "ACHANGE"), (SQLiteStore.historyTransactionEntity, "TRANSACTION", "ATRANSACTION"),
+                                      (SQLiteStore.historyStringEntity, "TRANSACTIONSTRING", "ATRANSACTIONSTRING")] {
+            let max = rows[table]?.compactMap { row -> Int64? in if case .integer(let key) = row[0] { return key } else { return nil } }.max() ?? 0
+            try db.run("INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)", [.integer(number), .text(name), .integer(max)])
+        }
+    }
+}
+
 /// The properties an update changed, as `ACHANGE.ZCOLUMNS` holds them: a bit per property, in
 /// the order of the entity's properties (its layout's slots), little-endian bytes.
 enum HistoryColumns {
