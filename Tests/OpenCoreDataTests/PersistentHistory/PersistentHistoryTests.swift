@@ -229,6 +229,18 @@ final class PersistentHistoryTests: XCTestCase {
         XCTAssertEqual(error?.code, NSPersistentStoreUnsupportedRequestTypeError)
     }
 
+    func testAStoreThatKeptHistoryOpensReadOnlyWithoutTheOption() throws {
+        let url = directory.appendingPathComponent("Kept.sqlite")
+        let tracking = try stack(url: url)
+        try tracking.context.performAndWait { _ = tracking.employee("Ann"); try tracking.context.save() }
+        try tracking.coordinator.remove(tracking.coordinator.persistentStores[0])
+        let plain = try stack(tracking: false, url: url)
+        XCTAssertTrue(plain.coordinator.persistentStores[0].isReadOnly, "as Apple's store: read-only, so that no save goes unrecorded")
+        XCTAssertEqual(try plain.context.performAndWait { try plain.context.count(for: NSFetchRequest<Employee>(entityName: "Employee")) }, 1)
+        let error = thrownError { try plain.context.performAndWait { _ = plain.employee("Bob"); try plain.context.save() } }
+        XCTAssertEqual(error?.code, NSPersistentStoreSaveError)
+    }
+
     func testHistoryTablesAreApplesLayout() throws {
         let store = try TemporaryCompanyStore()
         let (_, context) = try store.open(options: [NSPersistentHistoryTrackingKey: true])

@@ -245,7 +245,8 @@ final class SQLiteAppleStoreTests: XCTestCase {
     func testSampleModel2V2ReadsDecimalsAndSubentityTargetsAndStaysWritableWithItsTriggers() throws {
         let url = try copyStore("alemar11__CoreDataPlus/SampleModel2/Fixtures/SampleModel2_V2.sqlite")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: sampleModel2V2())
-        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        // It keeps persistent history: without the option it would open read-only, as Apple's does.
+        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [NSPersistentHistoryTrackingKey: true])
         XCTAssertEqual(store.identifier, "4B0F5331-DE87-4D61-9947-8A976CCEB627")
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator

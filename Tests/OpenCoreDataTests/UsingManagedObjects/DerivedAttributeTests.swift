@@ -36,9 +36,9 @@ final class DerivedAttributeTests: XCTestCase {
         return model
     }
 
-    private func context(_ model: NSManagedObjectModel, at url: URL) throws -> NSManagedObjectContext {
+    private func context(_ model: NSManagedObjectModel, at url: URL, options: [AnyHashable: Any]? = nil) throws -> NSManagedObjectContext {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context
@@ -144,7 +144,8 @@ final class DerivedAttributeTests: XCTestCase {
         let model = try NSManagedObjectModel.recovered(fromSQLiteStoreAt: url)
         let pagesCount = try XCTUnwrap(model.entitiesByName["Book"]?.attributesByName["pagesCount"] as? NSDerivedAttributeDescription)
         XCTAssertEqual(pagesCount.derivationExpression?.description, "pages.@count")
-        let context = try self.context(model, at: url)
+        // The store keeps persistent history: without the option it opens read-only, as Apple's does.
+        let context = try self.context(model, at: url, options: [NSPersistentHistoryTrackingKey: true])
         try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
             request.predicate = NSPredicate(format: "title == %@", "title 1 - author 1")

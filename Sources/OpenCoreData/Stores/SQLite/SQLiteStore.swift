@@ -180,6 +180,12 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             try openExistingStore(db, tables: tables, path: path, model: model)
             derivedAttributesMaintainedByStore = try SQLiteSchema.derivedAttributesWithTriggers(in: db, model: model)
         }
+        if !tracksHistory, !isReadOnly, tables.contains("ATRANSACTION") {
+            // Apple's store does the same, so that no save goes unrecorded in a history other
+            // processes rely on: it opens read-only, with this warning.
+            isReadOnly = true
+            FileHandle.standardError.write(Data("CoreData: fault: Store opened without NSPersistentHistoryTrackingKey but previously had been opened with NSPersistentHistoryTrackingKey - Forcing into Read Only mode store at '\(path)'\n".utf8))
+        }
         if tracksHistory && !isReadOnly {
             do {
                 try db.inTransaction { try createHistoryTablesIfNeeded(in: db, tables: try db.tableNames()) }
