@@ -32,7 +32,7 @@ extension NSManagedObjectContext {
                 if withChanges {
                     let changes = record.changes.map { change in
                         NSPersistentHistoryChange(id: change.id, objectID: change.objectID, type: change.type,
-                                                  updatedProperties: change.updatedProperties.map { Set($0) }, tombstone: nil)
+                                                  updatedProperties: change.updatedProperties.map { Set($0) }, tombstone: change.tombstone)
                     }
                     for change in changes { change.transaction = transaction }
                     transaction.changes = changes

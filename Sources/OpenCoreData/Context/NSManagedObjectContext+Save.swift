@@ -115,7 +115,8 @@ extension NSManagedObjectContext {
             let changes = StoreChanges(
                 inserted: insertedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: 1, source: source($0)) },
                 updated: updatedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: source($0)) },
-                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: [], version: $0.version, source: source($0)) },
+                // A store that keeps history records a deleted object's preserved values (its tombstone).
+                deleted: deletedNow.map { StoreRow(objectID: $0.objectID, values: history == nil ? [] : ($0.committed ?? []), version: $0.version, source: source($0)) },
                 locked: lockedNow.map { StoreRow(objectID: $0.objectID, values: $0.snapshot(), version: $0.version + 1, source: source($0)) },
                 // What the stored records hold, when the version check on write guarantees it.
                 updatedFrom: checkOnWrite ? updatedNow.compactMap(\.committed) : [],

@@ -52,6 +52,8 @@ struct HistoryChangeRecord {
     let type: NSPersistentHistoryChangeType
     let objectID: NSManagedObjectID
     let updatedProperties: [NSPropertyDescription]?
+    /// A deletion's preserved attribute values, by name.
+    var tombstone: [String: Any]? = nil
 }
 
 /// A store that keeps persistent history (`NSPersistentHistoryTrackingKey`). Its saves record a

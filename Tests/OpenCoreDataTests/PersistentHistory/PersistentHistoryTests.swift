@@ -255,6 +255,44 @@ final class PersistentHistoryTests: XCTestCase {
         XCTAssertEqual(try store.sql("SELECT Z_ENT, ZCHANGETYPE, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS FROM ACHANGE"), [["16001", "0", "1", "1", nil]])
         XCTAssertEqual(try store.sql("SELECT ZNAME FROM ATRANSACTIONSTRING, ATRANSACTION WHERE ATRANSACTIONSTRING.Z_PK = ATRANSACTION.ZAUTHORTS"), [["me"]])
         XCTAssertEqual(try store.sql("SELECT ZAUTHOR FROM ATRANSACTION"), [[nil]], "strings live in ATRANSACTIONSTRING, as in Apple's stores")
+        try context.performAndWait {
+            let ann = try XCTUnwrap(context.fetch(NSFetchRequest<Employee>(entityName: "Employee")).first)
+            ann.salary = 10
+            try context.save()
+        }
+        // Employee's stored properties by name: badge, department, directReports, email, firstName,
+        // lastName, manager, projects, salary (bit 8: 0x80 of the second byte), startDate.
+        XCTAssertEqual(try store.sql("SELECT hex(ZCOLUMNS) FROM ACHANGE WHERE ZCHANGETYPE = 1"), [["0080"]])
+    }
+
+    func testADeletionKeepsTheValuesItsModelPreserves() throws {
+        let model = CompanyModel.make()
+        let employee = try XCTUnwrap(model.entitiesByName["Employee"])
+        (employee.propertiesByName["lastName"] as? NSAttributeDescription)?.preservesValueInHistoryOnDeletion = true
+        (employee.propertiesByName["email"] as? NSAttributeDescription)?.preservesValueInHistoryOnDeletion = true
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let url = directory.appendingPathComponent("Tombstones.sqlite")
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: [NSPersistentHistoryTrackingKey: true])
+        let stack = TestStack(model: model, coordinator: coordinator, context: newContext(coordinator))
+        try stack.context.performAndWait {
+            let ann = stack.employee("Ann"); ann.lastName = "Archer"; ann.email = "ann@example.com"
+            let bob = stack.employee("Bob"); bob.lastName = "Baker"
+            try stack.context.save()
+            stack.context.delete(ann)
+            try stack.context.save()
+            // A batch delete keeps them too.
+            _ = try stack.context.execute(NSBatchDeleteRequest(fetchRequest: NSFetchRequest(entityName: "Employee")))
+        }
+        let recorded = try transactions(stack)
+        let deleted = try XCTUnwrap(recorded[1].changes?.first)
+        XCTAssertEqual(deleted.changeType, .delete)
+        XCTAssertEqual(deleted.tombstone?["lastName"] as? String, "Archer")
+        XCTAssertEqual(deleted.tombstone?["email"] as? String, "ann@example.com")
+        XCTAssertNil(deleted.tombstone?["firstName"], "only the preserved attributes")
+        XCTAssertEqual(recorded[2].changes?.first?.tombstone?["lastName"] as? String, "Baker")
+        XCTAssertNil(recorded[0].changes?.first?.tombstone, "insertions have none")
+        XCTAssertEqual(try SQLiteInspector.rows(at: url.path, "SELECT ZTOMBSTONE0, ZTOMBSTONE1 FROM ACHANGE WHERE ZCHANGETYPE = 2 ORDER BY Z_PK"),
+                       [["ann@example.com", "Archer"], [nil, "Baker"]], "ZTOMBSTONE<n>: the preserved attributes by name")
     }
 
     func testHistoryAppleWroteReadsHere() throws {

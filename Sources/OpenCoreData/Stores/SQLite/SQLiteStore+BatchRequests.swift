@@ -32,6 +32,8 @@ extension SQLiteStore {
         for entity in entities {
             guard let entityPlan = self.plan(for: entity), entityPlan.externalDataSlots.isEmpty,
                   entity.relationshipsByName.isEmpty else { return nil }
+            // History keeps preserved values of deleted records: the rows path reads them.
+            if tracksHistory, !HistoryColumns.tombstoneAttributes(of: entity).isEmpty { return nil }
         }
         return query
     }

@@ -41,10 +41,17 @@ extension SQLiteStore: HistoryKeepingStore {
     /// Creates the history tables and their `Z_PRIMARYKEY` rows in a store that lacks them,
     /// inside the caller's transaction.
     func createHistoryTablesIfNeeded(in db: SQLiteConnection, tables: Set<String>) throws {
-        guard !tables.contains("ATRANSACTION") else { return }
-        for sql in Self.historyTableStatements { try db.execute(sql) }
-        for (number, name) in [(Self.historyChangeEntity, "CHANGE"), (Self.historyTransactionEntity, "TRANSACTION"), (Self.historyStringEntity, "TRANSACTIONSTRING")] {
-            try db.run("INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)", [.integer(number), .text(name)])
+        if !tables.contains("ATRANSACTION") {
+            for sql in Self.historyTableStatements { try db.execute(sql) }
+            for (number, name) in [(Self.historyChangeEntity, "CHANGE"), (Self.historyTransactionEntity, "TRANSACTION"), (Self.historyStringEntity, "TRANSACTIONSTRING")] {
+                try db.run("INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)", [.integer(number), .text(name)])
+            }
+        }
+        // One ZTOMBSTONE<n> column per preserved attribute of the entity that has most of them.
+        let needed = schema.entities.map { HistoryColumns.tombstoneAttributes(of: $0).count }.max() ?? 0
+        let present = Set(try db.columnNames(of: "ACHANGE"))
+        for n in 0..<needed where !present.contains("ZTOMBSTONE\(n)") {
+            try db.execute("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(n) BLOB")
         }
     }
 
@@ -95,7 +102,25 @@ extension SQLiteStore: HistoryKeepingStore {
         for (i, row) in changes.updated.enumerated() {
             try add(row, .update, columns: i < changes.updatedSlots.count ? HistoryColumns.encode(changes.updatedSlots[i], of: row.entity) : nil)
         }
-        for row in changes.deleted { try add(row, .delete, columns: nil) }
+        for row in changes.deleted {
+            try add(row, .delete, columns: nil)
+            try recordTombstone(of: row, change: key - 1, in: db)
+        }
+    }
+
+    /// The preserved attribute values of a deleted row, into its change's `ZTOMBSTONE<n>`
+    /// columns (a row without values, from a batch delete in SQL, has none to keep).
+    private func recordTombstone(of row: StoreRow, change: Int64, in db: SQLiteConnection) throws {
+        let attributes = HistoryColumns.tombstoneAttributes(of: row.entity)
+        guard !attributes.isEmpty, !row.values.isEmpty, let layout = row.entity.layout else { return }
+        var assignments: [String] = [], bindings: [SQLiteValue] = []
+        for (n, attribute) in attributes.enumerated() {
+            guard let slot = layout.indexByName[attribute.name], slot < row.values.count else { continue }
+            assignments.append("ZTOMBSTONE\(n) = ?")
+            bindings.append((try? SQLiteValueCoding.columnValue(row.values[slot], for: attribute)) ?? .null)
+        }
+        guard !assignments.isEmpty else { return }
+        try db.run("UPDATE ACHANGE SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?", bindings + [.integer(change)])
     }
 
     // MARK: Reading
@@ -130,14 +155,25 @@ extension SQLiteStore: HistoryKeepingStore {
             guard withChanges, !records.isEmpty else { return records }
             var position: [Int64: Int] = [:]
             for (i, record) in records.enumerated() { position[record.number] = i }
+            let tombstoneColumns = try db.columnNames(of: "ACHANGE").filter { $0.hasPrefix("ZTOMBSTONE") }.count
+            let tombstoneList = (0..<tombstoneColumns).map { ", ZTOMBSTONE\($0)" }.joined()
             _ = try db.query("""
-                SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE
+                SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS\(tombstoneList) FROM ACHANGE
                 WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(condition)) ORDER BY Z_PK
                 """, bindings) { row in
                 guard let i = position[row.int64(at: 1)], let plan = self.plan(number: Int(row.int64(at: 3))),
                       let type = NSPersistentHistoryChangeType(rawValue: Int(row.int64(at: 2))) else { return }
                 let updated = type == .update ? row.blob(at: 5).map { HistoryColumns.decode($0, of: plan.entity) } : nil
-                records[i].changes.append(HistoryChangeRecord(id: row.int64(at: 0), type: type, objectID: plan.origin.objectID(row.int64(at: 4)), updatedProperties: updated))
+                var tombstone: [String: Any]?
+                if type == .delete {
+                    for (n, attribute) in HistoryColumns.tombstoneAttributes(of: plan.entity).enumerated() where n < tombstoneColumns && !row.isNull(at: Int32(6 + n)) {
+                        let value = SQLiteValueCoding.storedValue(from: row, at: Int32(6 + n), for: attribute)
+                        tombstone = tombstone ?? [:]
+                        tombstone?[attribute.name] = value.publicValue(for: attribute)
+                    }
+                }
+                records[i].changes.append(HistoryChangeRecord(id: row.int64(at: 0), type: type, objectID: plan.origin.objectID(row.int64(at: 4)),
+                                                              updatedProperties: updated, tombstone: tombstone))
             }
             return records
         } catch let error as SQLiteError {
@@ -217,25 +253,45 @@ struct SQLiteHistoryCopy {
     }
 }
 
-/// The properties an update changed, as `ACHANGE.ZCOLUMNS` holds them: a bit per property, in
-/// the order of the entity's properties (its layout's slots), little-endian bytes.
+/// How `ACHANGE` names an entity's properties, as Apple's stores do (observed in stores Apple's
+/// framework wrote, and recorded by an independent reader of them): `ZCOLUMNS` is a bitmap read
+/// most significant bit first (bit 0 is `0x80` of the first byte) over the entity's stored
+/// properties — attributes and relationships, inherited ones included — sorted by name;
+/// `ZTOMBSTONE<n>` holds the *n*-th of its attributes that preserve their value on deletion,
+/// sorted by name.
 enum HistoryColumns {
+    /// The entity's stored properties in bitmap order.
+    static func properties(of entity: NSEntityDescription) -> [NSPropertyDescription] {
+        (entity.layout?.properties ?? entity.properties).filter { !$0.isTransient && ($0 is NSAttributeDescription || $0 is NSRelationshipDescription) }
+            .sorted { $0.name < $1.name }
+    }
+
+    /// The attributes whose values a deletion's change keeps, in `ZTOMBSTONE<n>` order.
+    static func tombstoneAttributes(of entity: NSEntityDescription) -> [NSAttributeDescription] {
+        (entity.layout?.properties ?? entity.properties).compactMap { $0 as? NSAttributeDescription }
+            .filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient }.sorted { $0.name < $1.name }
+    }
+
+    /// The bitmap of the properties in `slots` (the entity's layout slots).
     static func encode(_ slots: [Int], of entity: NSEntityDescription) -> Data? {
-        guard let largest = slots.max() else { return nil }
-        var bytes = [UInt8](repeating: 0, count: largest / 8 + 1)
-        for slot in slots { bytes[slot / 8] |= 1 << UInt8(slot % 8) }
+        guard let layout = entity.layout, !slots.isEmpty else { return nil }
+        let ordered = properties(of: entity)
+        var bytes = [UInt8](repeating: 0, count: (ordered.count + 7) / 8)
+        let names = Set(slots.compactMap { $0 < layout.properties.count ? layout.properties[$0].name : nil })
+        for (i, property) in ordered.enumerated() where names.contains(property.name) { bytes[i / 8] |= 0x80 >> UInt8(i % 8) }
         return Data(bytes)
     }
 
+    /// The properties a bitmap names (bits past the entity's properties are ignored).
     static func decode(_ data: Data, of entity: NSEntityDescription) -> [NSPropertyDescription] {
-        guard let layout = entity.layout else { return [] }
-        var properties: [NSPropertyDescription] = []
-        for (i, byte) in data.enumerated() {
-            for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 {
-                let slot = i * 8 + bit
-                if slot < layout.properties.count { properties.append(layout.properties[slot]) }
+        let ordered = properties(of: entity)
+        var result: [NSPropertyDescription] = []
+        for (i, byte) in data.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (0x80 >> UInt8(bit)) != 0 {
+                let index = i * 8 + bit
+                if index < ordered.count { result.append(ordered[index]) }
             }
         }
-        return properties
+        return result
     }
 }
