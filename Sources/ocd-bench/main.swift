@@ -291,6 +291,11 @@ if ["B1", "B1h", "B2", "B3"].contains(where: runs) || only == "B" {
     try BatchWorkloads(rows: quick ? 100_000 : 1_000_000, directory: directory).run { only == "B" || runs($0) }
 }
 
+// H1–H2: persistent history: the cost of recording it, and reading it back.
+if ["H1", "H2"].contains(where: runs) || only == "H" {
+    try HistoryWorkloads(saves: quick ? 200 : 1_000, transactions: quick ? 2_000 : 10_000, directory: directory).run { only == "H" || runs($0) }
+}
+
 // R1: an NSFetchedResultsController kept current, per merged single-object save, at two
 // result sizes; the controller's work per change must not grow with the size.
 if runs("R1") {

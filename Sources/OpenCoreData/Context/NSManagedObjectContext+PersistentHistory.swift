@@ -43,7 +43,8 @@ extension NSManagedObjectContext {
         if case .matching(let fetch) = request.bound, let predicate = fetch.predicate {
             transactions = try filter(transactions, by: predicate, entity: fetch.entity)
         }
-        transactions.sort { ($0.timestamp, $0.transactionNumber) < ($1.timestamp, $1.transactionNumber) }
+        // One store gives them in its order already; several are merged by time.
+        if stores.count > 1 { transactions.sort { ($0.timestamp, $0.transactionNumber) < ($1.timestamp, $1.transactionNumber) } }
         let result: Any
         switch request.resultType {
         case .statusOnly: result = true
