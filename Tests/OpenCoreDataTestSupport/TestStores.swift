@@ -94,3 +94,24 @@ extension TestStack {
         return value
     }
 }
+
+/// Two stacks on `model`: a SQLite store in a new file of `directory`, and one at `/dev/null`
+/// (SQLite in memory) — the stores batch requests run on (Apple's in-memory store refuses them).
+public func sqliteFileAndMemoryStacks(_ model: NSManagedObjectModel, in directory: URL) throws -> [TestStack] {
+    try [directory.appendingPathComponent("\(UUID().uuidString).sqlite"), URL(fileURLWithPath: "/dev/null")].map { url in
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
+        return TestStack(model: model, coordinator: coordinator, context: newContext(coordinator))
+    }
+}
+
+extension TestStack {
+    /// Saves the employee Ann and the manager Max (the sub-entity), on the context's queue.
+    public func saveEmployeeAndManager() throws {
+        try context.performAndWait {
+            _ = employee("Ann")
+            NSEntityDescription.insertNewObject(forEntityName: "Manager", into: context).setValue("Max", forKey: "firstName")
+            try context.save()
+        }
+    }
+}

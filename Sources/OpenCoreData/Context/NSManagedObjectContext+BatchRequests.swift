@@ -49,19 +49,27 @@ extension NSManagedObjectContext {
     /// this context registers nothing and its unsaved changes don't count).
     private func batchTarget(_ plan: FetchPlan, store: NSPersistentStore, coordinator: NSPersistentStoreCoordinator) throws -> BatchTarget {
         if try coordinator.prepareFetch(plan).isExact { return .matching(plan) }
+        let (scratch, fetch): (NSManagedObjectContext, NSFetchRequest<NSManagedObjectID>) = scratchFetch(of: plan, in: store, coordinator: coordinator)
+        fetch.resultType = .managedObjectIDResultType
+        return .objectIDs(try scratch.performAndWait { try scratch.fetch(fetch) })
+    }
+
+    /// A new private-queue context on `coordinator`, and a fetch there of `plan`'s records as
+    /// `store` has them (no unsaved changes count): where a batch request reads records, so that
+    /// the executing context registers none.
+    private func scratchFetch<Result>(of plan: FetchPlan, in store: NSPersistentStore, coordinator: NSPersistentStoreCoordinator) -> (NSManagedObjectContext, NSFetchRequest<Result>) {
         let scratch = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         scratch.persistentStoreCoordinator = coordinator
-        let fetch = NSFetchRequest<NSManagedObjectID>()
+        let fetch = NSFetchRequest<Result>()
         fetch.entity = plan.entity
         fetch.predicate = plan.predicate
         fetch.sortDescriptors = plan.sortDescriptors
         fetch.includesSubentities = plan.includesSubentities
         fetch.fetchLimit = plan.fetchLimit
         fetch.fetchOffset = plan.fetchOffset
-        fetch.resultType = .managedObjectIDResultType
         fetch.includesPendingChanges = false
         fetch.affectedStores = [store]
-        return .objectIDs(try scratch.performAndWait { try scratch.fetch(fetch) })
+        return (scratch, fetch)
     }
 
     // MARK: Delete
@@ -184,14 +192,7 @@ extension NSManagedObjectContext {
     private func evaluateBatchExpressions(_ expressions: [(slot: Int, attribute: NSAttributeDescription, expression: NSExpression)],
                                           plan: FetchPlan, store: NSPersistentStore, coordinator: NSPersistentStoreCoordinator,
                                           entityName: String) throws -> (ids: [NSManagedObjectID], values: [(slot: Int, attribute: NSAttributeDescription, value: BatchUpdateValue)]) {
-        let scratch = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        scratch.persistentStoreCoordinator = coordinator
-        let fetch = NSFetchRequest<NSManagedObject>()
-        fetch.entity = plan.entity
-        fetch.predicate = plan.predicate
-        fetch.includesSubentities = plan.includesSubentities
-        fetch.includesPendingChanges = false
-        fetch.affectedStores = [store]
+        let (scratch, fetch): (NSManagedObjectContext, NSFetchRequest<NSManagedObject>) = scratchFetch(of: plan, in: store, coordinator: coordinator)
         return try scratch.performAndWait {
             let objects = try scratch.fetch(fetch)
             var perSlot = expressions.map { _ in [ObjectKey: StoredValue](minimumCapacity: objects.count) }

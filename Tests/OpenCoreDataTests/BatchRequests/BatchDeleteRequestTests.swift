@@ -13,16 +13,8 @@ final class BatchDeleteRequestTests: XCTestCase {
         directory = try makeTemporaryDirectory("ocd-batch-delete")
     }
 
-    /// A stack per store type on `model`.
     private func stacks(_ model: NSManagedObjectModel = CompanyModel.make()) throws -> [TestStack] {
-        var result: [TestStack] = []
-        for type in ["file", "/dev/null"] {
-            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            let url = type == "file" ? directory.appendingPathComponent("\(UUID().uuidString).sqlite") : URL(fileURLWithPath: "/dev/null")
-            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
-            result.append(TestStack(model: model, coordinator: coordinator, context: newContext(coordinator)))
-        }
-        return result
+        try sqliteFileAndMemoryStacks(model, in: directory)
     }
 
     private func names(_ stack: TestStack, _ entity: String = "Employee", key: String = "firstName") throws -> [String] {
@@ -106,12 +98,7 @@ final class BatchDeleteRequestTests: XCTestCase {
 
     func testSubentitiesAreDeletedUnlessExcluded() throws {
         for stack in try stacks() {
-            try stack.context.performAndWait {
-                _ = stack.employee("Ann")
-                let boss = NSEntityDescription.insertNewObject(forEntityName: "Manager", into: stack.context)
-                boss.setValue("Max", forKey: "firstName")
-                try stack.context.save()
-            }
+            try stack.saveEmployeeAndManager()
             let fetch = employeesFetch()
             fetch.includesSubentities = false
             _ = try stack.context.performAndWait { try stack.context.execute(NSBatchDeleteRequest(fetchRequest: fetch)) }

@@ -26,13 +26,7 @@ final class BatchInsertRequestTests: XCTestCase {
     }
 
     private func stacks() throws -> [TestStack] {
-        let model = Self.makeModel()
-        return try ["file", "/dev/null"].map { type in
-            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            let url = type == "file" ? directory.appendingPathComponent("\(UUID().uuidString).sqlite") : URL(fileURLWithPath: "/dev/null")
-            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
-            return TestStack(model: model, coordinator: coordinator, context: newContext(coordinator))
-        }
+        try sqliteFileAndMemoryStacks(Self.makeModel(), in: directory)
     }
 
     /// code → (magnitude, place), read by a fresh context.

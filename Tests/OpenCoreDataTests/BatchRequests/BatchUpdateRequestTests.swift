@@ -14,13 +14,7 @@ final class BatchUpdateRequestTests: XCTestCase {
     }
 
     private func stacks() throws -> [TestStack] {
-        let model = CompanyModel.make()
-        return try ["file", "/dev/null"].map { type in
-            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            let url = type == "file" ? directory.appendingPathComponent("\(UUID().uuidString).sqlite") : URL(fileURLWithPath: "/dev/null")
-            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
-            return TestStack(model: model, coordinator: coordinator, context: newContext(coordinator))
-        }
+        try sqliteFileAndMemoryStacks(CompanyModel.make(), in: directory)
     }
 
     private func seed(_ stack: TestStack) throws {
@@ -110,12 +104,7 @@ final class BatchUpdateRequestTests: XCTestCase {
 
     func testIncludesSubentitiesFalseLeavesSubentityRecords() throws {
         for stack in try stacks() {
-            try stack.context.performAndWait {
-                _ = stack.employee("Ann")
-                let boss = NSEntityDescription.insertNewObject(forEntityName: "Manager", into: stack.context)
-                boss.setValue("Max", forKey: "firstName")
-                try stack.context.save()
-            }
+            try stack.saveEmployeeAndManager()
             let request = NSBatchUpdateRequest(entityName: "Employee")
             request.includesSubentities = false
             request.propertiesToUpdate = ["lastName": "Plain"]
