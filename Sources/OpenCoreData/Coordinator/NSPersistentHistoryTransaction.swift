@@ -63,11 +63,7 @@ open class NSPersistentHistoryTransaction: NSObject, @unchecked Sendable {
     public class var entityDescription: NSEntityDescription? { HistoryEntities.transaction }
     /// A fetch request for transactions, to give ``NSPersistentHistoryChangeRequest/fetchHistory(withFetch:)``
     /// a predicate.
-    public class var fetchRequest: NSFetchRequest<any NSFetchRequestResult>? {
-        let request = NSFetchRequest<any NSFetchRequestResult>()
-        request.entity = HistoryEntities.transaction
-        return request
-    }
+    public class var fetchRequest: NSFetchRequest<any NSFetchRequestResult>? { HistoryEntities.fetchRequest(of: HistoryEntities.transaction) }
 
     public override var description: String {
         "<NSPersistentHistoryTransaction \(transactionNumber) at \(timestamp), author \(author ?? "nil"), context \(contextName ?? "nil"), \(changes.map { "\($0.count) changes" } ?? "changes not fetched")>"
@@ -109,11 +105,7 @@ open class NSPersistentHistoryChange: NSObject, @unchecked Sendable {
     /// The entity that describes changes in a history fetch request (`changeType`,
     /// `changedEntity`, `changeID`).
     public class var entityDescription: NSEntityDescription? { HistoryEntities.change }
-    public class var fetchRequest: NSFetchRequest<any NSFetchRequestResult>? {
-        let request = NSFetchRequest<any NSFetchRequestResult>()
-        request.entity = HistoryEntities.change
-        return request
-    }
+    public class var fetchRequest: NSFetchRequest<any NSFetchRequestResult>? { HistoryEntities.fetchRequest(of: HistoryEntities.change) }
 
     public override var description: String {
         "<NSPersistentHistoryChange \(changeID) \(changeType) \(changedObjectID.uriRepresentation().absoluteString)>"
@@ -122,6 +114,12 @@ open class NSPersistentHistoryChange: NSObject, @unchecked Sendable {
 
 /// The descriptions of history records for fetch requests: not entities of any model.
 enum HistoryEntities {
+    static func fetchRequest(of entity: NSEntityDescription) -> NSFetchRequest<any NSFetchRequestResult> {
+        let request = NSFetchRequest<any NSFetchRequestResult>()
+        request.entity = entity
+        return request
+    }
+
     static let transaction: NSEntityDescription = {
         let entity = NSEntityDescription(name: "Transaction")
         entity.properties = [
