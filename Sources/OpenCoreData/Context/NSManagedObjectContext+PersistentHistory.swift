@@ -64,7 +64,7 @@ extension NSManagedObjectContext {
         case .afterDate(let date): return .afterDate(date)
         case .afterToken(let token): return .after(number: token?.transactionNumbers[storeID] ?? 0)
         case .beforeDate(let date): return .beforeDate(date)
-        case .beforeToken(let token): return .upTo(number: token.map { $0.transactionNumbers[storeID] ?? 0 } ?? .max)
+        case .beforeToken(let token): return .before(number: token.map { $0.transactionNumbers[storeID] ?? 0 } ?? .max)
         case .matching: return .after(number: 0)
         }
     }

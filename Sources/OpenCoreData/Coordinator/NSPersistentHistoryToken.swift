@@ -23,15 +23,17 @@ public final class NSPersistentHistoryToken: NSObject, NSSecureCoding, NSCopying
         super.init()
     }
 
+    private static let archiveKey = "NSPersistentHistoryTokenDictionary"
+
     public static var supportsSecureCoding: Bool { true }
 
-    /// Archived as a dictionary of store UUIDs to numbers, under `storeTokens`.
+    /// Archived as a dictionary of store UUIDs to numbers, under `NSPersistentHistoryTokenDictionary`, as Apple's tokens are.
     public func encode(with coder: NSCoder) {
-        coder.encode(transactionNumbers.mapValues { NSNumber(value: $0) } as NSDictionary, forKey: "storeTokens")
+        coder.encode(transactionNumbers.mapValues { NSNumber(value: $0) } as NSDictionary, forKey: Self.archiveKey)
     }
 
     public init?(coder: NSCoder) {
-        guard let stored = coder.decodeObject(of: [NSDictionary.self, NSString.self, NSNumber.self], forKey: "storeTokens") as? NSDictionary else { return nil }
+        guard let stored = coder.decodeObject(of: [NSDictionary.self, NSString.self, NSNumber.self], forKey: Self.archiveKey) as? NSDictionary else { return nil }
         var numbers: [String: Int64] = [:]
         for (key, value) in stored {
             guard let store = key as? String, let number = (value as? NSNumber)?.int64Value else { return nil }

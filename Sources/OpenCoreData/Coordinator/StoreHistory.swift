@@ -28,8 +28,8 @@ enum HistorySelection {
     case after(number: Int64)
     /// Transactions committed after `date`.
     case afterDate(Date)
-    /// Transactions numbered up to and including `number`.
-    case upTo(number: Int64)
+    /// Transactions numbered below `number` (the one a token marks stays, as in Apple's stores).
+    case before(number: Int64)
     /// Transactions committed before `date`.
     case beforeDate(Date)
 }

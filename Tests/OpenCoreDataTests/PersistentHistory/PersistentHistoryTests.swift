@@ -98,6 +98,14 @@ final class PersistentHistoryTests: XCTestCase {
         let decoded = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: NSPersistentHistoryToken.self, from: data))
         XCTAssertEqual(decoded, token)
         XCTAssertTrue(try transactions(stack, after: decoded).isEmpty)
+        // Apple's tokens keep their store UUID → number dictionary under this key.
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        token.encode(with: archiver)
+        archiver.finishEncoding()
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+        unarchiver.requiresSecureCoding = false
+        let numbers = unarchiver.decodeObject(forKey: "NSPersistentHistoryTokenDictionary") as? NSDictionary
+        XCTAssertEqual(numbers?.allKeys as? [String], [try XCTUnwrap(stack.coordinator.persistentStores.first?.identifier)])
     }
 
     func testResultTypes() throws {
@@ -122,7 +130,7 @@ final class PersistentHistoryTests: XCTestCase {
         XCTAssertEqual(found?.map(\.author), ["widget"])
     }
 
-    func testDeletingHistoryUpToATokenKeepsWhatCameAfter() throws {
+    func testDeletingHistoryBeforeATokenKeepsTheTransactionItMarks() throws {
         let stack = try stack()
         for name in ["A", "B", "C"] {
             try stack.context.performAndWait { _ = stack.employee(name); try stack.context.save() }
@@ -131,11 +139,33 @@ final class PersistentHistoryTests: XCTestCase {
         let reader = stack.newContext()
         let delete = NSPersistentHistoryChangeRequest.deleteHistory(before: all[1].token)
         delete.resultType = .count
-        XCTAssertEqual(try reader.performAndWait { (try reader.execute(delete) as? NSPersistentHistoryResult)?.result as? Int }, 2,
-                       "the transaction the token marks goes too: it has been processed")
-        XCTAssertEqual(try transactions(stack).map(\.transactionNumber), [all[2].transactionNumber])
+        XCTAssertEqual(try reader.performAndWait { (try reader.execute(delete) as? NSPersistentHistoryResult)?.result as? Int }, 1,
+                       "only the transactions before the token's go")
+        XCTAssertEqual(try transactions(stack).map(\.transactionNumber), [all[1].transactionNumber, all[2].transactionNumber])
+        XCTAssertEqual(try transactions(stack, after: all[1].token).map(\.transactionNumber), [all[2].transactionNumber],
+                       "an app that deletes up to its last token still fetches after it")
         _ = try reader.performAndWait { try reader.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: nil as NSPersistentHistoryToken?)) }
         XCTAssertTrue(try transactions(stack).isEmpty)
+    }
+
+    func testFetchingAfterATokenWhoseFollowingHistoryWasDeletedThrowsExpired() throws {
+        let stack = try stack()
+        for name in ["A", "B", "C"] {
+            try stack.context.performAndWait { _ = stack.employee(name); try stack.context.save() }
+        }
+        let all = try transactions(stack)
+        let reader = stack.newContext()
+        _ = try reader.performAndWait { try reader.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: all[2].token)) }
+        XCTAssertEqual(try transactions(stack, after: all[1].token).count, 1, "nothing after the token was lost")
+        XCTAssertThrowsError(try transactions(stack, after: all[0].token)) { error in
+            XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+            XCTAssertEqual((error as NSError).code, NSPersistentHistoryTokenExpiredError)
+        }
+        _ = try reader.performAndWait { try reader.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: nil as NSPersistentHistoryToken?)) }
+        XCTAssertThrowsError(try transactions(stack, after: all[1].token), "with every transaction gone, the number still counts")
+        XCTAssertTrue(try transactions(stack, after: all[2].token).isEmpty)
+        let current = try XCTUnwrap(stack.coordinator.currentPersistentHistoryToken(fromStores: nil))
+        XCTAssertEqual(current, all[2].token, "the current token doesn't go back when history is deleted")
     }
 
     func testATransactionsObjectIDNotificationMergesIntoAContext() throws {

@@ -129,7 +129,7 @@ extension SQLiteStore: HistoryKeepingStore {
         switch selection {
         case .after(let number): return ("Z_PK > ?", [.integer(number)])
         case .afterDate(let date): return ("ZTIMESTAMP > ?", [.real(date.timeIntervalSinceReferenceDate)])
-        case .upTo(let number): return ("Z_PK <= ?", [.integer(number)])
+        case .before(let number): return ("Z_PK < ?", [.integer(number)])
         case .beforeDate(let date): return ("ZTIMESTAMP < ?", [.real(date.timeIntervalSinceReferenceDate)])
         }
     }
@@ -142,6 +142,9 @@ extension SQLiteStore: HistoryKeepingStore {
             let strings = Dictionary(try db.query("SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING", []) { ($0.int64(at: 0), $0.text(at: 1)) }, uniquingKeysWith: { a, _ in a })
             func string(_ statement: SQLiteStatement, reference: Int32, text: Int32) -> String? {
                 statement.isNull(at: reference) ? statement.text(at: text) : strings[statement.int64(at: reference)] ?? nil
+            }
+            if case .after(let number) = selection, number > 0 {
+                try checkNotExpired(number, in: db)
             }
             let (condition, bindings) = whereClause(selection)
             var records = try db.query("""
@@ -181,6 +184,23 @@ extension SQLiteStore: HistoryKeepingStore {
         }
     }
 
+    /// Throws 134301 when history after transaction `number` has been deleted: the oldest
+    /// transaction left (or, with none left, the next to be numbered) must follow it directly,
+    /// or the caller would miss changes without knowing.
+    private func checkNotExpired(_ number: Int64, in db: SQLiteConnection) throws {
+        let oldest = try db.query("SELECT MIN(Z_PK) FROM ATRANSACTION", []) { $0.isNull(at: 0) ? nil : $0.int64(at: 0) }.first ?? nil
+        let next = try oldest ?? (lastCommittedTransactionNumber(in: db) + 1)
+        guard number + 1 >= next else {
+            throw CoreDataError.make(NSPersistentHistoryTokenExpiredError,
+                "Persistent History Token is expired: the history after transaction \(number) of the store at \(url?.path ?? "?") has been deleted. Fetch the objects again and continue from currentPersistentHistoryToken(fromStores:).")
+        }
+    }
+
+    /// The number of the last transaction recorded, deleted or not (`Z_PRIMARYKEY` keeps it).
+    private func lastCommittedTransactionNumber(in db: SQLiteConnection) throws -> Int64 {
+        try db.query("SELECT IFNULL(Z_MAX, 0) FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Self.historyTransactionEntity)]) { $0.int64(at: 0) }.first ?? 0
+    }
+
     func deleteHistory(_ selection: HistorySelection) throws -> Int {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
@@ -203,7 +223,7 @@ extension SQLiteStore: HistoryKeepingStore {
         lock.lock(); defer { lock.unlock() }
         let db = try openConnection()
         guard try db.tableNames().contains("ATRANSACTION") else { return 0 }
-        return try db.query("SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION", []) { $0.int64(at: 0) }.first ?? 0
+        return try lastCommittedTransactionNumber(in: db)
     }
 }
 
