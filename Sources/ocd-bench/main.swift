@@ -296,6 +296,11 @@ if ["H1", "H2"].contains(where: runs) || only == "H" {
     try HistoryWorkloads(saves: quick ? 200 : 1_000, transactions: quick ? 2_000 : 10_000, directory: directory).run { only == "H" || runs($0) }
 }
 
+// H3: remote-change notifications: latency and idle cost.
+if runs("H3") || only == "H" {
+    try RemoteChangeWorkload(saves: quick ? 100 : 500, stores: 10, directory: directory).run()
+}
+
 // R1: an NSFetchedResultsController kept current, per merged single-object save, at two
 // result sizes; the controller's work per change must not grow with the size.
 if runs("R1") {

@@ -5,31 +5,26 @@ import OpenCoreData
 // constants too: if that file also lists them, keep one block each.
 
 /// api: NSPersistentStoreRemoteChangeNotificationPostOptionKey
-/// later: #26
 func api_RemoteChange_NSPersistentStoreRemoteChangeNotificationPostOptionKey() {
     let _: String = NSPersistentStoreRemoteChangeNotificationPostOptionKey
 }
 
 /// api: NSNotification.Name.NSPersistentStoreRemoteChange
-/// later: #26
 func api_RemoteChange_NSNotification_Name_NSPersistentStoreRemoteChange() {
     let _: NSNotification.Name = .NSPersistentStoreRemoteChange
 }
 
 /// api: NSPersistentHistoryTokenKey
-/// later: #26
 func api_RemoteChange_NSPersistentHistoryTokenKey() {
     let _: String = NSPersistentHistoryTokenKey
 }
 
 /// api: NSPersistentStoreURLKey
-/// later: #26
 func api_RemoteChange_NSPersistentStoreURLKey() {
     let _: String = NSPersistentStoreURLKey
 }
 
 /// api: NSStoreUUIDKey
-/// later: #26
 func api_RemoteChange_NSStoreUUIDKey() {
     let _: String = NSStoreUUIDKey
 }

@@ -68,11 +68,11 @@ public func itemRequest(batchSize: Int, predicate: String? = "n != nil", sorted:
 }
 
 extension TestStack {
-    /// A stack of ``CompanyModel`` on a new SQLite store at `url`.
-    public init(sqliteAt url: URL) throws {
+    /// A stack of ``CompanyModel`` on a new SQLite store at `url`, added with `options`.
+    public init(sqliteAt url: URL, options: [AnyHashable: Any]? = nil) throws {
         let model = CompanyModel.make()
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
         self.init(model: model, coordinator: coordinator, context: OpenCoreDataTestSupport.newContext(coordinator))
     }
 

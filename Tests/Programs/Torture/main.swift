@@ -13,6 +13,11 @@ import TortureKit
 //                                                      rollback), printing "done <conflicts>"
 //   ocd-torture migrate <store>                        opens the store with version 2 of the model,
 //                                                      migrating it, and prints "migrated"
+//   ocd-torture remote-writer <store> <n>              with persistent history on, renames the
+//                                                      department of save 0 to "renamed", then
+//                                                      inserts departments of saves 1...n, one save
+//                                                      each, 100 ms apart, printing "saved <n> <t>"
+//                                                      (t: the wall clock after the save, in seconds)
 //   ocd-torture off-queue <store>                      saves a department, then asks its context
 //                                                      hasChanges off its queue: a debug build stops
 //
@@ -99,6 +104,29 @@ case "migrate" where arguments.count == 2:
         fail("migrate: \(error)")
     }
 
+case "remote-writer" where arguments.count == 3:
+    // The other process of the remote-change test: its saves must be noticed by the test's
+    // coordinator through the store file alone.
+    guard let count = Int(arguments[2]) else { fail("remote-writer: a count") }
+    do {
+        let (_, context) = try TortureModel.open(URL(fileURLWithPath: arguments[1]), extraOptions: [NSPersistentHistoryTrackingKey: true])
+        try context.performAndWait {
+            let first = NSFetchRequest<NSManagedObject>(entityName: "Department")
+            first.predicate = NSPredicate(format: "save == 0")
+            for department in try context.fetch(first) { department.setValue("renamed", forKey: "name") }
+            for n in 1...max(count, 1) {
+                Thread.sleep(forTimeInterval: 0.1)
+                let department = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+                department.setValue("remote \(n)", forKey: "name")
+                department.setValue(n, forKey: "save")
+                try context.save()
+                say("saved \(n) \(Date().timeIntervalSince1970)")
+            }
+        }
+    } catch {
+        fail("remote-writer: \(error)")
+    }
+
 case "off-queue" where arguments.count == 2:
     // `hasChanges` reads the context's change sets without a check of its own: the check on
     // the context's state must catch it.
@@ -117,5 +145,5 @@ case "off-queue" where arguments.count == 2:
     }
 
 default:
-    fail("usage: ocd-torture save-loop <store> | stress <store> <policy> <worker> <count> | migrate <store> | off-queue <store>")
+    fail("usage: ocd-torture save-loop <store> | stress <store> <policy> <worker> <count> | migrate <store> | remote-writer <store> <count> | off-queue <store>")
 }

@@ -66,9 +66,11 @@ public enum TortureModel {
     /// A coordinator with the SQLite store at `url` added, and a private-queue context on it
     /// with `mergePolicy`.
     /// `version` 2 migrates a version-1 store first (lightweight, all or nothing).
-    public static func open(_ url: URL, version: Int = 1, mergePolicy: Any = NSErrorMergePolicy) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
+    /// `extraOptions` are added to the store's options.
+    public static func open(_ url: URL, version: Int = 1, mergePolicy: Any = NSErrorMergePolicy, extraOptions: [AnyHashable: Any] = [:]) throws -> (NSPersistentStoreCoordinator, NSManagedObjectContext) {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: make(version: version))
         var options: [AnyHashable: Any] = [NSPersistentStoreTimeoutOption: 30]
+        options.merge(extraOptions) { _, extra in extra }
         if version >= 2 {
             options[NSMigratePersistentStoresAutomaticallyOption] = true
             options[NSInferMappingModelAutomaticallyOption] = true

@@ -53,6 +53,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// How many batch requests ran as one SQL statement (for tests that they did). Changed under
     /// the store's lock.
     var batchRequestsInSQL = 0
+    /// Posts remote-change notifications when the store was added with
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` (SQLiteStore+RemoteChange).
+    /// Guarded by `lock`.
+    var remoteChangeObserver: SQLiteRemoteChangeObserver?
 
     override var type: String { NSSQLiteStoreType }
 
@@ -501,7 +505,12 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
         try backUp(source, into: destination)
     }
 
+    override func didAdd(to coordinator: NSPersistentStoreCoordinator) {
+        startRemoteChangeObserver()
+    }
+
     override func willRemove(from coordinator: NSPersistentStoreCoordinator?) {
+        stopRemoteChangeObserver()
         lock.lock(); defer { lock.unlock() }
         connection?.close()
         connection = nil

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A store option: post ``Foundation/NSNotification/Name/NSPersistentStoreRemoteChange`` for
+/// every write to the store, by this coordinator, another one in this process or another
+/// process on the machine.
+///
+/// ```swift
+/// description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+/// description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
+/// NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: container.persistentStoreCoordinator, queue: nil) { note in
+///     let token = note.userInfo?[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken
+///     // fetch the history after your last token, merge it, keep `token`
+/// }
+/// ```
+///
+/// The SQLite store notices writes through the file system (inotify on the store's directory)
+/// and SQLite's `PRAGMA data_version`; see docs/DEVIATIONS.md.
+public let NSPersistentStoreRemoteChangeNotificationPostOptionKey = "NSPersistentStoreRemoteChangeNotificationOptionKey"
+
+/// The changed store's URL, in a remote-change notification's `userInfo`.
+public let NSPersistentStoreURLKey = "storeURL"
+/// The history token of the store's last transaction, in a remote-change notification's
+/// `userInfo` when the store keeps persistent history.
+public let NSPersistentHistoryTokenKey = "historyToken"
+
+extension Notification.Name {
+    /// Posted after a write to a store added with
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`; its object is the store's
+    /// coordinator, its `userInfo` holds `NSStoreUUIDKey`, `NSPersistentStoreURLKey` and, when
+    /// the store keeps history, `NSPersistentHistoryTokenKey`.
+    ///
+    /// Posted on a private queue, as Apple's is: move to your context's queue before touching
+    /// objects. Commits that land close together may be reported by one notification, whose
+    /// token is the latest; catch up through the history after the token you processed last.
+    public static let NSPersistentStoreRemoteChange = Notification.Name("NSPersistentStoreRemoteChangeNotification")
+}
+
+extension NSPersistentStore {
+    /// Whether the store was added with `NSPersistentStoreRemoteChangeNotificationPostOptionKey` on.
+    var postsRemoteChangeNotifications: Bool {
+        switch options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey] {
+        case let flag as Bool: return flag
+        case let number as NSNumber: return number.boolValue
+        default: return false
+        }
+    }
+
+    /// Posts the remote-change notification for this store, from the caller's (private) queue.
+    /// `historyNumber` is the number of the store's last history transaction, when it keeps
+    /// history. Nothing is posted once the store has left its coordinator.
+    func postRemoteChange(historyNumber: Int64?) {
+        guard let coordinator = persistentStoreCoordinator, let url else { return }
+        var userInfo: [AnyHashable: Any] = [NSPersistentStoreURLKey: url]
+        if let identifier { userInfo[NSStoreUUIDKey] = identifier }
+        if let historyNumber, let identifier {
+            userInfo[NSPersistentHistoryTokenKey] = NSPersistentHistoryToken(transactionNumbers: [identifier: historyNumber])
+        }
+        NotificationCenter.default.post(name: .NSPersistentStoreRemoteChange, object: coordinator, userInfo: userInfo)
+    }
+}
