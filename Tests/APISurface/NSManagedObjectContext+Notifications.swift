@@ -122,7 +122,6 @@ func api_Global_NSInvalidatedObjectIDsKey() {
 }
 
 /// api: NSManagedObjectContextQueryGenerationKey
-/// later: #26
 func api_Global_NSManagedObjectContextQueryGenerationKey() {
     let _: String = NSManagedObjectContextQueryGenerationKey
 }
@@ -185,7 +184,6 @@ func api_NSManagedObjectContext_NotificationKey_invalidatedObjectIDs() {
 }
 
 /// api: NSManagedObjectContext.NotificationKey.queryGeneration
-/// later: #26
 func api_NSManagedObjectContext_NotificationKey_queryGeneration() {
     let _: NSManagedObjectContext.NotificationKey = .queryGeneration
 }

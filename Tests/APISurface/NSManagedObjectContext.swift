@@ -317,7 +317,6 @@ func api_NSManagedObjectContext_mergePolicy(_ context: NSManagedObjectContext) {
 }
 
 /// api: NSManagedObjectContext.queryGenerationToken
-/// later: #26
 func api_NSManagedObjectContext_queryGenerationToken(_ context: NSManagedObjectContext) {
     let _: NSQueryGenerationToken? = context.queryGenerationToken
 }
@@ -337,7 +336,6 @@ func api_NSManagedObjectContext_mergeChanges_fromContextDidSave(
 }
 
 /// api: NSManagedObjectContext.setQueryGenerationFrom(_:)
-/// later: #26
 func api_NSManagedObjectContext_setQueryGenerationFrom(
     _ context: NSManagedObjectContext, _ token: NSQueryGenerationToken?
 ) throws {

@@ -44,6 +44,8 @@ extension NSManagedObjectContext {
         case deletedObjectIDs = "deleted_objectIDs"
         case refreshedObjectIDs = "refreshed_objectIDs"
         case invalidatedObjectIDs = "invalidated_objectIDs"
+        /// The saving context's query generation after the save, when it is pinned to one.
+        case queryGeneration = "managedObjectContextQueryGeneration"
     }
 }
 
@@ -59,6 +61,9 @@ public let NSUpdatedObjectIDsKey = "updated_objectIDs"
 public let NSDeletedObjectIDsKey = "deleted_objectIDs"
 public let NSRefreshedObjectIDsKey = "refreshed_objectIDs"
 public let NSInvalidatedObjectIDsKey = "invalidated_objectIDs"
+/// The saving context's query generation after the save (an `NSQueryGenerationToken`), in
+/// `NSManagedObjectContextDidSave` when the context is pinned to one.
+public let NSManagedObjectContextQueryGenerationKey = "managedObjectContextQueryGeneration"
 
 /// The keys a context's own notifications use, boxed as `AnyHashable` once: every save and
 /// every event builds a userInfo dictionary with them, and boxing a `String` key allocates.

@@ -20,7 +20,7 @@ extension NSManagedObjectContext {
     public func fetchBatched<T>(_ request: NSFetchRequest<T>) throws -> NSBatchFaultingArray<T> {
         assertOnQueue()
         try checkSortKeys(of: request)
-        if let batches = try batchFaultingStorage(request) { return NSBatchFaultingArray(batches) }
+        if let batches = try readingQueryGeneration({ try batchFaultingStorage(request) }) { return NSBatchFaultingArray(batches) }
         return NSBatchFaultingArray(try fetch(request))
     }
 
@@ -46,6 +46,11 @@ extension NSManagedObjectContext {
     /// holding their cached rows, as `fetch(_:)` returns them.
     func batchObjects(_ rows: Range<Int>, of keys: FetchedObjectKeys, asFaults: Bool) -> [NSManagedObject] {
         assertOnQueue()
+        return readingQueryGeneration { batchObjectsInQueryGeneration(rows, of: keys, asFaults: asFaults) }
+    }
+
+    /// ``batchObjects(_:of:asFaults:)``, inside the context's query generation if it is pinned.
+    private func batchObjectsInQueryGeneration(_ rows: Range<Int>, of keys: FetchedObjectKeys, asFaults: Bool) -> [NSManagedObject] {
         var unread: [ObjectIdentity] = []
         for row in rows {
             if let registered = registry.object(for: keys.key(at: row)) {

@@ -31,10 +31,12 @@ extension NSManagedObjectContext {
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         assertOnQueue()
         if let registered = registry.object(for: objectID.key), !registered.isFault { return registered }
-        guard let row = try sourceRow(for: objectID) else {
-            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError, "existingObject(with:): no record with ID \(objectID.uriRepresentation().absoluteString) exists in the store (it may have been deleted, or never saved).")
+        return try readingQueryGeneration {
+            guard let row = try sourceRow(for: objectID) else {
+                throw CoreDataError.make(NSManagedObjectReferentialIntegrityError, "existingObject(with:): no record with ID \(objectID.uriRepresentation().absoluteString) exists in the store (it may have been deleted, or never saved).")
+            }
+            return materialize(row)
         }
-        return materialize(row)
     }
 
     /// The object for `objectID` if this context has it registered; nil otherwise.
@@ -53,6 +55,11 @@ extension NSManagedObjectContext {
 
     /// Loads a fault's values from its store.
     func fulfillFault(for object: NSManagedObject) {
+        readingQueryGeneration { fulfillFaultInQueryGeneration(for: object) }
+    }
+
+    /// ``fulfillFault(for:)``, inside the context's query generation if it is pinned to one.
+    private func fulfillFaultInQueryGeneration(for object: NSManagedObject) {
         // An inserted object refreshed without merging: nothing to reload (see `refresh(_:mergeChanges:)`).
         if object.flags.contains(.inserted) { giveNoValues(to: object); return }
         if !object.flags.contains(.holdsSnapshot), fulfillFaultFromBatch(object) { return }

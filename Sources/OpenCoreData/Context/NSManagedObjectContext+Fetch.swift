@@ -14,6 +14,11 @@ extension NSManagedObjectContext {
     /// ```
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         assertOnQueue()
+        return try readingQueryGeneration { try fetchInQueryGeneration(request) }
+    }
+
+    /// ``fetch(_:)``, inside the context's query generation if it is pinned to one.
+    private func fetchInQueryGeneration<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         if request.resultType == .dictionaryResultType {
             // Dictionary results check their sort keys with their other properties.
             let (coordinator, entity) = try fetchTarget(request)
@@ -46,8 +51,10 @@ extension NSManagedObjectContext {
     /// The number of objects `fetch(_:)` would return, without returning them.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         assertOnQueue()
-        if let count = try storeCount(request) { return count }
-        return try fetchObjects(request).objects.count
+        return try readingQueryGeneration {
+            if let count = try storeCount(request) { return count }
+            return try fetchObjects(request).objects.count
+        }
     }
 
     /// The count as the store computes it (`COUNT(*)` in SQLite), when the store evaluates the

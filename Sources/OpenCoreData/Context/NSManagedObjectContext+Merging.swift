@@ -20,6 +20,8 @@ extension NSManagedObjectContext {
     /// (a main-queue parent whose thread may be waiting for this context).
     func mergeChanges(fromContextDidSave notification: Notification, parentRows: [NSManagedObjectID: StoreRow]) {
         assertOnQueue()
+        // A pinned context merges into the current generation, as Apple's does.
+        advanceQueryGeneration()
         let info = notification.userInfo ?? [:]
         func ids(_ idKey: String, _ objectKey: String) -> [NSManagedObjectID] {
             if let ids = info[idKey] as? Set<NSManagedObjectID> { return Array(ids) }

@@ -36,8 +36,8 @@ extension NSManagedObjectContext {
         if let registered = registry.object(for: objectID.key) {
             object = registered
         } else {
-            guard let row = try sourceRow(for: objectID) else { return nil }
-            object = materialize(row)
+            guard let row = try readingQueryGeneration({ try sourceRow(for: objectID) }) else { return nil }
+            object = readingQueryGeneration { materialize(row) }
         }
         if object.isDeleted { return nil }
         object.fireFaultIfNeeded()

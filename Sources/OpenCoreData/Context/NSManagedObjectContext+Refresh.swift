@@ -52,6 +52,11 @@ extension NSManagedObjectContext {
     /// `knownRow` is the record as the parent context gave it (see ``mergeChanges(fromContextDidSave:)``).
     func refresh(_ object: NSManagedObject, mergeChanges flag: Bool, fromStore: Bool, knownRow: StoreRow? = nil) {
         guard object.managedObjectContext === self, !object.isFault, !object.isInserted else { return }
+        readingQueryGeneration { refreshInQueryGeneration(object, mergeChanges: flag, fromStore: fromStore, knownRow: knownRow) }
+    }
+
+    /// ``refresh(_:mergeChanges:fromStore:knownRow:)``, inside the context's query generation.
+    private func refreshInQueryGeneration(_ object: NSManagedObject, mergeChanges flag: Bool, fromStore: Bool, knownRow: StoreRow?) {
         let row: StoreRow?
         if !flag {
             row = nil

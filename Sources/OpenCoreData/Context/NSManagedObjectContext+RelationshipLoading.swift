@@ -12,6 +12,6 @@ extension NSManagedObjectContext {
             return parent.performAndWait { parent.object(with: objectID).readStored(index) }
         }
         guard let coordinator = persistentStoreCoordinator else { return relationship.isToMany ? .objectIDs([]) : .null }
-        return try coordinator.relationshipValue(relationship, for: objectID, in: self)
+        return try readingQueryGeneration { try coordinator.relationshipValue(relationship, for: objectID, in: self) }
     }
 }

@@ -222,8 +222,12 @@ extension NSManagedObjectContext {
         // Filled from templates ([AnyHashable: Any], the type `post` takes): no key is hashed.
         let insertedIDs = Set(distinct: insertedNow.lazy.map(\.objectID)), updatedIDs = Set(distinct: updatedNow.lazy.map(\.objectID))
         let deletedIDs = Set(distinct: deletedNow.lazy.map(\.objectID))
-        let info = UserInfoTemplate.didSave(insertedIDs: insertedIDs, updatedIDs: updatedIDs, deletedIDs: deletedIDs,
+        var info = UserInfoTemplate.didSave(insertedIDs: insertedIDs, updatedIDs: updatedIDs, deletedIDs: deletedIDs,
                                             inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        if toStore, case .pinned = state.queryGeneration {
+            // A pinned context moves to the generation its save made, and says so.
+            if let token = try? resolvedQueryGeneration() { info[NSManagedObjectContextQueryGenerationKey] = token }
+        }
         let ids = UserInfoTemplate.didSaveObjectIDs(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)
         NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: ids)
@@ -289,6 +293,7 @@ extension NSManagedObjectContext {
         for o in state.eventChangedObjects { o.clearEventOriginals() }
         state.eventChangedObjects.removeAll()
         undoManager?.removeAllActions()
+        advanceQueryGeneration()
     }
 
     /// Gives `objects` permanent IDs now, before they are saved (for example to pass their IDs to

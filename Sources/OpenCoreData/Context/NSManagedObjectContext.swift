@@ -152,6 +152,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         @inline(__always) _read { yield confinedState }
         @inline(__always) _modify { yield &confinedState }
     }
+    /// The query generation the context reads, without the queue check: faults fire wherever
+    /// their objects are read (see ``transitioningObject``), and they read in the generation.
+    var queryGenerationPin: QueryGenerationPin {
+        @inline(__always) _read { yield confinedState.queryGeneration }
+        @inline(__always) _modify { yield &confinedState.queryGeneration }
+    }
     /// The object whose faulting hook (`awakeFromFetch`, `willTurnIntoFault`,
     /// `didTurnIntoFault`) is running: its `faultingState` is not 0. Outside ``state`` because
     /// a fault fires wherever its object is read, and that path checks no queue.

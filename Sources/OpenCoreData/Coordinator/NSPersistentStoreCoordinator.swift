@@ -384,6 +384,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// The record's row without taking a reference: cached if fresh enough, else from the store.
     func currentRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: (any RequestingContext)? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
+        // A context pinned to a query generation reads its generation, never the shared cache.
+        if QueryGenerationScope.isPinned { return try row(for: objectID, in: context) }
         return try locked { try rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) ?? row(for: objectID, in: context) }
     }
 
@@ -400,6 +402,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return try locked {
             storeRoundTrips += 1
             let row = try backend(of: objectID.persistentStore).row(for: objectID, in: context)
+            guard !QueryGenerationScope.isPinned else { return row }  // an older generation's row
             if let row { rowCache.update(row) } else { rowCache.remove(objectID.key) }
             return row
         }
@@ -409,17 +412,18 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// enough, else from the store. Counts one reference.
     func retainedRow(for objectID: NSManagedObjectID, stalenessInterval: TimeInterval, in context: (any RequestingContext)? = nil) throws -> StoreRow? {
         guard !objectID.isTemporaryID else { return nil }
+        let pinned = QueryGenerationScope.isPinned
         return try locked {
-            if let cached = rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) {
+            if !pinned, let cached = rowCache.row(for: objectID.key, stalenessInterval: stalenessInterval) {
                 rowCache.retain(cached)
                 return cached
             }
             storeRoundTrips += 1
             guard let row = try backend(of: objectID.persistentStore).row(for: objectID, in: context) else {
-                rowCache.remove(objectID.key)
+                if !pinned { rowCache.remove(objectID.key) }
                 return nil
             }
-            rowCache.retain(row)
+            rowCache.retain(row, at: pinned ? .nan : ProcessInfo.processInfo.systemUptime)
             return row
         }
     }
@@ -438,7 +442,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 guard let store = first.persistentStore else { return [] }
                 storeRoundTrips += 1
                 let result = try backend(of: store).rows(for: identities)
-                rowCache.update(result)
+                if !QueryGenerationScope.isPinned { rowCache.update(result) }
                 return result
             }
             // Grouped by the store token: a coordinator has a handful of stores, so a short
@@ -458,7 +462,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 storeRoundTrips += 1
                 result.append(adopting: try backend(of: store).rows(for: ids))
             }
-            rowCache.update(result)
+            if !QueryGenerationScope.isPinned { rowCache.update(result) }
             return result
         }
     }
@@ -467,11 +471,16 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// prefetching, through `@_spi(Testing) import OpenCoreData`; not Core Data's API.
     @_spi(Testing) public private(set) var storeRoundTrips = 0
 
-    func retainSnapshot(_ row: StoreRow) { locked { rowCache.retain(row) } }
+    /// Rows a pinned context read are kept for its objects but answer no other context
+    /// (``RowCache``'s NaN time).
+    func retainSnapshot(_ row: StoreRow) {
+        let now = QueryGenerationScope.isPinned ? .nan : ProcessInfo.processInfo.systemUptime
+        locked { rowCache.retain(row, at: now) }
+    }
     /// Takes a reference to each of `rows` at `positions`, and to each of `others`.
     /// `movingValues`: the caller owns `rows` alone and gives up their values to the cache.
     func retainSnapshots(_ rows: inout [StoreRow], at positions: [Int], and others: [StoreRow], movingValues: Bool) {
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = QueryGenerationScope.isPinned ? .nan : ProcessInfo.processInfo.systemUptime
         locked {
             if movingValues {
                 rowCache.retain(movingValuesOf: &rows, at: positions, at: now)

@@ -109,7 +109,7 @@ final class PreparedFetch {
             // One store (the common case) hands its array over as it is: joining arrays copies
             // every row, three reference counts each.
             let rows = storeFetches.count == 1 ? try storeFetches[0].rows(form) : try storeFetches.flatMap { try $0.rows(form) }
-            coordinator.rowCache.update(rows)
+            if !QueryGenerationScope.isPinned { coordinator.rowCache.update(rows) }
             return rows
         }
     }

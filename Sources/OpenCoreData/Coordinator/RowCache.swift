@@ -14,12 +14,16 @@ final class RowCache {
     private struct Entry {
         var row: StoreRow
         var references: Int
+        /// When the row was read; NaN for a row a context pinned to a query generation read,
+        /// which may be older than the store's: such an entry counts references but never
+        /// answers ``RowCache/row(for:stalenessInterval:)``.
         var loadedAt: TimeInterval
 
-        /// One more object uses the row; a row at least as new replaces the cached one.
+        /// One more object uses the row; a row at least as new replaces the cached one (a
+        /// pinned read's row of the same version leaves the entry as it was: same values).
         mutating func retain(_ newer: StoreRow, at now: TimeInterval) {
             references += 1
-            if newer.version >= row.version { row = newer; loadedAt = now }
+            if newer.version > row.version || (newer.version == row.version && !now.isNaN) { row = newer; loadedAt = now }
         }
 
         /// One reference fewer; true when it was the last. Called in place
@@ -37,8 +41,9 @@ final class RowCache {
     var count: Int { entries.count }
 
     /// Caches `row` (replacing an older copy) and counts one more object using it.
-    func retain(_ row: StoreRow) {
-        retain(CollectionOfOne(row), at: ProcessInfo.processInfo.systemUptime)
+    /// `now` is NaN for a row read by a context pinned to a query generation.
+    func retain(_ row: StoreRow, at now: TimeInterval = ProcessInfo.processInfo.systemUptime) {
+        retain(CollectionOfOne(row), at: now)
     }
 
     /// Caches a fetch's rows, one reference each. One clock read for the batch, and one lookup
@@ -110,7 +115,7 @@ final class RowCache {
 
     /// The cached row, if it is no older than `stalenessInterval` seconds (negative: any age).
     func row(for key: ObjectKey, stalenessInterval: TimeInterval) -> StoreRow? {
-        guard let entry = entries[key] else { return nil }
+        guard let entry = entries[key], !entry.loadedAt.isNaN else { return nil }
         if stalenessInterval >= 0, ProcessInfo.processInfo.systemUptime - entry.loadedAt > stalenessInterval { return nil }
         return entry.row
     }

@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// answer (then the context computes them from objects).
     func fetchDictionaries(_ plan: FetchPlan, _ request: DictionaryResultPlan) throws -> [[String: Any]]? {
         lock.lock(); defer { lock.unlock() }
-        let db = try openConnection()
+        let db = try readConnection()
         let included = schema.entities.filter { plan.includes($0) && !$0.isAbstract }
         guard !included.isEmpty, let tablePlan = self.plan(for: plan.entity),
               let query = SQLiteDictionaryQuery(plan, request, table: tablePlan.table,

@@ -24,7 +24,7 @@ extension SQLiteStore {
     /// `COUNT(*)` of an exact query's rows (offset and limit applied).
     fileprivate func countRows(_ query: SQLiteFetchQuery) throws -> Int {
         lock.lock(); defer { lock.unlock() }
-        let db = try openConnection()
+        let db = try readConnection()
         do {
             let statement = try db.statement(query.count)
             for (i, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(i + 1)) }
@@ -41,7 +41,7 @@ extension SQLiteStore {
     /// key order).
     fileprivate func fetchRows(_ query: SQLiteFetchQuery, _ form: FetchForm) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
-        let db = try openConnection()
+        let db = try readConnection()
         var rows = DecodedRows(of: query.table, in: self)
         do {
             let columns = SQLiteEntityPlan.selectList(of: query.table)
@@ -60,7 +60,7 @@ extension SQLiteStore {
     /// batched fetch keeps of 1,000,000 rows. nil when the keys cannot be compacted.
     fileprivate func fetchObjectKeys(_ query: SQLiteFetchQuery) throws -> FetchedObjectKeys? {
         lock.lock(); defer { lock.unlock() }
-        return try readObjectKeys(query, in: try openConnection())
+        return try readObjectKeys(query, in: try readConnection())
     }
 
     /// The keys of `query`'s rows, read on `db` by a caller that holds the store's lock (a batch
@@ -97,7 +97,7 @@ extension SQLiteStore {
     /// ``rowBatchLimit`` keys (a batch of a batched fetch), to-many members by owner key.
     func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
-        let db = try openConnection()
+        let db = try readConnection()
         let byTable = groupedByTable(identities)
         var result: [StoreRow] = []
         for (table, ids) in byTable {
@@ -208,7 +208,7 @@ extension SQLiteStore {
 
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
         lock.lock(); defer { lock.unlock() }
-        let db = try openConnection()
+        let db = try readConnection()
         guard let entityPlan = plan(for: objectID.entity) else { return nil }
         let table = entityPlan.table
         do {

@@ -26,7 +26,7 @@ extension SQLiteStore {
     /// default of 999 bound parameters.
     func rows(of root: NSEntityDescription, afterKey key: Int64, limit: Int, skippingToMany skipping: Set<ObjectIdentifier> = []) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
-        let db = try openConnection()
+        let db = try readConnection()
         // The entities a fetch of `root` with subentities reads: rows of any other Z_ENT
         // (none in a sound store) are skipped, as such a fetch skips them.
         let numbers = schema.entities.filter { $0.isKindOf(entity: root) && !$0.isAbstract }.map { schema.number(of: $0) }

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Query generations (Core Data's "Query Generations"): a context pinned to a generation reads
+/// the stores as they were when the generation began.
+///
+/// ```swift
+/// try context.setQueryGenerationFrom(.current)
+/// let before = try context.count(for: Order.fetchRequest())
+/// // another context saves new orders …
+/// XCTAssertEqual(try context.count(for: Order.fetchRequest()), before)   // still the same generation
+/// try context.save()   // or reset(), or mergeChanges(fromContextDidSave:): the current generation
+/// ```
+///
+/// The generation is fixed at the context's first read after `.current` is set (or when
+/// ``queryGenerationToken`` is first asked for), and moves to the then current one after the
+/// context saves, merges a save or is reset. Setting a generation does not refresh the
+/// context's objects; refresh them (`refreshAllObjects()`) to see it at once.
+extension NSManagedObjectContext {
+    /// The token of the generation the context is pinned to; nil when it reads the latest data.
+    public var queryGenerationToken: NSQueryGenerationToken? {
+        assertOnQueue()
+        switch state.queryGeneration {
+        case .unpinned: return nil
+        case .pinned(let token): return token
+        case .current: return try? resolvedQueryGeneration()
+        }
+    }
+
+    /// Pins the context to a generation: `.current` (fixed at its next read) or another
+    /// context's ``queryGenerationToken`` of the same coordinator; nil unpins it.
+    ///
+    /// Throws `NSPersistentStoreUnsupportedRequestTypeError` (134091) when a store can't keep
+    /// generations (only SQLite stores in WAL journal mode can), and `NSCoreDataError` (134060)
+    /// for a token that names no generation of this context's stores (another coordinator's, or
+    /// one archived and read back).
+    public func setQueryGenerationFrom(_ generation: NSQueryGenerationToken?) throws {
+        assertOnQueue()
+        guard let generation else {
+            state.queryGeneration = .unpinned
+            return
+        }
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "setQueryGenerationFrom: this context has no persistent store coordinator.")
+        }
+        for store in coordinator.persistentStores { try NSPersistentStoreCoordinator.checkQueryGenerations(in: store) }
+        if generation.isCurrent {
+            state.queryGeneration = .current
+            return
+        }
+        let stores = coordinator.persistentStores
+        guard !generation.generations.isEmpty, stores.allSatisfy({ generation.generation(for: $0) != nil }) else {
+            throw CoreDataError.make(NSCoreDataError, "setQueryGenerationFrom: the token names no generation of this context's stores (it comes from another coordinator, or was archived: a generation lives only while a context holds it). Pass NSQueryGenerationToken.current, or the queryGenerationToken of a context of this coordinator.")
+        }
+        state.queryGeneration = .pinned(generation)
+    }
+
+    /// Runs `body` — a read of the stores — in the context's generation, fixing it first if
+    /// the context asked for the current one. A context that is not pinned (or whose stores
+    /// fail to begin a generation) reads the latest data.
+    func readingQueryGeneration<T>(_ body: () throws -> T) rethrows -> T {
+        let token: NSQueryGenerationToken?
+        switch queryGenerationPin {
+        case .unpinned: return try body()
+        case .pinned(let pinned): token = pinned
+        case .current: token = try? resolvedQueryGeneration()
+        }
+        guard let token, QueryGenerationScope.token !== token else { return try body() }
+        return try QueryGenerationScope.$token.withValue(token, operation: body)
+    }
+
+    /// A pinned context moves to the generation current at its next read (after a save, a
+    /// merge, a reset).
+    func advanceQueryGeneration() {
+        if case .pinned = state.queryGeneration { state.queryGeneration = .current }
+    }
+
+    /// Begins the generation a context that asked for `.current` reads, and keeps it.
+    func resolvedQueryGeneration() throws -> NSQueryGenerationToken? {
+        guard let coordinator = persistentStoreCoordinator else { return nil }
+        let token = try coordinator.newQueryGenerationToken()
+        queryGenerationPin = .pinned(token)
+        return token
+    }
+}
+
+/// What a context reads: the latest data, the generation current at its next read, or a
+/// generation it holds.
+enum QueryGenerationPin {
+    case unpinned
+    case current
+    case pinned(NSQueryGenerationToken)
+}

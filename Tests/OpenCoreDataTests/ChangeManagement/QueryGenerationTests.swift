@@ -1,0 +1,222 @@
+import OpenCoreData
+import OpenCoreDataTestSupport
+import XCTest
+
+/// Query generations: a context pinned with `setQueryGenerationFrom(_:)` reads the store as it
+/// was when its generation began — fetches, counts, faults, relationships — while other contexts
+/// save; it moves to the current generation when it saves, merges a save or is reset; other
+/// contexts of the coordinator can share its generation through its token.
+final class QueryGenerationTests: XCTestCase {
+    private var stack: TestStack!
+
+    override func setUpWithError() throws {
+        let directory = try makeTemporaryDirectory("ocd-query-generations")
+        stack = try TestStack(sqliteAt: directory.appendingPathComponent("Generations.sqlite"))
+        try stack.context.performAndWait {
+            let sales = stack.department("Sales")
+            let ann = stack.employee("Ann", salary: 100)
+            ann.department = sales
+            try stack.context.save()
+        }
+    }
+
+    private let employees = NSFetchRequest<Employee>(entityName: "Employee")
+
+    /// Another context saves: Ann's salary becomes 200 and Bob joins Sales.
+    private func saveElsewhere() throws {
+        let writer = stack.newContext()
+        try writer.performAndWait {
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            let ann = try XCTUnwrap(try writer.fetch(request).first)
+            ann.salary = 200
+            let bob = stack.employee("Bob", salary: 50, in: writer)
+            bob.department = ann.department
+            try writer.save()
+        }
+    }
+
+    func testAContextIsUnpinnedUntilAskedAndThenHasAToken() throws {
+        let context = stack.newContext()
+        try context.performAndWait {
+            XCTAssertNil(context.queryGenerationToken)
+            try context.setQueryGenerationFrom(.current)
+            XCTAssertNotNil(context.queryGenerationToken)
+            XCTAssertNotEqual(context.queryGenerationToken, NSQueryGenerationToken.current)
+            try context.setQueryGenerationFrom(nil)
+            XCTAssertNil(context.queryGenerationToken)
+        }
+    }
+
+    func testAPinnedContextKeepsSeeingItsGenerationWhileOthersSave() throws {
+        let pinned = stack.newContext()
+        try pinned.performAndWait {
+            try pinned.setQueryGenerationFrom(.current)
+            XCTAssertEqual(try pinned.count(for: employees), 1)
+        }
+        try saveElsewhere()
+        try pinned.performAndWait {
+            XCTAssertEqual(try pinned.count(for: employees), 1, "count in the generation")
+            let fetched = try pinned.fetch(employees)
+            XCTAssertEqual(fetched.map(\.firstName), ["Ann"])
+            XCTAssertEqual(fetched.first?.salary, 100)
+            XCTAssertEqual(fetched.first?.department?.employees.count, 1, "a relationship fault fires in the generation")
+        }
+        let unpinned = stack.newContext()
+        try unpinned.performAndWait {
+            XCTAssertEqual(try unpinned.count(for: employees), 2)
+            XCTAssertEqual(try unpinned.fetch(employees).first { $0.firstName == "Ann" }?.salary, 200,
+                           "the pinned context's older rows don't answer other contexts")
+        }
+    }
+
+    func testAFaultFiresInTheGeneration() throws {
+        let pinned = stack.newContext()
+        let ann: Employee = try pinned.performAndWait {
+            try pinned.setQueryGenerationFrom(.current)
+            let request = NSFetchRequest<Employee>(entityName: "Employee")
+            request.returnsObjectsAsFaults = true
+            request.includesPropertyValues = false
+            return try XCTUnwrap(try pinned.fetch(request).first)
+        }
+        try saveElsewhere()
+        pinned.performAndWait {
+            XCTAssertTrue(ann.isFault)
+            XCTAssertEqual(ann.salary, 100)
+        }
+    }
+
+    func testUnpinningReadsTheLatestData() throws {
+        let pinned = stack.newContext()
+        try pinned.performAndWait {
+            try pinned.setQueryGenerationFrom(.current)
+            _ = try pinned.count(for: employees)
+        }
+        try saveElsewhere()
+        try pinned.performAndWait {
+            try pinned.setQueryGenerationFrom(nil)
+            XCTAssertEqual(try pinned.count(for: employees), 2)
+        }
+    }
+
+    func testAnotherContextSharesAGenerationThroughItsToken() throws {
+        let first = stack.newContext(), second = stack.newContext()
+        let token: NSQueryGenerationToken = try first.performAndWait {
+            try first.setQueryGenerationFrom(.current)
+            return try XCTUnwrap(first.queryGenerationToken)
+        }
+        try saveElsewhere()
+        try second.performAndWait {
+            try second.setQueryGenerationFrom(token)
+            XCTAssertEqual(second.queryGenerationToken, token)
+            XCTAssertEqual(try second.count(for: employees), 1, "the first context's generation, from before the save")
+        }
+    }
+
+    func testSavingResettingAndMergingMoveAPinnedContextToTheCurrentGeneration() throws {
+        let pinned = stack.newContext()
+        try pinned.performAndWait {
+            try pinned.setQueryGenerationFrom(.current)
+            _ = try pinned.count(for: employees)
+        }
+        try saveElsewhere()
+        try pinned.performAndWait {
+            pinned.reset()
+            XCTAssertEqual(try pinned.count(for: employees), 2, "after reset")
+        }
+        try saveElsewhere()
+        try pinned.performAndWait {
+            XCTAssertEqual(try pinned.count(for: employees), 2, "pinned again at the first read after the reset")
+            _ = stack.employee("Cy", in: pinned)
+            let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: pinned, queue: nil) { note in
+                XCTAssertNotNil(note.userInfo?[NSManagedObjectContextQueryGenerationKey] as? NSQueryGenerationToken,
+                                "a pinned context's save names its new generation")
+            }
+            try pinned.save()
+            NotificationCenter.default.removeObserver(observer)
+            XCTAssertEqual(try pinned.count(for: employees), 4, "after its save: Ann, Bob, Bob and Cy")
+        }
+        let writer = stack.newContext()
+        let note: Notification = try writer.performAndWait {
+            let saved = SavedNotification()
+            let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writer, queue: nil) { saved.note = $0 }
+            defer { NotificationCenter.default.removeObserver(observer) }
+            _ = stack.employee("Dee", in: writer)
+            try writer.save()
+            XCTAssertNil(saved.note?.userInfo?[NSManagedObjectContextQueryGenerationKey], "an unpinned context's save names none")
+            return try XCTUnwrap(saved.note)
+        }
+        try pinned.performAndWait {
+            XCTAssertEqual(try pinned.count(for: employees), 4)
+            pinned.mergeChanges(fromContextDidSave: note)
+            XCTAssertEqual(try pinned.count(for: employees), 5, "after merging a save")
+        }
+    }
+
+    func testStoresThatCannotKeepGenerationsRefuseThem() throws {
+        let memory = TestStack()
+        try memory.context.performAndWait {
+            XCTAssertThrowsError(try memory.context.setQueryGenerationFrom(.current)) { error in
+                XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+                XCTAssertEqual((error as NSError).code, NSPersistentStoreUnsupportedRequestTypeError)
+            }
+            XCTAssertNil(memory.context.queryGenerationToken)
+        }
+        let directory = try makeTemporaryDirectory("ocd-query-generations-delete")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CompanyModel.make())
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("Journal.sqlite"),
+                                           options: [NSSQLitePragmasOption: ["journal_mode": "DELETE"]])
+        let context = newContext(coordinator)
+        try context.performAndWait {
+            XCTAssertThrowsError(try context.setQueryGenerationFrom(.current)) { error in
+                XCTAssertEqual((error as NSError).code, NSPersistentStoreUnsupportedRequestTypeError)
+                XCTAssertTrue("\(error)".contains("journal_mode"), "\(error)")
+            }
+        }
+    }
+
+    func testATokenOfAnotherCoordinatorOrFromAnArchiveIsRefused() throws {
+        let other = try TestStack(sqliteAt: try makeTemporaryDirectory("ocd-query-generations-other").appendingPathComponent("Other.sqlite"))
+        let foreign: NSQueryGenerationToken = try other.context.performAndWait {
+            try other.context.setQueryGenerationFrom(.current)
+            return try XCTUnwrap(other.context.queryGenerationToken)
+        }
+        let context = stack.newContext()
+        try context.performAndWait {
+            XCTAssertThrowsError(try context.setQueryGenerationFrom(foreign)) { XCTAssertEqual(($0 as NSError).code, NSCoreDataError) }
+            let data = try NSKeyedArchiver.archivedData(withRootObject: foreign, requiringSecureCoding: true)
+            let decoded = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: NSQueryGenerationToken.self, from: data))
+            XCTAssertThrowsError(try context.setQueryGenerationFrom(decoded)) { XCTAssertEqual(($0 as NSError).code, NSCoreDataError) }
+            let current = try NSKeyedArchiver.archivedData(withRootObject: NSQueryGenerationToken.current, requiringSecureCoding: true)
+            let decodedCurrent = try XCTUnwrap(NSKeyedUnarchiver.unarchivedObject(ofClass: NSQueryGenerationToken.self, from: current))
+            XCTAssertEqual(decodedCurrent, NSQueryGenerationToken.current)
+            XCTAssertNoThrow(try context.setQueryGenerationFrom(decodedCurrent))
+        }
+    }
+
+    func testAGenerationHoldsAgainstAnotherProcessesCommit() throws {
+        let url = try XCTUnwrap(stack.coordinator.persistentStores.first?.url)
+        let pinned = stack.newContext()
+        try pinned.performAndWait {
+            try pinned.setQueryGenerationFrom(.current)
+            XCTAssertEqual(try pinned.count(for: employees), 1)
+        }
+        let other = try OtherSQLiteProcess(url)
+        defer { other.finish() }
+        _ = try other.run("UPDATE ZEMPLOYEE SET ZSALARY = 999")
+        try pinned.performAndWait {
+            pinned.refreshAllObjects()
+            XCTAssertEqual(try pinned.fetch(employees).first?.salary, 100)
+        }
+        let unpinned = stack.newContext()
+        try unpinned.performAndWait {
+            unpinned.stalenessInterval = 0
+            XCTAssertEqual(try unpinned.fetch(employees).first?.salary, 999)
+        }
+    }
+}
+
+/// The notification a context posted on its own queue, read back on that queue.
+private final class SavedNotification: @unchecked Sendable {
+    // @unchecked Sendable: written and read on the saving context's queue only.
+    var note: Notification?
+}
