@@ -16,9 +16,11 @@ import Foundation
 /// context saves, merges a save or is reset. Setting a generation does not refresh the
 /// context's objects; refresh them (`refreshAllObjects()`) to see it at once.
 extension NSManagedObjectContext {
-    /// The token of the generation the context is pinned to; nil when it reads the latest data.
+    /// The token of the generation the context is pinned to; nil when it reads the latest data,
+    /// and for a child context, which reads its parent's data.
     public var queryGenerationToken: NSQueryGenerationToken? {
         assertOnQueue()
+        guard parent == nil else { return nil }
         switch state.queryGeneration {
         case .unpinned: return nil
         case .pinned(let token): return token
@@ -32,9 +34,13 @@ extension NSManagedObjectContext {
     /// Throws `NSPersistentStoreUnsupportedRequestTypeError` (134091) when a store can't keep
     /// generations (only SQLite stores in WAL journal mode can), and `NSCoreDataError` (134060)
     /// for a token that names no generation of this context's stores (another coordinator's, or
-    /// one archived and read back).
+    /// one archived and read back) and on a child context, which reads its parent's generation
+    /// (Apple calls setting one there a programmer error).
     public func setQueryGenerationFrom(_ generation: NSQueryGenerationToken?) throws {
         assertOnQueue()
+        guard parent == nil else {
+            throw CoreDataError.make(NSCoreDataError, "setQueryGenerationFrom: a child context reads its parent's data, in the parent's query generation. Set the generation on the root context.")
+        }
         guard let generation else {
             state.queryGeneration = .unpinned
             return
@@ -47,8 +53,10 @@ extension NSManagedObjectContext {
             state.queryGeneration = .current
             return
         }
-        let stores = coordinator.persistentStores
-        guard !generation.generations.isEmpty, stores.allSatisfy({ generation.generation(for: $0) != nil }) else {
+        // Apple tracks a generation across the union of stores: a store added since the token was
+        // made is read at its latest until the generation moves; the token's stores must be here.
+        let stores = Set(coordinator.persistentStores.map(ObjectIdentifier.init))
+        guard !generation.generations.isEmpty, generation.generations.allSatisfy({ stores.contains($0.store) }) else {
             throw CoreDataError.make(NSCoreDataError, "setQueryGenerationFrom: the token names no generation of this context's stores (it comes from another coordinator, or was archived: a generation lives only while a context holds it). Pass NSQueryGenerationToken.current, or the queryGenerationToken of a context of this coordinator.")
         }
         state.queryGeneration = .pinned(generation)

@@ -220,3 +220,39 @@ private final class SavedNotification: @unchecked Sendable {
     // @unchecked Sendable: written and read on the saving context's queue only.
     var note: Notification?
 }
+
+extension QueryGenerationTests {
+    /// Apple's header: nested contexts defer to their parent's data and return nil; setting a
+    /// generation on one is a programmer error (here a thrown error).
+    func testAChildContextReadsItsParentsGeneration() throws {
+        let parent = stack.newContext()
+        try parent.performAndWait {
+            try parent.setQueryGenerationFrom(.current)
+            _ = try parent.count(for: employees)
+        }
+        try saveElsewhere()
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        try child.performAndWait {
+            XCTAssertNil(child.queryGenerationToken)
+            XCTAssertThrowsError(try child.setQueryGenerationFrom(.current)) { XCTAssertEqual(($0 as NSError).code, NSCoreDataError) }
+            let fetched = try child.fetch(employees)
+            XCTAssertEqual(fetched.count, 1, "the parent's generation")
+            XCTAssertEqual(fetched.first?.salary, 100)
+        }
+    }
+
+    /// Apple's header: batch update and delete requests don't move a pinned context's generation.
+    func testABatchRequestDoesNotMoveTheGeneration() throws {
+        let pinned = stack.newContext()
+        try pinned.performAndWait {
+            try pinned.setQueryGenerationFrom(.current)
+            let token = pinned.queryGenerationToken
+            let update = NSBatchUpdateRequest(entityName: "Employee")
+            update.propertiesToUpdate = ["salary": 300]
+            _ = try pinned.execute(update)
+            XCTAssertEqual(pinned.queryGenerationToken, token)
+            XCTAssertEqual(try pinned.fetch(employees).first?.salary, 100, "the batch update came after the generation")
+        }
+    }
+}
