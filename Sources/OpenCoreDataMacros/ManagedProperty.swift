@@ -15,8 +15,8 @@
 /// }
 /// ```
 ///
-/// The property's name is its key in the entity unless you pass another. It takes the same
-/// types as `@Managed` (see `ManagedPropertyValue`) and behaves the same — change tracking,
+/// The property's name is its key in the entity unless you pass another. It takes every type
+/// `@NSManaged` does and behaves as `@Managed` — change tracking,
 /// undo, inverse maintenance, faulting — but its accessors read the object's storage through a
 /// ``ManagedPropertyKey`` made once per class instead of the two key paths Swift materialises
 /// on every access to a property wrapper: a fetch that reads every attribute spends about a
@@ -32,8 +32,12 @@
 ///     get { self[managed: Self.__managedKey_salary] }
 ///     set { self[managed: Self.__managedKey_salary] = newValue }
 /// }
-/// private static let __managedKey_salary = ManagedPropertyKey<Int64>("salary")
+/// private static let __managedKey_salary = ManagedPropertyKeys.key((Int64).self, "salary")
 /// ```
+///
+/// The key is a ``ManagedPropertyKey`` for types that conform to `ManagedPropertyValue`; any
+/// other type (a Foundation or app type in a transformable attribute) gets a
+/// ``ManagedValueKey``, whose accessors go through key-value coding.
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(__managedKey_))
 public macro ManagedProperty() = #externalMacro(module: "OpenCoreDataMacrosPlugin", type: "ManagedPropertyMacro")

@@ -24,7 +24,9 @@ public struct ManagedPropertyMacro: AccessorMacro, PeerMacro {
         // Errors are reported once, by the accessor expansion.
         guard let property = try? ManagedPropertyDeclaration(declaration, attribute: node) else { return [] }
         let key = StringLiteralExprSyntax(content: property.key)
-        return ["private static let \(raw: property.keyName) = OpenCoreData.ManagedPropertyKey<\(property.type.trimmed)>(\(key))"]
+        // `ManagedPropertyKeys.key` is overloaded: the typed key for a `ManagedPropertyValue`
+        // type, else a key-value coding key, which the macro can't tell apart from syntax.
+        return ["private static let \(raw: property.keyName) = OpenCoreData.ManagedPropertyKeys.key((\(property.type.trimmed)).self, \(key))"]
     }
 }
 

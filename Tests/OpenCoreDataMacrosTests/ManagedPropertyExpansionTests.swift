@@ -26,7 +26,7 @@ final class ManagedPropertyExpansionTests: XCTestCase {
                     }
                 }
 
-                private static let __managedKey_department = OpenCoreData.ManagedPropertyKey<Department?>("department")
+                private static let __managedKey_department = OpenCoreData.ManagedPropertyKeys.key((Department?).self, "department")
             }
             """,
             macros: macros)
@@ -47,7 +47,7 @@ final class ManagedPropertyExpansionTests: XCTestCase {
                 }
             }
 
-            private static let __managedKey_lastName = OpenCoreData.ManagedPropertyKey<String?>("surname")
+            private static let __managedKey_lastName = OpenCoreData.ManagedPropertyKeys.key((String?).self, "surname")
             """,
             macros: macros)
     }
@@ -68,7 +68,7 @@ final class ManagedPropertyExpansionTests: XCTestCase {
                 }
             }
 
-            private static let __managedKey_created = OpenCoreData.ManagedPropertyKey<Date?>("created")
+            private static let __managedKey_created = OpenCoreData.ManagedPropertyKeys.key((Date?).self, "created")
             """,
             macros: macros)
     }
@@ -89,7 +89,7 @@ final class ManagedPropertyExpansionTests: XCTestCase {
                 }
             }
 
-            private static let __managedKey_primitiveName = OpenCoreData.ManagedPropertyKey<String?>("name")
+            private static let __managedKey_primitiveName = OpenCoreData.ManagedPropertyKeys.key((String?).self, "name")
             """,
             macros: macros)
     }

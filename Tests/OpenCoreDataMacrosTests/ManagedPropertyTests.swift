@@ -126,3 +126,38 @@ final class ManagedPropertyTests: XCTestCase {
         }
     }
 }
+
+/// A Foundation type in a transformable attribute: no typed storage, so `@ManagedProperty`
+/// falls back to key-value coding (`ManagedValueKey`), as `@NSManaged` takes any type.
+final class Trail: NSManagedObject {
+    @ManagedProperty var length: Measurement<UnitLength>?
+    @ManagedProperty var primitiveLength: Measurement<UnitLength>?
+}
+
+extension ManagedPropertyTests {
+    func testATypeWithoutTypedStorageGoesThroughKeyValueCoding() throws {
+        let trail = NSEntityDescription(name: "Trail", className: "OpenCoreDataMacrosTests.Trail", properties: [
+            NSAttributeDescription(name: "length", type: .transformableAttributeType),
+        ])
+        let model = NSManagedObjectModel()
+        model.entities = [trail]
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let context = newContext(coordinator)
+        try context.performAndWait {
+            let t = Trail(context: context)
+            XCTAssertNil(t.length)
+            t.length = Measurement(value: 12, unit: .kilometers)
+            XCTAssertEqual(t.length, Measurement(value: 12, unit: .kilometers))
+            XCTAssertEqual(t.value(forKey: "length") as? Measurement<UnitLength>, Measurement(value: 12, unit: .kilometers))
+            try context.save()
+            t.length = nil
+            XCTAssertNil(t.length)
+            XCTAssertTrue(t.changedValues().keys.contains("length"), "a change like any other")
+            context.rollback()
+            XCTAssertEqual(t.length, Measurement(value: 12, unit: .kilometers))
+            t.primitiveLength = Measurement(value: 3, unit: .miles)
+            XCTAssertEqual(t.length, Measurement(value: 3, unit: .miles), "the primitive accessor sets the same value")
+        }
+    }
+}
