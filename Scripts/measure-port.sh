@@ -25,6 +25,7 @@ apps=(
     "woocommerce/woocommerce-ios 2077debb97b5020c3aa1faaece30961beabf73e8 Storage/Storage"
     "brave/brave-ios 398f8b763aa88cdc23289138863d62f05b2c2a23 Sources/Data"
     "mastodon/mastodon-ios a9e088a9c7b88720fed5eefdd2dc1606b5f21dc8 MastodonSDK/Sources/CoreDataStack"
+    "nightscout/Trio 29350e31a9f8b25dcea719f52fa1abb676e34af8 Model"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ocd-measure-port.XXXXXX")
