@@ -35,6 +35,16 @@ final class QueryGenerationTests: XCTestCase {
         }
     }
 
+    /// A new context pinned to the current generation by a first read.
+    private func pinnedContext() throws -> NSManagedObjectContext {
+        let context = stack.newContext()
+        try context.performAndWait {
+            try context.setQueryGenerationFrom(.current)
+            XCTAssertEqual(try context.count(for: employees), 1)
+        }
+        return context
+    }
+
     func testAContextIsUnpinnedUntilAskedAndThenHasAToken() throws {
         let context = stack.newContext()
         try context.performAndWait {
@@ -48,11 +58,7 @@ final class QueryGenerationTests: XCTestCase {
     }
 
     func testAPinnedContextKeepsSeeingItsGenerationWhileOthersSave() throws {
-        let pinned = stack.newContext()
-        try pinned.performAndWait {
-            try pinned.setQueryGenerationFrom(.current)
-            XCTAssertEqual(try pinned.count(for: employees), 1)
-        }
+        let pinned = try pinnedContext()
         try saveElsewhere()
         try pinned.performAndWait {
             XCTAssertEqual(try pinned.count(for: employees), 1, "count in the generation")
@@ -86,11 +92,7 @@ final class QueryGenerationTests: XCTestCase {
     }
 
     func testUnpinningReadsTheLatestData() throws {
-        let pinned = stack.newContext()
-        try pinned.performAndWait {
-            try pinned.setQueryGenerationFrom(.current)
-            _ = try pinned.count(for: employees)
-        }
+        let pinned = try pinnedContext()
         try saveElsewhere()
         try pinned.performAndWait {
             try pinned.setQueryGenerationFrom(nil)
@@ -113,11 +115,7 @@ final class QueryGenerationTests: XCTestCase {
     }
 
     func testSavingResettingAndMergingMoveAPinnedContextToTheCurrentGeneration() throws {
-        let pinned = stack.newContext()
-        try pinned.performAndWait {
-            try pinned.setQueryGenerationFrom(.current)
-            _ = try pinned.count(for: employees)
-        }
+        let pinned = try pinnedContext()
         try saveElsewhere()
         try pinned.performAndWait {
             pinned.reset()
@@ -195,11 +193,7 @@ final class QueryGenerationTests: XCTestCase {
 
     func testAGenerationHoldsAgainstAnotherProcessesCommit() throws {
         let url = try XCTUnwrap(stack.coordinator.persistentStores.first?.url)
-        let pinned = stack.newContext()
-        try pinned.performAndWait {
-            try pinned.setQueryGenerationFrom(.current)
-            XCTAssertEqual(try pinned.count(for: employees), 1)
-        }
+        let pinned = try pinnedContext()
         let other = try OtherSQLiteProcess(url)
         defer { other.finish() }
         _ = try other.run("UPDATE ZEMPLOYEE SET ZSALARY = 999")
@@ -225,11 +219,7 @@ extension QueryGenerationTests {
     /// Apple's header: nested contexts defer to their parent's data and return nil; setting a
     /// generation on one is a programmer error (here a thrown error).
     func testAChildContextReadsItsParentsGeneration() throws {
-        let parent = stack.newContext()
-        try parent.performAndWait {
-            try parent.setQueryGenerationFrom(.current)
-            _ = try parent.count(for: employees)
-        }
+        let parent = try pinnedContext()
         try saveElsewhere()
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = parent
