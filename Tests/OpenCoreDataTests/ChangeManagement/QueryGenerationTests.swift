@@ -211,7 +211,8 @@ final class QueryGenerationTests: XCTestCase {
 
 /// The notification a context posted on its own queue, read back on that queue.
 private final class SavedNotification: @unchecked Sendable {
-    // @unchecked Sendable: written and read on the saving context's queue only.
+    // @unchecked Sendable: written on one queue and read after it (its performAndWait, or a
+    // semaphore) has finished.
     var note: Notification?
 }
 
@@ -244,5 +245,45 @@ extension QueryGenerationTests {
             XCTAssertEqual(pinned.queryGenerationToken, token)
             XCTAssertEqual(try pinned.fetch(employees).first?.salary, 100, "the batch update came after the generation")
         }
+    }
+}
+
+extension QueryGenerationTests {
+    /// A writer saves in a loop on its own queue while the pinned context reads: every read
+    /// sees the generation, none the writer's progress, and the writer is never blocked by the
+    /// generation's open read transaction (WAL).
+    func testAPinnedContextReadsOneStateWhileAWriterSavesConcurrently() throws {
+        let pinned = try pinnedContext()
+        let stack = try XCTUnwrap(self.stack)
+        let writer = stack.newContext()
+        let saves = 40
+        let done = DispatchSemaphore(value: 0)
+        let failure = SavedNotification()
+        DispatchQueue.global().async {
+            writer.performAndWait {
+                do {
+                    for i in 0..<saves {
+                        _ = stack.employee("Writer \(i)", in: writer)
+                        try writer.save()
+                    }
+                } catch {
+                    failure.note = Notification(name: .init("failed"), object: nil, userInfo: ["error": error])
+                }
+            }
+            done.signal()
+        }
+        var counts: Set<Int> = []
+        var finished = false
+        while !finished {
+            finished = done.wait(timeout: .now()) == .success
+            try pinned.performAndWait {
+                counts.insert(try pinned.count(for: employees))
+                counts.insert(try pinned.fetch(employees).count)
+            }
+        }
+        XCTAssertNil(failure.note, "the writer saved every time")
+        XCTAssertEqual(counts, [1], "every read in the generation")
+        let unpinned = stack.newContext()
+        XCTAssertEqual(try unpinned.performAndWait { try unpinned.count(for: employees) }, saves + 1)
     }
 }
