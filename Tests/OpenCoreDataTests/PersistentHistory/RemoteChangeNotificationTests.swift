@@ -78,6 +78,20 @@ final class RemoteChangeNotificationTests: XCTestCase {
         XCTAssertNil(removed.waitForNotification(timeout: 0.1), "a removed store posts nothing")
     }
 
+    /// The notification arrives on the store's observer queue; removing the store there (an app
+    /// closing a store another process changed) must not wait for that same queue.
+    func testAnObserverCanRemoveTheStoreWhenNotified() throws {
+        let watching = try coordinator(options: options)
+        let removed = expectation(description: "the store removed from the notification's observer")
+        let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: watching, queue: nil) { _ in
+            if let store = watching.persistentStores.first, (try? watching.remove(store)) != nil { removed.fulfill() }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try saveEmployee("Ann", through: try coordinator(options: [NSPersistentHistoryTrackingKey: true]))
+        wait(for: [removed], timeout: 5)
+        XCTAssertTrue(watching.persistentStores.isEmpty)
+    }
+
     func testReadingTheStorePostsNothing() throws {
         let watching = try coordinator(options: options)
         try saveEmployee("Ann", through: watching)

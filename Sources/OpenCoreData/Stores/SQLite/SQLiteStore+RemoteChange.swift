@@ -60,6 +60,7 @@ final class SQLiteRemoteChangeObserver: @unchecked Sendable {
     init(path: String, readsHistory: Bool, watchesFiles: Bool = true, report: @escaping @Sendable (Int64?) -> Void) throws {
         self.readsHistory = readsHistory
         self.report = report
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         let connection = try SQLiteConnection(path: path, readOnly: true)
         lastVersion = try Self.dataVersion(connection)
         lastTransaction = readsHistory ? Self.lastTransaction(connection) : nil
@@ -80,17 +81,23 @@ final class SQLiteRemoteChangeObserver: @unchecked Sendable {
         }
     }
 
-    /// Stops watching and closes the connection; nothing is reported after it returns.
+    /// Stops watching and closes the connection; nothing is reported after it returns. Safe to
+    /// call from a notification's observer, which runs on the observer's own queue (an app that
+    /// removes the store when told it changed).
     func cancel() {
-        queue.sync {
-            watcher?.cancel()
-            watcher = nil
-            pollTimer?.cancel()
-            pollTimer = nil
-            connection?.close()
-            connection = nil
+        let stop = {
+            self.watcher?.cancel()
+            self.watcher = nil
+            self.pollTimer?.cancel()
+            self.pollTimer = nil
+            self.connection?.close()
+            self.connection = nil
         }
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { stop() } else { queue.sync(execute: stop) }
     }
+
+    /// Marks `queue`, so that `cancel()` knows when it already runs there.
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     deinit {
         watcher?.cancel()
