@@ -66,8 +66,6 @@ struct ContextState {
     var assignedStores: [ObjectKey: NSPersistentStore] = [:]
     /// An `assign(_:to:)` Apple would refuse with an exception, thrown by the next save.
     var assignmentError: NSError?
-    /// The query generation the context reads (`setQueryGenerationFrom(_:)`).
-    var queryGeneration = QueryGenerationPin.unpinned
 
     // A fetch in progress.
     /// Loaders of recent batched fetches (`fetchBatchSize`); see ``FetchBatchLoader``.

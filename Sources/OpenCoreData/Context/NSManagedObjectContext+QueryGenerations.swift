@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Query generations (Core Data's "Query Generations"): a context pinned to a generation reads
 /// the stores as they were when the generation began.
@@ -21,7 +22,7 @@ extension NSManagedObjectContext {
     public var queryGenerationToken: NSQueryGenerationToken? {
         assertOnQueue()
         guard parent == nil else { return nil }
-        switch state.queryGeneration {
+        switch queryGenerationPin.withLock({ $0 }) {
         case .unpinned: return nil
         case .pinned(let token): return token
         case .current: return try? resolvedQueryGeneration()
@@ -42,7 +43,7 @@ extension NSManagedObjectContext {
             throw CoreDataError.make(NSCoreDataError, "setQueryGenerationFrom: a child context reads its parent's data, in the parent's query generation. Set the generation on the root context.")
         }
         guard let generation else {
-            state.queryGeneration = .unpinned
+            queryGenerationPin.withLock { $0 = .unpinned }
             return
         }
         guard let coordinator = persistentStoreCoordinator else {
@@ -50,44 +51,51 @@ extension NSManagedObjectContext {
         }
         for store in coordinator.persistentStores { try NSPersistentStoreCoordinator.checkQueryGenerations(in: store) }
         if generation.isCurrent {
-            state.queryGeneration = .current
+            queryGenerationPin.withLock { $0 = .current }
             return
         }
         // Apple tracks a generation across the union of stores: a store added since the token was
         // made is read at its latest until the generation moves; the token's stores must be here.
-        let stores = Set(coordinator.persistentStores.map(ObjectIdentifier.init))
+        let stores = Set(coordinator.persistentStores.map(\.token))
         guard !generation.generations.isEmpty, generation.generations.allSatisfy({ stores.contains($0.store) }) else {
             throw CoreDataError.make(NSCoreDataError, "setQueryGenerationFrom: the token names no generation of this context's stores (it comes from another coordinator, or was archived: a generation lives only while a context holds it). Pass NSQueryGenerationToken.current, or the queryGenerationToken of a context of this coordinator.")
         }
-        state.queryGeneration = .pinned(generation)
+        queryGenerationPin.withLock { $0 = .pinned(generation) }
     }
 
     /// Runs `body` — a read of the stores — in the context's generation, fixing it first if
     /// the context asked for the current one. A context that is not pinned (or whose stores
-    /// fail to begin a generation) reads the latest data.
+    /// fail to begin a generation) reads the latest data, also when it reads from inside a
+    /// pinned context's read (an `awakeFromFetch` that fetches in another context).
     func readingQueryGeneration<T>(_ body: () throws -> T) rethrows -> T {
         let token: NSQueryGenerationToken?
-        switch queryGenerationPin {
-        case .unpinned: return try body()
+        switch queryGenerationPin.withLock({ $0 }) {
+        case .unpinned: token = nil
         case .pinned(let pinned): token = pinned
         case .current: token = try? resolvedQueryGeneration()
         }
-        guard let token, QueryGenerationScope.token !== token else { return try body() }
+        guard QueryGenerationScope.token !== token else { return try body() }
         return try QueryGenerationScope.$token.withValue(token, operation: body)
     }
 
     /// A pinned context moves to the generation current at its next read (after a save, a
     /// merge, a reset).
     func advanceQueryGeneration() {
-        if case .pinned = state.queryGeneration { state.queryGeneration = .current }
+        queryGenerationPin.withLock { if case .pinned = $0 { $0 = .current } }
     }
 
-    /// Begins the generation a context that asked for `.current` reads, and keeps it.
-    func resolvedQueryGeneration() throws -> NSQueryGenerationToken? {
+    /// Begins a generation and pins the context to it: at the first read after `.current`, or
+    /// (`replacing`) after a pinned context's save. Begun outside the pin's lock (it takes the
+    /// coordinator's); when another read fixed the generation meanwhile, that one is kept, so
+    /// the context reads one generation.
+    func resolvedQueryGeneration(replacing: Bool = false) throws -> NSQueryGenerationToken? {
         guard let coordinator = persistentStoreCoordinator else { return nil }
         let token = try coordinator.newQueryGenerationToken()
-        queryGenerationPin = .pinned(token)
-        return token
+        return queryGenerationPin.withLock { pin in
+            if !replacing, case .pinned(let fixed) = pin { return fixed }
+            pin = .pinned(token)
+            return token
+        }
     }
 }
 

@@ -224,9 +224,9 @@ extension NSManagedObjectContext {
         let deletedIDs = Set(distinct: deletedNow.lazy.map(\.objectID))
         var info = UserInfoTemplate.didSave(insertedIDs: insertedIDs, updatedIDs: updatedIDs, deletedIDs: deletedIDs,
                                             inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
-        if toStore, case .pinned = state.queryGeneration {
+        if toStore, case .pinned = queryGenerationPin.withLock({ $0 }) {
             // A pinned context moves to the generation its save made, and says so.
-            if let token = try? resolvedQueryGeneration() { info[NSManagedObjectContextQueryGenerationKey] = token }
+            if let token = try? resolvedQueryGeneration(replacing: true) { info[NSManagedObjectContextQueryGenerationKey] = token }
         }
         let ids = UserInfoTemplate.didSaveObjectIDs(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: info)

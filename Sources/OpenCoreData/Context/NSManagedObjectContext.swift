@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A scratch pad for managed objects: it fetches them, tracks their changes, validates, undoes,
 /// and saves them through its coordinator.
@@ -152,12 +153,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         @inline(__always) _read { yield confinedState }
         @inline(__always) _modify { yield &confinedState }
     }
-    /// The query generation the context reads, without the queue check: faults fire wherever
-    /// their objects are read (see ``transitioningObject``), and they read in the generation.
-    var queryGenerationPin: QueryGenerationPin {
-        @inline(__always) _read { yield confinedState.queryGeneration }
-        @inline(__always) _modify { yield &confinedState.queryGeneration }
-    }
+    /// The query generation the context reads (`setQueryGenerationFrom(_:)`). Behind its own
+    /// lock, not in ``state``: faults fire wherever their objects are read (see
+    /// ``transitioningObject``), and the first read after `.current` fixes the generation.
+    let queryGenerationPin = Mutex(QueryGenerationPin.unpinned)
     /// The object whose faulting hook (`awakeFromFetch`, `willTurnIntoFault`,
     /// `didTurnIntoFault`) is running: its `faultingState` is not 0. Outside ``state`` because
     /// a fault fires wherever its object is read, and that path checks no queue.

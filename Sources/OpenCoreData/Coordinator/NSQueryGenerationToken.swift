@@ -26,18 +26,20 @@ public final class NSQueryGenerationToken: NSObject, NSSecureCoding, NSCopying, 
 
     /// Whether this is ``current``: a request for a generation, not one.
     let isCurrent: Bool
-    /// One open generation per store of the coordinator, held as long as the token is.
-    let generations: [(store: ObjectIdentifier, generation: any StoreReadGeneration)]
+    /// One open generation per store of the coordinator, held as long as the token is. Stores
+    /// are named by their process-unique ``NSPersistentStore/token``, never by address: a store
+    /// added after another was freed may take its address.
+    let generations: [(store: Int32, generation: any StoreReadGeneration)]
 
-    init(generations: [(store: ObjectIdentifier, generation: any StoreReadGeneration)], isCurrent: Bool = false) {
+    init(generations: [(store: Int32, generation: any StoreReadGeneration)], isCurrent: Bool = false) {
         self.generations = generations
         self.isCurrent = isCurrent
         super.init()
     }
 
     /// The generation this token holds for `store`, if any.
-    func generation(for store: AnyObject) -> (any StoreReadGeneration)? {
-        let id = ObjectIdentifier(store)
+    func generation(for store: NSPersistentStore) -> (any StoreReadGeneration)? {
+        let id = store.token
         return generations.first { $0.store == id }?.generation
     }
 
@@ -101,10 +103,10 @@ extension NSPersistentStoreCoordinator {
     /// when a store can't keep one.
     func newQueryGenerationToken() throws -> NSQueryGenerationToken {
         try locked {
-            var generations: [(store: ObjectIdentifier, generation: any StoreReadGeneration)] = []
+            var generations: [(store: Int32, generation: any StoreReadGeneration)] = []
             for store in persistentStores {
                 try Self.checkQueryGenerations(in: store)
-                generations.append((ObjectIdentifier(store), try (store as! QueryGenerationStore).beginReadGeneration()))
+                generations.append((store.token, try (store as! QueryGenerationStore).beginReadGeneration()))
             }
             return NSQueryGenerationToken(generations: generations)
         }

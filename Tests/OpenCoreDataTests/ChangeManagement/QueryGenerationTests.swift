@@ -287,3 +287,111 @@ extension QueryGenerationTests {
         XCTAssertEqual(try unpinned.performAndWait { try unpinned.count(for: employees) }, saves + 1)
     }
 }
+
+extension QueryGenerationTests {
+    /// The generation belongs to the pinned context, not to the thread: a context that is not
+    /// pinned, asked to read while the pinned one is inside a read (here from `awakeFromFetch`
+    /// of an object the pinned context fetches), reads the latest data.
+    func testAnUnpinnedContextReadingInsideAPinnedReadSeesTheLatestData() throws {
+        let model = GenerationProbe.model()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let url = try makeTemporaryDirectory("ocd-query-generations-nested").appendingPathComponent("Nested.sqlite")
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
+        func insertProbe(_ name: String) throws {
+            let writer = newContext(coordinator)
+            try writer.performAndWait {
+                let probe = NSEntityDescription.insertNewObject(forEntityName: "GenerationProbe", into: writer)
+                probe.setValue(name, forKey: "name")
+                try writer.save()
+            }
+        }
+        try insertProbe("first")
+        let pinned = newContext(coordinator), unpinned = newContext(coordinator)
+        let probes = NSFetchRequest<NSManagedObject>(entityName: "GenerationProbe")
+        try pinned.performAndWait {
+            try pinned.setQueryGenerationFrom(.current)
+            XCTAssertEqual(try pinned.count(for: probes), 1)
+        }
+        try insertProbe("second")
+        let seen = SeenCounts()
+        GenerationProbe.onAwake.set {
+            unpinned.performAndWait { seen.counts.append((try? unpinned.count(for: probes)) ?? -1) }
+        }
+        defer { GenerationProbe.onAwake.set(nil) }
+        try pinned.performAndWait {
+            let fetched = try pinned.fetch(probes)
+            XCTAssertEqual(fetched.count, 1, "the pinned context's generation")
+            XCTAssertEqual(fetched.first?.value(forKey: "name") as? String, "first")
+        }
+        XCTAssertEqual(seen.counts, [2], "the unpinned context read the latest data, from inside the pinned read")
+    }
+
+    /// A token names the stores it was made with: once its store is removed, the token names no
+    /// generation of the coordinator, whatever store replaces it. (Tokens name stores by their
+    /// process-unique number, never by address, which a store added later may reuse.)
+    func testATokenOfARemovedStoreIsRefusedByTheStoreThatReplacesIt() throws {
+        let coordinator = stack.coordinator
+        let context = stack.newContext()
+        let token: NSQueryGenerationToken = try context.performAndWait {
+            try context.setQueryGenerationFrom(.current)
+            return try XCTUnwrap(context.queryGenerationToken)
+        }
+        try coordinator.remove(try XCTUnwrap(coordinator.persistentStores.first))
+        let replacement = try makeTemporaryDirectory("ocd-query-generations-replaced").appendingPathComponent("Replacement.sqlite")
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: replacement, options: nil)
+        let fresh = stack.newContext()
+        try fresh.performAndWait {
+            XCTAssertThrowsError(try fresh.setQueryGenerationFrom(token)) { XCTAssertEqual(($0 as NSError).code, NSCoreDataError) }
+            XCTAssertNoThrow(try fresh.setQueryGenerationFrom(.current))
+        }
+    }
+
+    /// A parent that asked for `.current` fixes its generation at the first read, also one its
+    /// child makes through it; the parent then keeps reading that generation.
+    func testAChildsFirstReadFixesItsParentsGeneration() throws {
+        let parent = stack.newContext()
+        try parent.performAndWait { try parent.setQueryGenerationFrom(.current) }
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        XCTAssertEqual(try child.performAndWait { try child.count(for: employees) }, 1)
+        try saveElsewhere()
+        try parent.performAndWait {
+            XCTAssertEqual(try parent.count(for: employees), 1, "the generation the child's read fixed")
+        }
+        XCTAssertEqual(try child.performAndWait { try child.fetch(employees).count }, 1)
+    }
+}
+
+/// Counts read inside another context's read, appended on that context's queue.
+private final class SeenCounts: @unchecked Sendable {
+    // @unchecked Sendable: appended inside the pinned context's performAndWait, read after it.
+    var counts: [Int] = []
+}
+
+/// An object that runs a test's closure when it awakes from a fetch.
+final class GenerationProbe: NSManagedObject {
+    /// The closure `awakeFromFetch` runs (nil: none).
+    static let onAwake = LockedClosure()
+
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        Self.onAwake.get()?()
+    }
+
+    static func model() -> NSManagedObjectModel {
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "GenerationProbe", className: "OpenCoreDataTests.GenerationProbe", properties: [
+            NSAttributeDescription(name: "name", type: .stringAttributeType),
+        ])]
+        return model
+    }
+}
+
+/// A closure set by one test and called from context queues.
+final class LockedClosure: @unchecked Sendable {
+    // @unchecked Sendable: `closure` is read and written under `lock`.
+    private let lock = NSLock()
+    private var closure: (@Sendable () -> Void)?
+    func set(_ new: (@Sendable () -> Void)?) { lock.lock(); closure = new; lock.unlock() }
+    func get() -> (@Sendable () -> Void)? { lock.lock(); defer { lock.unlock() }; return closure }
+}
