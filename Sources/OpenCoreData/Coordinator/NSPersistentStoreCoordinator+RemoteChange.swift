@@ -38,18 +38,15 @@ extension Notification.Name {
 extension NSPersistentStore {
     /// Whether the store was added with `NSPersistentStoreRemoteChangeNotificationPostOptionKey` on.
     var postsRemoteChangeNotifications: Bool {
-        switch options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey] {
-        case let flag as Bool: return flag
-        case let number as NSNumber: return number.boolValue
-        default: return false
-        }
+        Self.isOptionOn(NSPersistentStoreRemoteChangeNotificationPostOptionKey, in: options)
     }
 
-    /// Posts the remote-change notification for this store, from the caller's (private) queue.
+    /// Posts a store's remote-change notification, from the caller's (private) queue.
     /// `historyNumber` is the number of the store's last history transaction, when it keeps
-    /// history. Nothing is posted once the store has left its coordinator.
-    func postRemoteChange(historyNumber: Int64?) {
-        guard let coordinator = persistentStoreCoordinator, let url else { return }
+    /// history; `url` and `identifier` are those of the file the caller watches, read when it
+    /// began watching (the store may move meanwhile, and its properties are not the caller's to
+    /// read on its queue). The caller stops before the store leaves `coordinator`.
+    static func postRemoteChange(to coordinator: NSPersistentStoreCoordinator, historyNumber: Int64?, url: URL, identifier: String?) {
         var userInfo: [AnyHashable: Any] = [NSPersistentStoreURLKey: url]
         if let identifier { userInfo[NSStoreUUIDKey] = identifier }
         if let historyNumber, let identifier {

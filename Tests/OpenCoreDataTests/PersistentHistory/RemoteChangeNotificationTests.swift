@@ -92,6 +92,49 @@ final class RemoteChangeNotificationTests: XCTestCase {
         XCTAssertTrue(watching.persistentStores.isEmpty)
     }
 
+    /// Removing the store on one thread while a notification's observer, on the store's
+    /// observer queue, waits for the coordinator: neither waits for the other.
+    func testRemovingTheStoreWhileAnObserverUsesTheCoordinatorDoesNotDeadlock() throws {
+        let watching = try coordinator(options: options)
+        let inObserver = DispatchSemaphore(value: 0)
+        let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: watching, queue: nil) { _ in
+            inObserver.signal()
+            Thread.sleep(forTimeInterval: 0.2)   // the removal takes the coordinator meanwhile
+            _ = watching.persistentStores
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try saveEmployee("Ann", through: try coordinator(options: [NSPersistentHistoryTrackingKey: true]))
+        XCTAssertEqual(inObserver.wait(timeout: .now() + 5), .success, "notified of the other coordinator's save")
+        let removed = DispatchSemaphore(value: 0)
+        let store = try XCTUnwrap(watching.persistentStores.first)
+        DispatchQueue.global().async {
+            try? watching.remove(store)
+            removed.signal()
+        }
+        XCTAssertEqual(removed.wait(timeout: .now() + 5), .success, "remove(_:) returned while the observer used the coordinator")
+    }
+
+    /// `setURL(_:for:)` moves the store to a copy of its file; the notifications follow it: a
+    /// write to the new file is posted (with the new URL), a write to the old one is not.
+    func testAfterSetURLTheNewFileIsWatched() throws {
+        let watching = try coordinator(options: options)
+        let store = try XCTUnwrap(watching.persistentStores.first)
+        try saveEmployee("Ann", through: watching)
+        let copy = directory.appendingPathComponent("Moved.sqlite")
+        let copying = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try copying.replacePersistentStore(at: copy, destinationOptions: nil, withPersistentStoreFrom: try XCTUnwrap(store.url),
+                                           sourceOptions: nil, type: .sqlite)
+        XCTAssertTrue(watching.setURL(copy, for: store))
+        let received = NotificationRecorder(.NSPersistentStoreRemoteChange, object: watching)
+        _ = received.waitForNotification(timeout: 0.3)   // the move itself, if noticed
+        received.reset()
+        try saveEmployee("Bob", through: try coordinator(options: [NSPersistentHistoryTrackingKey: true]))
+        XCTAssertNil(received.waitForNotification(timeout: 0.4), "a write to the old file is not this store's")
+        try saveEmployee("Cy", through: try coordinator(options: [NSPersistentHistoryTrackingKey: true], file: "Moved.sqlite"))
+        let note = try XCTUnwrap(received.waitForNotification(timeout: 2), "a write to the file the store moved to")
+        XCTAssertEqual((note.userInfo?[NSPersistentStoreURLKey] as? URL)?.standardizedFileURL, copy.standardizedFileURL)
+    }
+
     func testReadingTheStorePostsNothing() throws {
         let watching = try coordinator(options: options)
         try saveEmployee("Ann", through: watching)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // Remote-change notifications (NSPersistentStoreRemoteChangeNotificationPostOptionKey) for the
 // SQLite store. Apple's framework tells processes through Darwin notifications, which Linux
@@ -9,28 +10,41 @@ import Foundation
 //   exactly when another connection — this store's own, another coordinator's, another
 //   process's — has committed, so checkpoints and reads post nothing;
 // - a write is seen by inotify before its commit is visible (the WAL index is updated through
-//   shared memory, which inotify does not report), so the observer checks again 20 ms and
-//   100 ms after each wake-up;
-// - without inotify (the per-user limit reached) it polls `data_version` every 100 ms.
+//   shared memory, which inotify does not report), so the observer checks again 20 ms, 100 ms,
+//   500 ms and 2 s after the last wake-up (each event starts the series again);
+// - without inotify (the per-user limit reached), or when the watch ends (the directory
+//   deleted or unmounted), it polls `data_version` every 100 ms.
 // Writes by this coordinator are posted too, as Apple's option documents ("every write to the
 // store, including writes by other processes").
 extension SQLiteStore {
-    /// Starts the remote-change observer when the store was added with the option.
-    func startRemoteChangeObserver() {
-        guard postsRemoteChangeNotifications, !isInMemory, let path = url?.path else { return }
+    /// Starts the remote-change observer when the store was added with the option, on the
+    /// file the store has open; its notifications name `coordinator`.
+    func startRemoteChangeObserver(for coordinator: NSPersistentStoreCoordinator) {
+        guard postsRemoteChangeNotifications, !isInMemory else { return }
+        lock.lock()
+        let file = url, identifier = self.identifier
+        lock.unlock()
+        guard let file else { return }
+        let path = file.path
         do {
-            let observer = try SQLiteRemoteChangeObserver(path: path, readsHistory: tracksHistory) { [weak self] number in
-                self?.postRemoteChange(historyNumber: number)
+            let observer = try SQLiteRemoteChangeObserver(path: path, readsHistory: tracksHistory, busyTimeout: Self.timeout(from: options)) { [weak coordinator] number in
+                guard let coordinator else { return }
+                Self.postRemoteChange(to: coordinator, historyNumber: number, url: file, identifier: identifier)
             }
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            let replaced = remoteChangeObserver
             remoteChangeObserver = observer
+            lock.unlock()
+            replaced?.cancel()
         } catch {
             // The store works without notifications; say why there are none.
             FileHandle.standardError.write(Data("OpenCoreData: no remote-change notifications for \(path): \(error)\n".utf8))
         }
     }
 
-    /// Stops the remote-change observer (when the store leaves its coordinator).
+    /// Stops the remote-change observer (when the store leaves its coordinator, or moves to
+    /// another file). Never waits for the observer's queue: its notification's observers may
+    /// be waiting for the coordinator, whose lock the caller may hold.
     func stopRemoteChangeObserver() {
         lock.lock()
         let observer = remoteChangeObserver
@@ -42,93 +56,154 @@ extension SQLiteStore {
 
 /// Watches one SQLite file for commits and reports each change of its `data_version` (with the
 /// store's last history transaction number, when it keeps history) on a private queue.
+///
+/// ```swift
+/// let observer = try SQLiteRemoteChangeObserver(path: path, readsHistory: true, busyTimeout: 5) { number in
+///     post(number)          // on the observer's queue
+/// }
+/// // … later, from any thread, holding any lock:
+/// observer.cancel()
+/// ```
 final class SQLiteRemoteChangeObserver: @unchecked Sendable {
-    // @unchecked Sendable: everything below `queue` is touched only on `queue`.
+    // @unchecked Sendable: everything below `queue` is touched only on `queue`; `cancelled`
+    // is atomic.
     private let queue = DispatchQueue(label: "OpenCoreData.SQLiteStore.remoteChange")
+    private let cancelled = Atomic<Bool>(false)
     private var connection: SQLiteConnection?
     private var lastVersion: Int64 = 0
     private var lastTransaction: Int64?
-    private var pendingRechecks = 0
     private var watcher: FileChangeWatcher?
     private var pollTimer: DispatchSourceTimer?
+    /// Checks after the last wake-up (see ``recheckDelays``); `recheckStep` is the next one.
+    private let recheckTimer: DispatchSourceTimer
+    private var recheckStep = 0
+    private var lastWakeUp = DispatchTime.now()
     private let readsHistory: Bool
     private let report: @Sendable (Int64?) -> Void
 
+    /// How long after the last file event the observer looks again, in milliseconds: a commit
+    /// becomes visible after its last write to the WAL (a large one, or a busy machine, takes
+    /// longer), and nothing else wakes the observer then.
+    static let recheckDelays = [20, 100, 500, 2000]
+
+    /// How the observer is woken.
+    enum WakeUps {
+        /// inotify on the store's directory (polling when the system refuses a watch).
+        case fileEvents
+        /// `data_version` every 100 ms.
+        case polling
+        /// Only by ``handle(_:)``: for tests that stage events.
+        case manual
+    }
+
     /// Opens the observer's connection and starts watching; `report` is called on the
-    /// observer's queue after each commit it notices. `watchesFiles` false polls (for tests of
-    /// the fallback).
-    init(path: String, readsHistory: Bool, watchesFiles: Bool = true, report: @escaping @Sendable (Int64?) -> Void) throws {
+    /// observer's queue after each commit it notices.
+    init(path: String, readsHistory: Bool, busyTimeout: Double, wakeUps: WakeUps = .fileEvents, report: @escaping @Sendable (Int64?) -> Void) throws {
         self.readsHistory = readsHistory
         self.report = report
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         let connection = try SQLiteConnection(path: path, readOnly: true)
+        connection.setBusyTimeout(busyTimeout)
         lastVersion = try Self.dataVersion(connection)
-        lastTransaction = readsHistory ? Self.lastTransaction(connection) : nil
+        lastTransaction = readsHistory ? try Self.lastTransaction(connection) : nil
         self.connection = connection
+        recheckTimer = DispatchSource.makeTimerSource(queue: queue)
         let file = URL(fileURLWithPath: path)
         let name = file.lastPathComponent
         queue.sync {
-            watcher = !watchesFiles ? nil : FileChangeWatcher(directory: file.deletingLastPathComponent().path, names: [name, name + "-wal", name + "-journal"], queue: queue) { [weak self] in
-                self?.fileChanged()
-            }
-            if watcher == nil {
-                let timer = DispatchSource.makeTimerSource(queue: queue)
-                timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
-                timer.setEventHandler { [weak self] in self?.check() }
-                timer.resume()
-                pollTimer = timer
+            recheckTimer.setEventHandler { [weak self] in self?.recheck() }
+            recheckTimer.resume()
+            switch wakeUps {
+            case .fileEvents:
+                watcher = FileChangeWatcher(directory: file.deletingLastPathComponent().path, names: [name, name + "-wal", name + "-journal"], queue: queue) { [weak self] event in
+                    self?.respond(to: event)
+                }
+                if watcher == nil { startPolling() }
+            case .polling: startPolling()
+            case .manual: break
             }
         }
     }
 
-    /// Stops watching and closes the connection; nothing is reported after it returns. Safe to
-    /// call from a notification's observer, which runs on the observer's own queue (an app that
-    /// removes the store when told it changed).
+    /// Stops watching and closes the connection; nothing is reported after it returns (a
+    /// check already reporting finishes). Never waits: callable from any thread, holding any
+    /// lock, and from the report itself.
     func cancel() {
-        let stop = {
-            self.watcher?.cancel()
-            self.watcher = nil
-            self.pollTimer?.cancel()
-            self.pollTimer = nil
-            self.connection?.close()
-            self.connection = nil
-        }
-        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { stop() } else { queue.sync(execute: stop) }
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.async { self.stop() }
     }
 
-    /// Marks `queue`, so that `cancel()` knows when it already runs there.
-    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    private func stop() {
+        watcher?.cancel()
+        watcher = nil
+        pollTimer?.cancel()
+        pollTimer = nil
+        recheckTimer.cancel()
+        connection?.close()
+        connection = nil
+    }
 
     deinit {
         watcher?.cancel()
         pollTimer?.cancel()
+        recheckTimer.cancel()
     }
 
     /// Whether the observer is woken by the file system (not polling): for tests and `ocd-bench`.
     var isWatchingFiles: Bool { queue.sync { watcher != nil } }
 
-    private func fileChanged() {
-        check()
-        // The last commit the events announce may not be visible yet: look again shortly, twice.
-        guard pendingRechecks == 0 else { return }
-        pendingRechecks = 2
-        for delay in [20, 100] {
-            queue.asyncAfter(deadline: .now() + .milliseconds(delay)) { [weak self] in
-                guard let self else { return }
-                self.pendingRechecks -= 1
-                self.check()
-            }
+    /// Responds to `event` as to one of the file watcher's, on the observer's queue: for
+    /// tests that stage events.
+    func handle(_ event: FileChangeWatcher.Event) {
+        queue.sync { respond(to: event) }
+    }
+
+    /// A file changed: looks for a commit now and again after each of ``recheckDelays``. An
+    /// event during the series starts it again: the commit its writes announce may not be
+    /// visible yet. The watch ended: polls from now on.
+    private func respond(to event: FileChangeWatcher.Event) {
+        switch event {
+        case .filesChanged:
+            check()
+            lastWakeUp = .now()
+            recheckStep = 0
+            recheckTimer.schedule(deadline: lastWakeUp + .milliseconds(Self.recheckDelays[0]))
+        case .watchEnded:
+            startPolling()
         }
+    }
+
+    private func recheck() {
+        check()
+        recheckStep += 1
+        guard recheckStep < Self.recheckDelays.count else { return }
+        recheckTimer.schedule(deadline: lastWakeUp + .milliseconds(Self.recheckDelays[recheckStep]))
+    }
+
+    /// Polls every 100 ms from now on (no inotify, or the watch ended).
+    private func startPolling() {
+        watcher = nil
+        guard pollTimer == nil, !cancelled.load(ordering: .acquiring) else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.check() }
+        timer.resume()
+        pollTimer = timer
     }
 
     /// Reports a commit if `data_version` moved since the last check — with history, only a
     /// commit that recorded a transaction: a save also commits on its own when it reserves
-    /// primary keys, and that commit has nothing to catch up on.
+    /// primary keys, and that commit has nothing to catch up on. A read that fails (the file
+    /// busy past the timeout) changes nothing, so the next check reports the commit.
     private func check() {
-        guard let connection, let version = try? Self.dataVersion(connection), version != lastVersion else { return }
+        guard !cancelled.load(ordering: .acquiring), let connection,
+              let version = try? Self.dataVersion(connection), version != lastVersion else { return }
+        guard readsHistory else {
+            lastVersion = version
+            return report(nil)
+        }
+        let number: Int64?
+        do { number = try Self.lastTransaction(connection) } catch { return }
         lastVersion = version
-        guard readsHistory else { return report(nil) }
-        let number = Self.lastTransaction(connection)
         guard number != lastTransaction else { return }
         lastTransaction = number
         report(number)
@@ -139,7 +214,8 @@ final class SQLiteRemoteChangeObserver: @unchecked Sendable {
     }
 
     /// The number of the store's last history transaction (nil before history has a table).
-    private static func lastTransaction(_ connection: SQLiteConnection) -> Int64? {
-        (try? connection.query("SELECT IFNULL(Z_MAX, 0) FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(SQLiteStore.historyTransactionEntity)]) { $0.int64(at: 0) })?.first
+    private static func lastTransaction(_ connection: SQLiteConnection) throws -> Int64? {
+        guard try connection.query("SELECT 1 FROM sqlite_master WHERE name = 'Z_PRIMARYKEY'", []) { _ in true }.first != nil else { return nil }
+        return try connection.query("SELECT IFNULL(Z_MAX, 0) FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(SQLiteStore.historyTransactionEntity)]) { $0.int64(at: 0) }.first
     }
 }

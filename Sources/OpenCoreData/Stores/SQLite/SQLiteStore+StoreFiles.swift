@@ -72,6 +72,11 @@ extension SQLiteStore: RelocatableStore {
         lock.unlock()
         do {
             try loadMetadata()
+            // Notifications follow the store to its new file.
+            if let coordinator = persistentStoreCoordinator, postsRemoteChangeNotifications {
+                stopRemoteChangeObserver()
+                startRemoteChangeObserver(for: coordinator)
+            }
             return true
         } catch {
             lock.lock(); url = oldURL; lock.unlock()

@@ -506,7 +506,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     }
 
     override func didAdd(to coordinator: NSPersistentStoreCoordinator) {
-        startRemoteChangeObserver()
+        startRemoteChangeObserver(for: coordinator)
     }
 
     override func willRemove(from coordinator: NSPersistentStoreCoordinator?) {
