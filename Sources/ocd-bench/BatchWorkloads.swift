@@ -14,12 +14,7 @@ struct BatchWorkloads {
     let directory: URL
 
     private func stack(_ name: String) throws -> NSManagedObjectContext {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("\(name).sqlite"),
-                                           options: [NSSQLitePragmasOption: ["synchronous": "NORMAL"]])
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
+        try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"))
     }
 
     private func dictionaries() -> [[String: Any]] {

@@ -34,4 +34,24 @@ enum BenchModel {
         model.entities = [NSEntityDescription(name: "BenchRow", className: "ocd_bench.BenchRow", properties: attributes)]
         return model
     }()
+
+    /// A coordinator on the SQLite file at `url`, with the benchmarks' `synchronous=NORMAL`
+    /// (the raw runs use it too) and `options` added.
+    ///
+    /// ```swift
+    /// let coordinator = try BenchModel.coordinator(at: url, options: [NSPersistentHistoryTrackingKey: true])
+    /// ```
+    static func coordinator(at url: URL, options: [AnyHashable: Any] = [:]) throws -> NSPersistentStoreCoordinator {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let all = options.merging([NSSQLitePragmasOption: ["synchronous": "NORMAL"]]) { mine, _ in mine }
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: all)
+        return coordinator
+    }
+
+    /// A private-queue context on a new ``coordinator(at:options:)``.
+    static func context(at url: URL, options: [AnyHashable: Any] = [:]) throws -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = try coordinator(at: url, options: options)
+        return context
+    }
 }

@@ -14,13 +14,8 @@ struct HistoryWorkloads {
     let directory: URL
 
     private func stack(_ name: String, tracking: Bool) throws -> NSManagedObjectContext {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
-        var options: [AnyHashable: Any] = [NSSQLitePragmasOption: ["synchronous": "NORMAL"]]
-        if tracking { options[NSPersistentHistoryTrackingKey] = true }
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("\(name).sqlite"), options: options)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
+        try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"),
+                               options: tracking ? [NSPersistentHistoryTrackingKey: true] : [:])
     }
 
     private func singleSaves(_ context: NSManagedObjectContext) throws -> Double {

@@ -13,11 +13,9 @@ struct RemoteChangeWorkload {
     let directory: URL
 
     private func coordinator(_ url: URL, watching: Bool) throws -> NSPersistentStoreCoordinator {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
-        var options: [AnyHashable: Any] = [NSPersistentHistoryTrackingKey: true, NSSQLitePragmasOption: ["synchronous": "NORMAL"]]
+        var options: [AnyHashable: Any] = [NSPersistentHistoryTrackingKey: true]
         if watching { options[NSPersistentStoreRemoteChangeNotificationPostOptionKey] = true }
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
-        return coordinator
+        return try BenchModel.coordinator(at: url, options: options)
     }
 
     private static func cpuSeconds() -> Double {

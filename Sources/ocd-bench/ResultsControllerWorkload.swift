@@ -35,12 +35,7 @@ struct ResultsControllerWorkload {
     }
 
     func run(in directory: URL) throws -> Result {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
-                                           at: directory.appendingPathComponent("r1-\(rows).sqlite"),
-                                           options: [NSSQLitePragmasOption: ["synchronous": "NORMAL"]])
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let context = try BenchModel.context(at: directory.appendingPathComponent("r1-\(rows).sqlite"))
         let ids: [NSManagedObjectID] = try context.performAndWait {
             let objects = (0..<rows).map { i -> BenchRow in
                 let row = BenchRow(context: context)
@@ -54,7 +49,7 @@ struct ResultsControllerWorkload {
             return ids
         }
         let background = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        background.persistentStoreCoordinator = coordinator
+        background.persistentStoreCoordinator = context.persistentStoreCoordinator
 
         /// `changes` saves, each moving one object inside its section.
         func makeSaves(seed: Int) throws -> [Notification] {

@@ -82,12 +82,7 @@ func measure(_ name: String, ocd: (_ run: Int) throws -> Double, raw: (_ run: In
 
 /// A fresh OpenCoreData stack on a new SQLite file.
 func openStack(_ name: String) throws -> NSManagedObjectContext {
-    let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
-    try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("\(name).sqlite"),
-                                       options: [NSSQLitePragmasOption: ["synchronous": "NORMAL"]])
-    let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-    context.persistentStoreCoordinator = coordinator
-    return context
+    try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"))
 }
 
 func insertRows(_ count: Int, into context: NSManagedObjectContext) throws {

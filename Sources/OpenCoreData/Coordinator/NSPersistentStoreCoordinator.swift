@@ -423,7 +423,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 if !pinned { rowCache.remove(objectID.key) }
                 return nil
             }
-            rowCache.retain(row, at: pinned ? .nan : ProcessInfo.processInfo.systemUptime)
+            rowCache.retain(row, at: RowCache.loadTimeNow)
             return row
         }
     }
@@ -474,13 +474,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Rows a pinned context read are kept for its objects but answer no other context
     /// (``RowCache``'s NaN time).
     func retainSnapshot(_ row: StoreRow) {
-        let now = QueryGenerationScope.isPinned ? .nan : ProcessInfo.processInfo.systemUptime
+        let now = RowCache.loadTimeNow
         locked { rowCache.retain(row, at: now) }
     }
     /// Takes a reference to each of `rows` at `positions`, and to each of `others`.
     /// `movingValues`: the caller owns `rows` alone and gives up their values to the cache.
     func retainSnapshots(_ rows: inout [StoreRow], at positions: [Int], and others: [StoreRow], movingValues: Bool) {
-        let now = QueryGenerationScope.isPinned ? .nan : ProcessInfo.processInfo.systemUptime
+        let now = RowCache.loadTimeNow
         locked {
             if movingValues {
                 rowCache.retain(movingValuesOf: &rows, at: positions, at: now)

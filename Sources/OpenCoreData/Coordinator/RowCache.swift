@@ -40,6 +40,12 @@ final class RowCache {
     /// The number of cached rows.
     var count: Int { entries.count }
 
+    /// The load time for rows read now: NaN inside a pinned context's read (a query
+    /// generation's rows may be older than the store's, so they answer no one), else the clock.
+    static var loadTimeNow: TimeInterval {
+        QueryGenerationScope.isPinned ? .nan : ProcessInfo.processInfo.systemUptime
+    }
+
     /// Caches `row` (replacing an older copy) and counts one more object using it.
     /// `now` is NaN for a row read by a context pinned to a query generation.
     func retain(_ row: StoreRow, at now: TimeInterval = ProcessInfo.processInfo.systemUptime) {
