@@ -10,10 +10,11 @@ import Synchronization
 //   exactly when another connection — this store's own, another coordinator's, another
 //   process's — has committed, so checkpoints and reads post nothing;
 // - a write is seen by inotify before its commit is visible (the WAL index is updated through
-//   shared memory, which inotify does not report), so the observer checks again 20 ms, 100 ms,
-//   500 ms and 2 s after the last wake-up (each event starts the series again);
-// - without inotify (the per-user limit reached), or when the watch ends (the directory
-//   deleted or unmounted), it polls `data_version` every 100 ms.
+//   shared memory, which inotify does not report), so the observer checks again 2 ms, 20 ms,
+//   100 ms, 500 ms and 2 s after the last wake-up (each event starts the series again);
+// - when inotify reports lost events (its queue overflowed), that counts as a change;
+// - without inotify (the per-user limit reached), or when the watch ends (its file system
+//   unmounted), it polls `data_version` every 100 ms.
 // Writes by this coordinator are posted too, as Apple's option documents ("every write to the
 // store, including writes by other processes").
 extension SQLiteStore {
@@ -84,7 +85,7 @@ final class SQLiteRemoteChangeObserver: @unchecked Sendable {
     /// How long after the last file event the observer looks again, in milliseconds: a commit
     /// becomes visible after its last write to the WAL (a large one, or a busy machine, takes
     /// longer), and nothing else wakes the observer then.
-    static let recheckDelays = [20, 100, 500, 2000]
+    static let recheckDelays = [2, 20, 100, 500, 2000]
 
     /// How the observer is woken.
     enum WakeUps {
