@@ -281,6 +281,20 @@ if runs("W6") {
     }
 }
 
+// W7–W9: relationships, many changes, many deletions; W10: rows of realistic types.
+/// Whether `workload` runs: by its name, or all of its group (`--only W7`).
+func runsInGroup(_ workload: String) -> Bool {
+    guard let only else { return true }
+    return workload == only || workload.hasPrefix(only + "_")
+}
+if ["W7_tomany_faults", "W7_tomany_prefetch", "W7_toone_keypath", "W8_update", "W9_delete"].contains(where: runsInGroup) {
+    try RelationshipWorkloads(departments: quick ? 200 : 2_000, perDepartment: 50, updates: quick ? 10_000 : 100_000,
+                              deleteFrom: quick ? 20_000 : 200_000, deletions: quick ? 5_000 : 50_000, directory: directory).run(runsInGroup)
+}
+if ["W10_mixed_insert", "W10_mixed_fetch"].contains(where: runsInGroup) {
+    try MixedWorkloads(inserts: quick ? 5_000 : 50_000, reads: quick ? 20_000 : 200_000, directory: directory).run(runsInGroup)
+}
+
 // B1–B3: batch insert, delete and update requests against the same SQL.
 if ["B1", "B1h", "B2", "B3"].contains(where: runs) || only == "B" {
     try BatchWorkloads(rows: quick ? 100_000 : 1_000_000, directory: directory).run { only == "B" || runs($0) }
