@@ -242,17 +242,19 @@ struct RelationshipWorkloads {
     }
 
     /// W9: fetch the `deletions` of `deleteFrom` employees a predicate selects, delete them,
-    /// save; each deletion nullifies the department's side of the relationship.
+    /// save; each deletion nullifies the department's side of the relationship. Then the same at
+    /// half the size, for the growth: a step that grows faster than linearly shows as a ratio
+    /// well above 2.
     private func runW9() throws {
-        let per = 100, departmentCount = deleteFrom / per
-        let selectedSalary = Int64(deletions)   // the employees earning less: the first departments
-        try measure("W9_delete_\(deletions)_of_\(deleteFrom)", ocd: { run in
-            let context = try seededStore("w9-\(run)", departments: departmentCount, perDepartment: per)
+        let per = 100
+        /// The OpenCoreData side: seconds to fetch, delete and save `deletions` of `rows`.
+        func deleteEmployees(_ name: String, rows: Int, deletions: Int) throws -> Double {
+            let context = try seededStore(name, departments: rows / per, perDepartment: per)
             var deleted = 0
             let seconds = try time {
                 try context.performAndWait {
                     let request = NSFetchRequest<BenchEmployee>(entityName: "BenchEmployee")
-                    request.predicate = NSPredicate(format: "salary < %lld", selectedSalary)
+                    request.predicate = NSPredicate(format: "salary < %lld", Int64(deletions))   // the first departments' employees
                     let doomed = try context.fetch(request)
                     deleted = doomed.count
                     for employee in doomed { context.delete(employee) }
@@ -260,16 +262,25 @@ struct RelationshipWorkloads {
                     context.reset()
                 }
             }
-            precondition(deleted == deletions, "W9 deleted \(deleted)")
+            precondition(deleted == deletions, "W9 deleted \(deleted) of \(deletions)")
+            return seconds
+        }
+        var full = Double.infinity
+        try measure("W9_delete_\(deletions)_of_\(deleteFrom)", ocd: { run in
+            let seconds = try deleteEmployees("w9-\(run)", rows: deleteFrom, deletions: deletions)
+            full = min(full, seconds)
             return seconds
         }, raw: { run in
-            let raw = try seededRaw("w9-raw-\(run)", departments: departmentCount, perDepartment: per)
+            let raw = try seededRaw("w9-raw-\(run)", departments: deleteFrom / per, perDepartment: per)
             return try time {
                 try raw.exec("BEGIN")
-                try raw.exec("DELETE FROM EMP WHERE SALARY < \(selectedSalary)")
+                try raw.exec("DELETE FROM EMP WHERE SALARY < \(deletions)")
                 try raw.exec("COMMIT")
             }
         })
+        var half = Double.infinity
+        for run in 0..<repetitions { half = min(half, try deleteEmployees("w9-half-\(run)", rows: deleteFrom / 2, deletions: deletions / 2)) }
+        print(String(format: "growth W9_delete %d vs %d: %.2fx the time for 2x the objects (linear: 2)", deletions, deletions / 2, full / half))
     }
 }
 

@@ -418,13 +418,17 @@ extension NSManagedObject {
 
     /// Records `value` as slot `i`'s value before the current event's first change of it. True
     /// when this is the object's first change in the event.
-    func recordEventOriginal(_ value: StoredValue, slot i: Int) -> Bool {
+    ///
+    /// `value` is computed only for a slot's first change in the event: a to-many relationship's
+    /// stored form lists every member's object ID, and one event can remove thousands of members
+    /// one by one (the nullify rule of a batch of deletions).
+    func recordEventOriginal(_ value: @autoclosure () -> StoredValue, slot i: Int) -> Bool {
         let state = madeRareState()
         guard state.eventOriginals != nil else {
-            state.eventOriginals = [i: value]
+            state.eventOriginals = [i: value()]
             return true
         }
-        if state.eventOriginals![i] == nil { state.eventOriginals![i] = value }
+        if state.eventOriginals![i] == nil { state.eventOriginals![i] = value() }
         return false
     }
 
