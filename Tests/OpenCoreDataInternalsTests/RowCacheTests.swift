@@ -228,14 +228,37 @@ final class BatchFaultingTests: XCTestCase {
         return stack
     }
 
-    func testWithoutPrefetchingEachRelationshipFaultReadsTheStore() throws {
+    /// Without prefetching, the members of a to-many relationship fill together: the first
+    /// one to fire reads the rows of all of them, one store read per department, not one per
+    /// employee (N+1 was 50 reads here).
+    func testWithoutPrefetchingARelationshipsMembersFillTogether() throws {
         let stack = try seeded()
         try stack.context.performAndWait {
             let departments = try stack.context.fetch(NSFetchRequest<Department>(entityName: "Department"))
             let before = stack.coordinator.storeRoundTrips
             let names = departments.flatMap { $0.employees.compactMap(\.firstName) }
             XCTAssertEqual(names.count, 50)
-            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 50, "one read per employee fault: N+1")
+            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 10, "one read of the members per department")
+        }
+    }
+
+    /// Filling together fills exactly the members of the relationship that fired: the other
+    /// departments' employees stay faults, and a member with unsaved changes keeps them.
+    func testFillingTogetherFillsOnlyTheRelationshipsFaults() throws {
+        let stack = try seeded()
+        try stack.context.performAndWait {
+            let departments = try stack.context.fetch(NSFetchRequest<Department>(entityName: "Department"))
+                .sorted { ($0.name ?? "") < ($1.name ?? "") }
+            let other = Array(departments[1].employees)
+            let members = Array(departments[0].employees)
+            XCTAssertEqual(members.count, 5)
+            XCTAssertTrue(members.allSatisfy(\.isFault), "loading the relationship fills no member")
+            members[4].salary = 7   // the first member to fire fills all five
+            XCTAssertTrue(members.allSatisfy { !$0.isFault }, "every member of the relationship filled")
+            XCTAssertEqual(Set(members.compactMap(\.firstName)), ["E0-0", "E0-1", "E0-2", "E0-3", "E0-4"])
+            XCTAssertTrue(other.allSatisfy(\.isFault), "another department's employees untouched")
+            XCTAssertEqual(members[4].salary, 7)
+            XCTAssertEqual(Set(members.filter(\.hasChanges)), [members[4]])
         }
     }
 

@@ -124,6 +124,18 @@ extension NSManagedObjectContext {
         return objects
     }
 
+    /// Makes the faults among `objects` — the members of a to-many relationship that just
+    /// loaded — fill together: the first one to fire loads the rows of all of them with one
+    /// query, instead of one query each. (A relationship's members are read together as a
+    /// rule: a list of a department's employees, a sum over an order's lines.)
+    func loadFaultsTogether(_ objects: [NSManagedObject]) {
+        guard parent == nil, objects.count > 1 else { return }
+        let keys = objects.compactMap { $0.isFault ? $0.assignedObjectKey : nil }
+        guard keys.count > 1 else { return }
+        state.batchLoaders.append(FetchBatchLoader(keys: keys, batchSize: keys.count))
+        if state.batchLoaders.count > FetchBatchLoader.maximumLoaders { state.batchLoaders.removeFirst() }
+    }
+
     /// Fills `fault` together with the other faults of its batch, if a batched fetch returned
     /// it; false when no loader knows it (the caller loads it alone).
     func fulfillFaultFromBatch(_ fault: NSManagedObject) -> Bool {

@@ -75,6 +75,7 @@ extension NSManagedObject {
             guard let context = managedObjectContext else { return RelatedObjects() }
             let r = RelatedObjects(ids.map { context.object(with: $0) })
             slots[i] = .toMany(r)
+            context.loadFaultsTogether(r.objects)
             return r
         default: return RelatedObjects()
         }
