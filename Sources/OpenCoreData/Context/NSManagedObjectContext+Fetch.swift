@@ -189,7 +189,8 @@ extension NSManagedObjectContext {
                 var seen = Set<ObjectKey>()
                 targets = targets.filter { seen.insert($0.key).inserted }
                 let unloaded = targets.filter { registry.object(for: $0.key)?.isFault ?? true }
-                let loaded = try coordinator.rows(for: unloaded).map { materialize($0) }
+                // One locked call for the snapshots of all of them, as a fetch's rows.
+                let loaded = materialize(try coordinator.rows(for: unloaded), asFaults: false)
                 // Realize the relationships now, while `loaded` keeps the objects alive: from
                 // here on the relationships hold them, as Apple's prefetching does.
                 for object in level where !object.isFault {
