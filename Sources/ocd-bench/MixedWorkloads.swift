@@ -74,9 +74,10 @@ struct MixedWorkloads {
         return context
     }
 
-    private func insert(_ count: Int, into context: NSManagedObjectContext) throws {
+    /// Inserts rows `first ..< first + count` with one save.
+    private func insert(_ count: Int, from first: Int = 0, into context: NSManagedObjectContext) throws {
         try context.performAndWait {
-            for i in 0..<count { BenchMixed(context: context).fill(i, values) }
+            for i in first..<(first + count) { BenchMixed(context: context).fill(i, values) }
             try context.save()
             context.reset()
         }
@@ -121,7 +122,7 @@ struct MixedWorkloads {
         }
         if selected("W10_mixed_fetch") {
             let context = try context("w10f")
-            for chunk in stride(from: 0, to: reads, by: 50_000) { try insert(min(50_000, reads - chunk), into: context) }
+            for chunk in stride(from: 0, to: reads, by: 50_000) { try insert(min(50_000, reads - chunk), from: chunk, into: context) }
             let raw = try rawStore("w10f-raw")
             try rawInsert(reads, into: raw)
             /// Every attribute of every row read in place; returns a checksum of the values.
