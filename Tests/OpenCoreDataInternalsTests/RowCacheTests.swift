@@ -215,8 +215,8 @@ final class RowCacheTests: XCTestCase {
 /// Batched loading: prefetching relationships and firing fetched faults cost no per-object
 /// store round trips.
 final class BatchFaultingTests: XCTestCase {
-    private func seeded() throws -> TestStack {
-        let stack = TestStack()
+    private func seeded(onSQLite: Bool = false) throws -> TestStack {
+        let stack = onSQLite ? try TestStack(sqliteAt: try makeTemporaryDirectory("ocd-batch-faulting").appendingPathComponent("Company.sqlite")) : TestStack()
         try stack.context.performAndWait {
             for d in 0..<10 {
                 let department = stack.department("D\(d)")
@@ -259,6 +259,22 @@ final class BatchFaultingTests: XCTestCase {
             XCTAssertTrue(other.allSatisfy(\.isFault), "another department's employees untouched")
             XCTAssertEqual(members[4].salary, 7)
             XCTAssertEqual(Set(members.filter(\.hasChanges)), [members[4]])
+        }
+    }
+
+    /// Reading many relationships while iterating a batched fetch keeps the fetch's batch
+    /// loading: the relationships' loaders are kept apart from the fetch's.
+    func testReadingRelationshipsKeepsABatchedFetchLoadingInBatches() throws {
+        let stack = try seeded(onSQLite: true)
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<Department>(entityName: "Department")
+            request.fetchBatchSize = 2
+            let departments = try stack.context.fetch(request)
+            let before = stack.coordinator.storeRoundTrips
+            var members = 0
+            for department in departments { members += department.employees.count }
+            XCTAssertEqual(members, 50)
+            XCTAssertEqual(stack.coordinator.storeRoundTrips - before, 5, "one read per batch of two departments")
         }
     }
 

@@ -70,6 +70,9 @@ struct ContextState {
     // A fetch in progress.
     /// Loaders of recent batched fetches (`fetchBatchSize`); see ``FetchBatchLoader``.
     var batchLoaders: [FetchBatchLoader] = []
+    /// Loaders of recently loaded to-many relationships' members, kept apart so that reading
+    /// many relationships never pushes a batched fetch's loader out.
+    var relationshipLoaders: [FetchBatchLoader] = []
     /// While a fetch materialises its rows: the rows whose new objects took a snapshot
     /// reference, handed to the coordinator's cache in one locked call at the end.
     var deferredSnapshots: SnapshotBatch?

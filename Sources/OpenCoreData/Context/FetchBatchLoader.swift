@@ -33,6 +33,9 @@ import Foundation
 final class FetchBatchLoader {
     /// How many batched fetches of one context keep batch loading at a time.
     static let maximumLoaders = 4
+    /// How many to-many relationships' members keep loading together (an app reads a few
+    /// relationships at a time: a list's rows, each with its members).
+    static let maximumRelationshipLoaders = 16
     /// How many batches stay realized: loading a batch turns the unchanged objects of the batch
     /// this far behind back into faults.
     static let realizedBatches = 2
@@ -132,16 +135,22 @@ extension NSManagedObjectContext {
         guard parent == nil, objects.count > 1 else { return }
         let keys = objects.compactMap { $0.isFault ? $0.assignedObjectKey : nil }
         guard keys.count > 1 else { return }
-        state.batchLoaders.append(FetchBatchLoader(keys: keys, batchSize: keys.count))
-        if state.batchLoaders.count > FetchBatchLoader.maximumLoaders { state.batchLoaders.removeFirst() }
+        state.relationshipLoaders.append(FetchBatchLoader(keys: keys, batchSize: keys.count))
+        if state.relationshipLoaders.count > FetchBatchLoader.maximumRelationshipLoaders { state.relationshipLoaders.removeFirst() }
     }
 
     /// Fills `fault` together with the other faults of its batch, if a batched fetch returned
     /// it; false when no loader knows it (the caller loads it alone).
     func fulfillFaultFromBatch(_ fault: NSManagedObject) -> Bool {
-        guard parent == nil, !state.batchLoaders.isEmpty, let coordinator = persistentStoreCoordinator else { return false }
+        guard parent == nil, !state.batchLoaders.isEmpty || !state.relationshipLoaders.isEmpty else { return false }
         let key = fault.assignedObjectKey
-        for (index, loader) in state.batchLoaders.enumerated().reversed() {
+        return fulfillFault(fault, key: key, from: \.batchLoaders) || fulfillFault(fault, key: key, from: \.relationshipLoaders)
+    }
+
+    /// ``fulfillFaultFromBatch(_:)`` with the loaders of one list (a finished loader leaves it).
+    private func fulfillFault(_ fault: NSManagedObject, key: ObjectKey, from list: WritableKeyPath<ContextState, [FetchBatchLoader]>) -> Bool {
+        guard let coordinator = persistentStoreCoordinator else { return false }
+        for (index, loader) in state[keyPath: list].enumerated().reversed() {
             guard let batch = loader.batch(containing: key) else { continue }
             // Keep memory bounded while a long result is iterated: the result array holds
             // every object, so the values of batches left behind are dropped (unchanged objects
@@ -156,7 +165,7 @@ extension NSManagedObjectContext {
                 guard let object = registry.object(for: key), object.isFault else { return nil }
                 return object.identity
             }
-            if loader.isFinished { state.batchLoaders.remove(at: index) }
+            if loader.isFinished { state[keyPath: list].remove(at: index) }
             guard let rows = try? coordinator.rows(for: ids) else { return false }
             _ = materialize(consume rows, asFaults: false)  // one locked call for the batch's snapshots
             return !fault.isFault

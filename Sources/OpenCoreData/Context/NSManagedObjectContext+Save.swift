@@ -284,6 +284,7 @@ extension NSManagedObjectContext {
         for object in state.inserted.union(state.updated).union(state.deleted) { object.managedObjectContext = nil; object.flags.formIntersection(.slotsFollowCommitted) }
         registry.removeAll()
         state.batchLoaders.removeAll()
+        state.relationshipLoaders.removeAll()
         state.inserted.removeAll(); state.updated.removeAll(); state.deleted.removeAll()
         state.lockedObjects.removeAll()
         state.eventInserted.removeAll(); state.eventUpdated.removeAll(); state.eventDeleted.removeAll()
