@@ -35,13 +35,14 @@ enum BenchModel {
         return model
     }()
 
-    /// A coordinator on the SQLite file at `url`, with the benchmarks' `synchronous=NORMAL`
-    /// (the raw runs use it too) and `options` added.
+    /// A coordinator of `model` (the benchmark entity's by default) on the SQLite file at
+    /// `url`, with the benchmarks' `synchronous=NORMAL` (the raw runs use it too) and `options`
+    /// added.
     ///
     /// ```swift
     /// let coordinator = try BenchModel.coordinator(at: url, options: [NSPersistentHistoryTrackingKey: true])
     /// ```
-    static func coordinator(at url: URL, options: [AnyHashable: Any] = [:]) throws -> NSPersistentStoreCoordinator {
+    static func coordinator(at url: URL, options: [AnyHashable: Any] = [:], model: NSManagedObjectModel = model) throws -> NSPersistentStoreCoordinator {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let all = options.merging([NSSQLitePragmasOption: ["synchronous": "NORMAL"]]) { mine, _ in mine }
         try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: all)
@@ -49,9 +50,9 @@ enum BenchModel {
     }
 
     /// A private-queue context on a new ``coordinator(at:options:)``.
-    static func context(at url: URL, options: [AnyHashable: Any] = [:]) throws -> NSManagedObjectContext {
+    static func context(at url: URL, options: [AnyHashable: Any] = [:], model: NSManagedObjectModel = model) throws -> NSManagedObjectContext {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = try coordinator(at: url, options: options)
+        context.persistentStoreCoordinator = try coordinator(at: url, options: options, model: model)
         return context
     }
 }

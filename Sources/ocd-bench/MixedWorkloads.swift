@@ -66,12 +66,7 @@ struct MixedWorkloads {
     }()
 
     private func context(_ name: String) throws -> NSManagedObjectContext {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("\(name).sqlite"),
-                                           options: [NSSQLitePragmasOption: ["synchronous": "NORMAL"]])
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
+        try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"), model: Self.model)
     }
 
     /// Inserts rows `first ..< first + count` with one save.

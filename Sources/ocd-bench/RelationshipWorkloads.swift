@@ -63,11 +63,7 @@ struct RelationshipWorkloads {
 
     /// A context on a new store holding `departments` departments of `perDepartment` employees.
     private func seededStore(_ name: String, departments: Int, perDepartment: Int) throws -> NSManagedObjectContext {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: directory.appendingPathComponent("\(name).sqlite"),
-                                           options: [NSSQLitePragmasOption: ["synchronous": "NORMAL"]])
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let context = try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"), model: Self.model)
         try context.performAndWait {
             for d in 0..<departments {
                 let department = BenchDepartment(context: context)
