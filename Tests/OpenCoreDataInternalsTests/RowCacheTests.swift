@@ -278,6 +278,39 @@ final class BatchFaultingTests: XCTestCase {
         }
     }
 
+    /// The fast paths give the answers of the slow ones: departments' employees and employees'
+    /// departments read through prefetching, through members filling together, and one fault
+    /// at a time in a context that fires them singly (a child context reads through its
+    /// parent, so none of the batching applies) are the same objects with the same values.
+    func testPrefetchedAndBatchFilledRelationshipsEqualFaultedOnes() throws {
+        let stack = try seeded(onSQLite: true)
+        /// Each department's name with its employees' names and salaries, and each employee's
+        /// department's name, as `context` reads them with `prefetching`.
+        func graph(in context: NSManagedObjectContext, prefetching: [String]?) throws -> [String: [String]] {
+            try context.performAndWait {
+                let departments = NSFetchRequest<Department>(entityName: "Department")
+                departments.relationshipKeyPathsForPrefetching = prefetching
+                var graph: [String: [String]] = [:]
+                for department in try context.fetch(departments) {
+                    graph[department.name ?? "?"] = department.employees.map { "\($0.firstName ?? "?") \($0.salary)" }.sorted()
+                }
+                let employees = NSFetchRequest<Employee>(entityName: "Employee")
+                employees.relationshipKeyPathsForPrefetching = prefetching == nil ? nil : ["department"]
+                for employee in try context.fetch(employees) {
+                    graph["of \(employee.firstName ?? "?")", default: []].append(employee.department?.name ?? "none")
+                }
+                return graph
+            }
+        }
+        let single = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        single.parent = stack.newContext()
+        let expected = try graph(in: single, prefetching: nil)
+        XCTAssertEqual(expected.count, 10 + 50)
+        XCTAssertEqual(expected["D3"], (0..<5).map { "E3-\($0) 1000" })
+        XCTAssertEqual(try graph(in: stack.newContext(), prefetching: nil), expected, "members filled together")
+        XCTAssertEqual(try graph(in: stack.newContext(), prefetching: ["employees"]), expected, "prefetched")
+    }
+
     func testPrefetchingLoadsDestinationsInOneBatch() throws {
         let stack = try seeded()
         try stack.context.performAndWait {
