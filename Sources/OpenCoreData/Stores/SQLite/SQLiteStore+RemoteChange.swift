@@ -214,9 +214,9 @@ final class SQLiteRemoteChangeObserver: @unchecked Sendable {
         try connection.query("PRAGMA data_version", []) { $0.int64(at: 0) }.first ?? 0
     }
 
-    /// The number of the store's last history transaction (nil before history has a table).
+    /// The number of the store's last history transaction (nil before the first). The store
+    /// made `Z_PRIMARYKEY` when it was added, before the observer started.
     private static func lastTransaction(_ connection: SQLiteConnection) throws -> Int64? {
-        guard try connection.query("SELECT 1 FROM sqlite_master WHERE name = 'Z_PRIMARYKEY'", []) { _ in true }.first != nil else { return nil }
-        return try connection.query("SELECT IFNULL(Z_MAX, 0) FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(SQLiteStore.historyTransactionEntity)]) { $0.int64(at: 0) }.first
+        try connection.query("SELECT IFNULL(Z_MAX, 0) FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(SQLiteStore.historyTransactionEntity)]) { $0.int64(at: 0) }.first
     }
 }
