@@ -69,15 +69,17 @@ func report(_ name: String, _ ocd: Double, _ raw: Double) {
 let repetitions = arguments.firstIndex(of: "--repeat").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }.map { max(1, $0) } ?? 3
 
 /// Runs a workload `repetitions` times on each side, alternating, and reports the fastest of
-/// each. Each closure does its own setup and returns the seconds of the measured part; `run` is
-/// the repetition's number, for fresh file names.
-func measure(_ name: String, ocd: (_ run: Int) throws -> Double, raw: (_ run: Int) throws -> Double) rethrows {
+/// each (and returns them). Each closure does its own setup and returns the seconds of the
+/// measured part; `run` is the repetition's number, for fresh file names.
+@discardableResult
+func measure(_ name: String, ocd: (_ run: Int) throws -> Double, raw: (_ run: Int) throws -> Double) rethrows -> (ocd: Double, raw: Double) {
     var best = (ocd: Double.infinity, raw: Double.infinity)
     for run in 0..<repetitions {
         best.ocd = min(best.ocd, try ocd(run))
         best.raw = min(best.raw, try raw(run))
     }
     report(name, best.ocd, best.raw)
+    return best
 }
 
 /// A fresh OpenCoreData stack on a new SQLite file.
