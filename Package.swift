@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "OpenCoreDataMacros", targets: ["OpenCoreDataMacros"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-bench", targets: ["ocd-bench"]),
+        // The workloads `ocd-bench` shares with `ocd-bench-peers`, a package of its own
+        // (Benchmarks/Peers) so that nothing here builds GRDB. Not API: for the benchmarks only.
+        .library(name: "OCDBenchKit", targets: ["OCDBenchKit"]),
         // `ocd port`'s source rewriter: a program of its own, because it needs swift-syntax.
         .executable(name: "ocd-port", targets: ["ocd-port"]),
         // Generates the NSManagedObject subclasses of a target's Xcode models at build time.
@@ -49,7 +52,8 @@ let package = Package(
         .executableTarget(name: "ocd-port", dependencies: ["OCDPort"]),
         .plugin(name: "OpenCoreDataModelPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         // Benchmarks: OpenCoreData against raw SQLite C calls in one process.
-        .executableTarget(name: "ocd-bench", dependencies: ["OpenCoreData", "OpenCoreDataMacros", "CSQLite"]),
+        .target(name: "OCDBenchKit", dependencies: ["OpenCoreData", "OpenCoreDataMacros", "CSQLite"]),
+        .executableTarget(name: "ocd-bench", dependencies: ["OCDBenchKit", "OpenCoreData", "CSQLite"]),
         // Programs the tests run as child processes: a main-queue context in a program whose main
         // thread is parked in `dispatchMain()`, and in one with an async `main`.
         .target(name: "MainQueueProbe", dependencies: ["OpenCoreData"], path: "Tests/Programs/MainQueueProbe"),

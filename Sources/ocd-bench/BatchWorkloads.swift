@@ -1,4 +1,5 @@
 import Foundation
+import OCDBenchKit
 import OpenCoreData
 
 /// B1–B3: batch requests (#26) against the SQL a hand-written program runs for the same change,
@@ -11,10 +12,10 @@ import OpenCoreData
 /// - B3 `NSBatchUpdateRequest` setting `a1` on every record, against `UPDATE ROWS SET A1 = ?`.
 struct BatchWorkloads {
     let rows: Int
-    let directory: URL
+    let bench: BenchRun
 
     private func stack(_ name: String) throws -> NSManagedObjectContext {
-        try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"))
+        try BenchModel.context(at: bench.path("\(name).sqlite"))
     }
 
     private func dictionaries() -> [[String: Any]] {
@@ -33,7 +34,7 @@ struct BatchWorkloads {
     }
 
     private func raw(_ name: String, seeded: Bool) throws -> RawSQLite {
-        let raw = try RawSQLite(path: directory.appendingPathComponent("\(name).sqlite").path)
+        let raw = try RawSQLite(path: bench.path("\(name).sqlite").path)
         try raw.createTable()
         if seeded { try raw.insert(count: rows) }
         return raw
@@ -42,7 +43,7 @@ struct BatchWorkloads {
     /// Runs the workloads `selected` accepts (`--only B` runs all three).
     func run(_ selected: (String) -> Bool) throws {
         let objects = dictionaries()
-        if selected("B1") { try measure("B1_batch_insert_\(rows)", ocd: { run in
+        if selected("B1") { try bench.measure("B1_batch_insert_\(rows)", ocd: { run in
             let context = try stack("b1-\(run)")
             return try time { try batchInsert(context, objects) }
         }, raw: { run in
@@ -50,7 +51,7 @@ struct BatchWorkloads {
             return try time { try raw.insert(count: rows) }
         })
         }
-        if selected("B1h") { try measure("B1h_batch_insert_handler_\(rows)", ocd: { run in
+        if selected("B1h") { try bench.measure("B1h_batch_insert_handler_\(rows)", ocd: { run in
             let context = try stack("b1h-\(run)")
             return try time {
                 try context.performAndWait {
@@ -70,7 +71,7 @@ struct BatchWorkloads {
         })
         }
         let half = Int64(rows * 5)
-        if selected("B2") { try measure("B2_batch_delete_half_of_\(rows)", ocd: { run in
+        if selected("B2") { try bench.measure("B2_batch_delete_half_of_\(rows)", ocd: { run in
             let context = try stack("b2-\(run)")
             try batchInsert(context, objects)
             return try time {
@@ -88,7 +89,7 @@ struct BatchWorkloads {
             return try time { try raw.run("DELETE FROM ROWS WHERE A0 < ?", half) }
         })
         }
-        if selected("B3") { try measure("B3_batch_update_\(rows)", ocd: { run in
+        if selected("B3") { try bench.measure("B3_batch_update_\(rows)", ocd: { run in
             let context = try stack("b3-\(run)")
             try batchInsert(context, objects)
             return try time {

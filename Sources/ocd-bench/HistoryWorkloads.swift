@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import OCDBenchKit
 import OpenCoreData
 
 /// H1–H2: persistent history (#26).
@@ -11,10 +12,10 @@ import OpenCoreData
 struct HistoryWorkloads {
     let saves: Int
     let transactions: Int
-    let directory: URL
+    let bench: BenchRun
 
     private func stack(_ name: String, tracking: Bool) throws -> NSManagedObjectContext {
-        try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"),
+        try BenchModel.context(at: bench.path("\(name).sqlite"),
                                options: tracking ? [NSPersistentHistoryTrackingKey: true] : [:])
     }
 
@@ -34,7 +35,7 @@ struct HistoryWorkloads {
 
     func run(_ selected: (String) -> Bool) throws {
         if selected("H1") {
-            try measure("H1_history_save_\(saves)_vs_untracked", ocd: { run in try singleSaves(try stack("h1-on-\(run)", tracking: true)) },
+            try bench.measure("H1_history_save_\(saves)_vs_untracked", ocd: { run in try singleSaves(try stack("h1-on-\(run)", tracking: true)) },
                         raw: { run in try singleSaves(try stack("h1-off-\(run)", tracking: false)) })
         }
         if selected("H2") {
@@ -47,8 +48,8 @@ struct HistoryWorkloads {
                     if i % 1_000 == 999 { context.reset() }
                 }
             }
-            let path = directory.appendingPathComponent("h2.sqlite").path
-            try measure("H2_history_fetch_\(transactions)_transactions", ocd: { _ in
+            let path = bench.path("h2.sqlite").path
+            try bench.measure("H2_history_fetch_\(transactions)_transactions", ocd: { _ in
                 try time {
                     try context.performAndWait {
                         let request = NSPersistentHistoryChangeRequest.fetchHistory(after: nil as NSPersistentHistoryToken?)

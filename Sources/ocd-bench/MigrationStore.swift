@@ -1,4 +1,5 @@
 import Foundation
+import OCDBenchKit
 import OpenCoreData
 
 /// `ocd-bench --migration-store <rows> <directory>`: the input of the lightweight-migration

@@ -1,4 +1,5 @@
 import Foundation
+import OCDBenchKit
 import OpenCoreData
 
 /// H3: remote-change notifications (#26): how soon a save by another coordinator on the same

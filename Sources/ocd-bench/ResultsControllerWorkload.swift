@@ -1,4 +1,5 @@
 import Foundation
+import OCDBenchKit
 import OpenCoreData
 
 /// R1: the cost of keeping an `NSFetchedResultsController` current, per change, against

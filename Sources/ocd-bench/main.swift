@@ -1,4 +1,5 @@
 import Foundation
+import OCDBenchKit
 import OpenCoreData
 
 // ocd-bench: each workload through OpenCoreData (SQLite store) and through raw SQLite C calls in
@@ -7,101 +8,15 @@ import OpenCoreData
 //   swift run -c release ocd-bench            full sizes
 //   swift run -c release ocd-bench --quick    small sizes, under a minute
 //   --repeat N                                 runs per workload and side (default 3)
+//   --only NAME                                one workload (W2) or group (W7, B, H)
 //
-// W1–W5 run `--repeat` times, OpenCoreData and raw SQLite alternating, and report each side's
-// fastest run. On a shared machine other load only ever slows a run down, so the fastest is the
-// closest to the work's own cost, and alternating exposes both sides to the same load. (With one
-// run each, the raw baselines alone varied by up to 1.9× between runs.)
+// The workloads both this program and `ocd-bench-peers` (Benchmarks/Peers) run — W1–W5, W7–W10 —
+// live in OCDBenchKit; how runs are measured is `BenchRun`'s documentation.
 
 let arguments = CommandLine.arguments
-let quick = arguments.contains("--quick")
-/// `--only W2` runs one workload (for profiling); W2–W5 share seeded data.
-let only: String? = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-func runs(_ workload: String) -> Bool { only == nil || only == workload }
-
-struct Sizes {
-    let insert: Int, read: Int, saves: Int, iterate: Int
-}
-let sizes = quick ? Sizes(insert: 5_000, read: 20_000, saves: 100, iterate: 50_000)
-                  : Sizes(insert: 50_000, read: 200_000, saves: 1_000, iterate: 1_000_000)
-
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-\(ProcessInfo.processInfo.processIdentifier)")
-// Folders of earlier runs that were killed before they could clean up: their process is gone.
-for name in (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
-where name.hasPrefix("ocd-bench-") {
-    if let pid = Int32(name.dropFirst("ocd-bench-".count)), pid != ProcessInfo.processInfo.processIdentifier, kill(pid, 0) == 0 { continue }
-    try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent(name))
-}
-
-/// Removes this run's folder and ends the process: every way out goes through here (a
-/// top-level `defer` does not run on `exit`).
-func finish(_ status: Int32 = 0) -> Never {
-    // On a signal the main thread may still be writing into the folder while it is removed:
-    // try again until the folder is gone.
-    for _ in 0..<50 where FileManager.default.fileExists(atPath: directory.path) {
-        try? FileManager.default.removeItem(at: directory)
-        if FileManager.default.fileExists(atPath: directory.path) { usleep(10_000) }
-    }
-    exit(status)
-}
-// Interrupted or terminated: clean up first.
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let stopSources = [SIGINT, SIGTERM].map { signalNumber in
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    source.setEventHandler { finish(128 + signalNumber) }
-    source.resume()
-    return source
-}
-// Made only now that an interruption removes it.
-try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-
-func time(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-}
-
-func report(_ name: String, _ ocd: Double, _ raw: Double) {
-    print(String(format: "ratio %@ %.4f %.4f %.2f", name, ocd, raw, ocd / raw))
-}
-
-let repetitions = arguments.firstIndex(of: "--repeat").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }.map { max(1, $0) } ?? 3
-
-/// Runs a workload `repetitions` times on each side, alternating, and reports the fastest of
-/// each (and returns them). Each closure does its own setup and returns the seconds of the
-/// measured part; `run` is the repetition's number, for fresh file names.
-@discardableResult
-func measure(_ name: String, ocd: (_ run: Int) throws -> Double, raw: (_ run: Int) throws -> Double) rethrows -> (ocd: Double, raw: Double) {
-    var best = (ocd: Double.infinity, raw: Double.infinity)
-    for run in 0..<repetitions {
-        best.ocd = min(best.ocd, try ocd(run))
-        best.raw = min(best.raw, try raw(run))
-    }
-    report(name, best.ocd, best.raw)
-    return best
-}
-
-/// A fresh OpenCoreData stack on a new SQLite file.
-func openStack(_ name: String) throws -> NSManagedObjectContext {
-    try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"))
-}
-
-func insertRows(_ count: Int, into context: NSManagedObjectContext) throws {
-    try context.performAndWait {
-        for i in 0..<count { BenchRow(context: context).fill(i) }
-        try context.save()
-        context.reset()
-    }
-}
-
-/// Peak resident memory of this process, in MiB (VmHWM).
-func peakRSS() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kb = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") else { return -1 }
-    return kb / 1024
-}
+let bench = try BenchRun(arguments: arguments, program: "ocd-bench")
+let sizes = bench.sizes
+let only = bench.only
 
 // W6 runs in a child process so its peak memory is its own: `--w6-child <rows> <path> lazy`
 // iterates `fetchBatched(_:)`'s lazy collection (the one the target is for), `array` the `[T]`
@@ -125,130 +40,31 @@ if let index = arguments.firstIndex(of: "--w6-child"), index + 2 < arguments.cou
             }
         }
     }
-    print(String(format: "w6 %d %.4f %.1f %lld", count, seconds, peakRSS(), sum))
-    finish()
+    print(String(format: "w6 %d %.4f %.1f %lld", count, seconds, Double(residentBytes(peak: true)) / 1_048_576, sum))
+    bench.finish()
 }
 
 // `--migration-store <rows> <directory>`: only writes the input of the migration memory
 // measurement (MigrationStore.swift) and exits.
 if let index = arguments.firstIndex(of: "--migration-store"), index + 2 < arguments.count, let count = Int(arguments[index + 1]) {
     try MigrationStore.make(rows: count, in: URL(fileURLWithPath: arguments[index + 2]))
-    finish()
+    bench.finish()
 }
 
-print("ocd-bench (\(quick ? "quick" : "full") sizes, fastest of \(repetitions) runs per side): insert \(sizes.insert), read \(sizes.read), saves \(sizes.saves), iterate \(sizes.iterate)")
+print("ocd-bench (\(bench.quick ? "quick" : "full") sizes, fastest of \(bench.repetitions) runs per side): insert \(sizes.insert), read \(sizes.read), saves \(sizes.saves), iterate \(sizes.iterate)")
 
-// W1: insert N objects of 10 Integer 64 attributes with one save.
-if runs("W1") {
-    try measure("W1_insert_\(sizes.insert)", ocd: { run in
-        let context = try openStack("w1-\(run)")
-        return try time { try insertRows(sizes.insert, into: context) }
-    }, raw: { run in
-        let raw = try RawSQLite(path: directory.appendingPathComponent("w1-raw-\(run).sqlite").path)
-        try raw.createTable()
-        return try time { try raw.insert(count: sizes.insert) }
-    })
-}
-
-// Shared data for the read workloads.
-let needsReadData = ["W2", "W3", "W5"].contains(where: runs)
-let readContext = try openStack("read")
-if needsReadData { try insertRows(sizes.read, into: readContext) }
-let rawRead = try RawSQLite(path: directory.appendingPathComponent("read-raw.sqlite").path)
-try rawRead.createTable()
-if needsReadData { try rawRead.insert(count: sizes.read) }
-
-/// W2 and W3: every row of the read store through a fetch `configure` sets up, reading every
-/// attribute, against a raw scan; the sums of all attributes must agree.
-@MainActor func measureFullRead(_ name: String, _ configure: @escaping (NSFetchRequest<BenchRow>) -> Void) throws {
-    var ocdSum: Int64 = 0
-    try measure(name, ocd: { _ in
-        ocdSum = 0
-        return try time {
-            try readContext.performAndWait {
-                let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                configure(request)
-                for row in try readContext.fetch(request) { ocdSum &+= row.sum }
-                readContext.reset()
-            }
-        }
-    }, raw: { _ in
-        var rawSum: Int64 = 0
-        let seconds = try time { rawSum = try rawRead.scan() }
-        precondition(ocdSum == rawSum, "\(name): checksums differ: \(ocdSum) vs \(rawSum)")
-        return seconds
-    })
-}
-
-// W2: fetch all rows as fully realized objects and read every attribute.
-if runs("W2") {
-    try measureFullRead("W2_fetch_objects_\(sizes.read)") { $0.returnsObjectsAsFaults = false }
-}
-
-// W3: fetch as faults, then fire every fault.
-if runs("W3") {
-    try measureFullRead("W3_fetch_faults_\(sizes.read)") { request in
-        request.returnsObjectsAsFaults = true
-        request.fetchBatchSize = 500
-    }
-}
-
-// W4: many saves of one changed object.
-if runs("W4") {
-    try measure("W4_saves_\(sizes.saves)", ocd: { run in
-        let context = try openStack("w4-\(run)")
-        try insertRows(10, into: context)
-        return try time {
-            try context.performAndWait {
-                let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                request.predicate = NSPredicate(format: "a0 == 0")
-                let row = try context.fetch(request)[0]
-                for i in 0..<sizes.saves {
-                    row.a1 = Int64(i)
-                    try context.save()
-                }
-            }
-        }
-    }, raw: { run in
-        let raw = try RawSQLite(path: directory.appendingPathComponent("w4-raw-\(run).sqlite").path)
-        try raw.createTable()
-        try raw.insert(count: 10)
-        return try time { try raw.updateOneRow(times: sizes.saves) }
-    })
-}
-
-// W5: indexed predicate fetch of 1% of the rows.
-if runs("W5") {
-    let limit = Int64(sizes.read / 100 * 10)  // a0 = 10 * i, so this selects 1% of rows
-    try measure("W5_indexed_1pct_of_\(sizes.read)", ocd: { _ in
-        var count = 0
-        let seconds = try time {
-            try readContext.performAndWait {
-                let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                request.predicate = NSPredicate(format: "a0 < %lld", limit)
-                request.returnsObjectsAsFaults = false
-                let rows = try readContext.fetch(request)
-                count = rows.count
-                for row in rows { _ = row.sum }
-                readContext.reset()
-            }
-        }
-        precondition(count == sizes.read / 100, "W5 returned \(count) rows")
-        return seconds
-    }, raw: { _ in
-        try time { _ = try rawRead.scan(where: "WHERE A0 < ?", bind: limit) }
-    })
-}
+// W1–W5: ten Integer 64 attributes, no relationships.
+try RowWorkloads(bench: bench).run(bench.runs)
 
 // W6: iterate many rows with fetchBatchSize 500, in a child process; report its peak memory.
-if runs("W6") {
-    let path = directory.appendingPathComponent("w6.sqlite")
+if bench.runs("W6") {
+    let path = bench.path("w6.sqlite")
     let coordinator = NSPersistentStoreCoordinator(managedObjectModel: BenchModel.model)
     try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: path)
     let seedContext = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
     seedContext.persistentStoreCoordinator = coordinator
     for chunk in stride(from: 0, to: sizes.iterate, by: 100_000) {
-        try insertRows(min(100_000, sizes.iterate - chunk), into: seedContext)
+        try BenchModel.insertRows(min(100_000, sizes.iterate - chunk), into: seedContext)
     }
     try coordinator.remove(coordinator.persistentStores[0])
 
@@ -271,7 +87,7 @@ if runs("W6") {
     }
     let lazy = try runChild("lazy")
     let array = try runChild("array")
-    let raw = try RawSQLite(path: directory.appendingPathComponent("w6-raw.sqlite").path)
+    let raw = try RawSQLite(path: bench.path("w6-raw.sqlite").path)
     try raw.createTable()
     try raw.insert(count: sizes.iterate)
     let rawTime = try time { _ = try raw.scan() }
@@ -284,40 +100,30 @@ if runs("W6") {
 }
 
 // W7–W9: relationships, many changes, many deletions; W10: rows of realistic types.
-/// Whether `workload` runs: by its name, or all of its group (`--only W7`).
-func runsInGroup(_ workload: String) -> Bool {
-    guard let only else { return true }
-    return workload == only || workload.hasPrefix(only + "_")
-}
-if ["W7_tomany_faults", "W7_tomany_prefetch", "W7_toone_keypath", "W8_update", "W9_delete"].contains(where: runsInGroup) {
-    try RelationshipWorkloads(departments: quick ? 200 : 2_000, perDepartment: 50, updates: quick ? 10_000 : 100_000,
-                              deleteFrom: quick ? 20_000 : 200_000, deletions: quick ? 5_000 : 50_000, directory: directory).run(runsInGroup)
-}
-if ["W10_mixed_insert", "W10_mixed_fetch"].contains(where: runsInGroup) {
-    try MixedWorkloads(inserts: quick ? 5_000 : 50_000, reads: quick ? 20_000 : 200_000, directory: directory).run(runsInGroup)
-}
+if RelationshipWorkloads.keys.contains(where: bench.runsInGroup) { try RelationshipWorkloads(bench: bench).run(bench.runsInGroup) }
+if MixedWorkloads.keys.contains(where: bench.runsInGroup) { try MixedWorkloads(bench: bench).run(bench.runsInGroup) }
 
 // B1–B3: batch insert, delete and update requests against the same SQL.
-if ["B1", "B1h", "B2", "B3"].contains(where: runs) || only == "B" {
-    try BatchWorkloads(rows: quick ? 100_000 : 1_000_000, directory: directory).run { only == "B" || runs($0) }
+if ["B1", "B1h", "B2", "B3"].contains(where: bench.runs) || only == "B" {
+    try BatchWorkloads(rows: bench.quick ? 100_000 : 1_000_000, bench: bench).run { only == "B" || bench.runs($0) }
 }
 
 // H1–H2: persistent history: the cost of recording it, and reading it back.
-if ["H1", "H2"].contains(where: runs) || only == "H" {
-    try HistoryWorkloads(saves: quick ? 200 : 1_000, transactions: quick ? 2_000 : 10_000, directory: directory).run { only == "H" || runs($0) }
+if ["H1", "H2"].contains(where: bench.runs) || only == "H" {
+    try HistoryWorkloads(saves: bench.quick ? 200 : 1_000, transactions: bench.quick ? 2_000 : 10_000, bench: bench).run { only == "H" || bench.runs($0) }
 }
 
 // H3: remote-change notifications: latency and idle cost.
-if runs("H3") || only == "H" {
-    try RemoteChangeWorkload(saves: quick ? 100 : 500, stores: 10, directory: directory).run()
+if bench.runs("H3") || only == "H" {
+    try RemoteChangeWorkload(saves: bench.quick ? 100 : 500, stores: 10, directory: bench.directory).run()
 }
 
 // R1: an NSFetchedResultsController kept current, per merged single-object save, at two
 // result sizes; the controller's work per change must not grow with the size.
-if runs("R1") {
-    let changes = quick ? 200 : 1_000
-    for rows in quick ? [2_000, 10_000] : [10_000, 100_000] {
-        let r = try ResultsControllerWorkload(rows: rows, changes: changes).run(in: directory)
+if bench.runs("R1") {
+    let changes = bench.quick ? 200 : 1_000
+    for rows in bench.quick ? [2_000, 10_000] : [10_000, 100_000] {
+        let r = try ResultsControllerWorkload(rows: rows, changes: changes).run(in: bench.directory)
         report("R1_frc_change_vs_refetch_\(rows)", r.perChangeTracking, r.refetch)
         print(String(format: "frc R1 %d rows: per change %.1f µs tracking, %.1f µs merge alone (controller %.1f µs); re-fetch %.1f ms",
                      rows, r.perChangeTracking * 1e6, r.perChangeNotTracking * 1e6,
@@ -325,4 +131,4 @@ if runs("R1") {
     }
 }
 
-finish()
+bench.finish()

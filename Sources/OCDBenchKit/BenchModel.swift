@@ -1,37 +1,39 @@
+import Foundation
+import OpenCoreData
 import OpenCoreDataMacros
 
 /// The benchmark entity: ten Integer 64 attributes, `a0` indexed, declared with `@ManagedProperty`
 /// (the fastest accessors; `@Managed` costs more per access, see docs/PERFORMANCE.md).
-final class BenchRow: NSManagedObject {
-    @ManagedProperty var a0: Int64
-    @ManagedProperty var a1: Int64
-    @ManagedProperty var a2: Int64
-    @ManagedProperty var a3: Int64
-    @ManagedProperty var a4: Int64
-    @ManagedProperty var a5: Int64
-    @ManagedProperty var a6: Int64
-    @ManagedProperty var a7: Int64
-    @ManagedProperty var a8: Int64
-    @ManagedProperty var a9: Int64
+public final class BenchRow: NSManagedObject {
+    @ManagedProperty public var a0: Int64
+    @ManagedProperty public var a1: Int64
+    @ManagedProperty public var a2: Int64
+    @ManagedProperty public var a3: Int64
+    @ManagedProperty public var a4: Int64
+    @ManagedProperty public var a5: Int64
+    @ManagedProperty public var a6: Int64
+    @ManagedProperty public var a7: Int64
+    @ManagedProperty public var a8: Int64
+    @ManagedProperty public var a9: Int64
 
-    var sum: Int64 { a0 &+ a1 &+ a2 &+ a3 &+ a4 &+ a5 &+ a6 &+ a7 &+ a8 &+ a9 }
+    public var sum: Int64 { a0 &+ a1 &+ a2 &+ a3 &+ a4 &+ a5 &+ a6 &+ a7 &+ a8 &+ a9 }
 
-    func fill(_ i: Int) {
+    public func fill(_ i: Int) {
         let base = Int64(i * 10)
         a0 = base; a1 = base + 1; a2 = base + 2; a3 = base + 3; a4 = base + 4
         a5 = base + 5; a6 = base + 6; a7 = base + 7; a8 = base + 8; a9 = base + 9
     }
 }
 
-enum BenchModel {
-    static let model: NSManagedObjectModel = {
+public enum BenchModel {
+    public static let model: NSManagedObjectModel = {
         let attributes = (0..<10).map { i -> NSAttributeDescription in
             let a = NSAttributeDescription(name: "a\(i)", type: .integer64AttributeType, isOptional: false, defaultValue: 0)
             a.isIndexed = i == 0
             return a
         }
         let model = NSManagedObjectModel()
-        model.entities = [NSEntityDescription(name: "BenchRow", className: "ocd_bench.BenchRow", properties: attributes)]
+        model.entities = [NSEntityDescription(name: "BenchRow", className: "OCDBenchKit.BenchRow", properties: attributes)]
         return model
     }()
 
@@ -42,7 +44,7 @@ enum BenchModel {
     /// ```swift
     /// let coordinator = try BenchModel.coordinator(at: url, options: [NSPersistentHistoryTrackingKey: true])
     /// ```
-    static func coordinator(at url: URL, options: [AnyHashable: Any] = [:], model: NSManagedObjectModel = model) throws -> NSPersistentStoreCoordinator {
+    public static func coordinator(at url: URL, options: [AnyHashable: Any] = [:], model: NSManagedObjectModel = model) throws -> NSPersistentStoreCoordinator {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let all = options.merging([NSSQLitePragmasOption: ["synchronous": "NORMAL"]]) { mine, _ in mine }
         try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: all)
@@ -50,9 +52,18 @@ enum BenchModel {
     }
 
     /// A private-queue context on a new ``coordinator(at:options:)``.
-    static func context(at url: URL, options: [AnyHashable: Any] = [:], model: NSManagedObjectModel = model) throws -> NSManagedObjectContext {
+    public static func context(at url: URL, options: [AnyHashable: Any] = [:], model: NSManagedObjectModel = model) throws -> NSManagedObjectContext {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = try coordinator(at: url, options: options, model: model)
         return context
+    }
+
+    /// Inserts BenchRows `0 ..< count` with one save, then resets the context.
+    public static func insertRows(_ count: Int, into context: NSManagedObjectContext) throws {
+        try context.performAndWait {
+            for i in 0..<count { BenchRow(context: context).fill(i) }
+            try context.save()
+            context.reset()
+        }
     }
 }

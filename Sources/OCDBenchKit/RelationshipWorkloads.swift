@@ -4,19 +4,19 @@ import OpenCoreData
 import OpenCoreDataMacros
 
 /// A department of the relationship workloads (W7–W9).
-final class BenchDepartment: NSManagedObject {
-    @ManagedProperty var name: String?
-    @ManagedProperty var employees: Set<BenchEmployee>
+public final class BenchDepartment: NSManagedObject {
+    @ManagedProperty public var name: String?
+    @ManagedProperty public var employees: Set<BenchEmployee>
 }
 
 /// An employee: a name, a salary, a hiring date, a score, a department (nullified when the
 /// employee is deleted, so W9 runs a delete rule per object).
-final class BenchEmployee: NSManagedObject {
-    @ManagedProperty var name: String?
-    @ManagedProperty var salary: Int64
-    @ManagedProperty var hired: Date?
-    @ManagedProperty var score: Double
-    @ManagedProperty var department: BenchDepartment?
+public final class BenchEmployee: NSManagedObject {
+    @ManagedProperty public var name: String?
+    @ManagedProperty public var salary: Int64
+    @ManagedProperty public var hired: Date?
+    @ManagedProperty public var score: Double
+    @ManagedProperty public var department: BenchDepartment?
 }
 
 /// W7–W9: the object graph where real apps spend time — to-many faults, prefetching, a to-one
@@ -26,22 +26,27 @@ final class BenchEmployee: NSManagedObject {
 /// Both sides hold the same rows: department `d` is named "Department d"; employee `i` is named
 /// "Employee i", earns `i`, was hired `i` seconds after the reference date, scores 0 and belongs
 /// to department `i / perDepartment`. Checksums (name lengths, counts) must agree.
-struct RelationshipWorkloads {
+public struct RelationshipWorkloads {
+    let bench: BenchRun
     /// W7: departments and employees per department (2,000 × 50 at full size).
-    let departments: Int
-    let perDepartment: Int
+    var departments: Int { bench.sizes.departments }
+    var perDepartment: Int { bench.sizes.perDepartment }
     /// W8: employees changed in one save (100,000). W9: employees in the store, and how many
     /// of them a predicate selects for deletion (200,000 and 50,000).
-    let updates: Int
-    let deleteFrom: Int
-    let deletions: Int
-    let directory: URL
+    var updates: Int { bench.sizes.updates }
+    var deleteFrom: Int { bench.sizes.deleteFrom }
+    var deletions: Int { bench.sizes.deletions }
 
-    static let model: NSManagedObjectModel = {
-        let department = NSEntityDescription(name: "BenchDepartment", className: "ocd_bench.BenchDepartment", properties: [
+    public init(bench: BenchRun) { self.bench = bench }
+
+    /// The workloads' keys, which are also their names' prefixes (`--only W7` runs the first three).
+    public static let keys = ["W7_tomany_faults", "W7_tomany_prefetch", "W7_toone_keypath", "W8_update", "W9_delete"]
+
+    public static let model: NSManagedObjectModel = {
+        let department = NSEntityDescription(name: "BenchDepartment", className: "OCDBenchKit.BenchDepartment", properties: [
             NSAttributeDescription(name: "name", type: .stringAttributeType),
         ])
-        let employee = NSEntityDescription(name: "BenchEmployee", className: "ocd_bench.BenchEmployee", properties: [
+        let employee = NSEntityDescription(name: "BenchEmployee", className: "OCDBenchKit.BenchEmployee", properties: [
             NSAttributeDescription(name: "name", type: .stringAttributeType),
             NSAttributeDescription(name: "salary", type: .integer64AttributeType, isOptional: false, defaultValue: 0),
             NSAttributeDescription(name: "hired", type: .dateAttributeType),
@@ -63,7 +68,7 @@ struct RelationshipWorkloads {
 
     /// A context on a new store holding `departments` departments of `perDepartment` employees.
     private func seededStore(_ name: String, departments: Int, perDepartment: Int) throws -> NSManagedObjectContext {
-        let context = try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"), model: Self.model)
+        let context = try BenchModel.context(at: bench.path("\(name).sqlite"), model: Self.model)
         try context.performAndWait {
             for d in 0..<departments {
                 let department = BenchDepartment(context: context)
@@ -86,7 +91,7 @@ struct RelationshipWorkloads {
 
     /// The same rows in plain tables, with the foreign key indexed as Core Data indexes it.
     private func seededRaw(_ name: String, departments: Int, perDepartment: Int) throws -> RawSQLite {
-        let raw = try RawSQLite(path: directory.appendingPathComponent("\(name).sqlite").path)
+        let raw = try RawSQLite(path: bench.path("\(name).sqlite").path)
         try raw.exec("CREATE TABLE DEPT (ID INTEGER PRIMARY KEY, NAME TEXT)")
         try raw.exec("CREATE TABLE EMP (ID INTEGER PRIMARY KEY, NAME TEXT, SALARY INTEGER, HIRED REAL, SCORE REAL, DEPT INTEGER)")
         try raw.exec("CREATE INDEX EMP_DEPT ON EMP (DEPT)")
@@ -115,7 +120,7 @@ struct RelationshipWorkloads {
 
     // MARK: Workloads
 
-    func run(_ selected: (String) -> Bool) throws {
+    public func run(_ selected: (String) -> Bool) throws {
         if ["W7_tomany_faults", "W7_tomany_prefetch", "W7_toone_keypath"].contains(where: selected) { try runW7(selected) }
         if selected("W8_update") { try runW8() }
         if selected("W9_delete") { try runW9() }
@@ -144,7 +149,7 @@ struct RelationshipWorkloads {
             return seconds
         }
         if selected("W7_tomany_faults") {
-            try measure("W7_tomany_faults_\(departments)x\(perDepartment)", ocd: { _ in try readDepartments(prefetching: false) }, raw: { _ in
+            try bench.measure("W7_tomany_faults_\(departments)x\(perDepartment)", key: "W7_tomany_faults", ocd: { _ in try readDepartments(prefetching: false) }, raw: { _ in
                 // For each department, its employees' names by the indexed foreign key.
                 let departmentsQuery = try raw.prepare("SELECT ID FROM DEPT")
                 let employeesQuery = try raw.prepare("SELECT NAME FROM EMP WHERE DEPT = ?")
@@ -162,7 +167,7 @@ struct RelationshipWorkloads {
             })
         }
         if selected("W7_tomany_prefetch") {
-            try measure("W7_tomany_prefetch_\(departments)x\(perDepartment)", ocd: { _ in try readDepartments(prefetching: true) }, raw: { _ in
+            try bench.measure("W7_tomany_prefetch_\(departments)x\(perDepartment)", key: "W7_tomany_prefetch", ocd: { _ in try readDepartments(prefetching: true) }, raw: { _ in
                 // The departments, then every employee's name with its department, one join.
                 var total = 0
                 let seconds = try time {
@@ -175,7 +180,7 @@ struct RelationshipWorkloads {
         }
         if selected("W7_toone_keypath") {
             let departmentNames = try raw.sumOfTextLengths("SELECT DEPT.NAME FROM EMP JOIN DEPT ON DEPT.ID = EMP.DEPT")
-            try measure("W7_toone_keypath_\(employees)", ocd: { _ in
+            try bench.measure("W7_toone_keypath_\(employees)", key: "W7_toone_keypath", ocd: { _ in
                 var total = 0
                 let seconds = try time {
                     try context.performAndWait {
@@ -202,7 +207,7 @@ struct RelationshipWorkloads {
     /// W8: fetch `updates` employees, set one Double on each, one save.
     private func runW8() throws {
         let per = 50, departmentCount = updates / per
-        try measure("W8_update_\(updates)", ocd: { run in
+        try bench.measure("W8_update_\(updates)", key: "W8_update", ocd: { run in
             let context = try seededStore("w8-\(run)", departments: departmentCount, perDepartment: per)
             return try time {
                 try context.performAndWait {
@@ -261,7 +266,7 @@ struct RelationshipWorkloads {
             precondition(deleted == deletions, "W9 deleted \(deleted) of \(deletions)")
             return seconds
         }
-        let full = try measure("W9_delete_\(deletions)_of_\(deleteFrom)", ocd: { run in
+        let full = try bench.measure("W9_delete_\(deletions)_of_\(deleteFrom)", key: "W9_delete", ocd: { run in
             try deleteEmployees("w9-\(run)", rows: deleteFrom, deletions: deletions)
         }, raw: { run in
             let raw = try seededRaw("w9-raw-\(run)", departments: deleteFrom / per, perDepartment: per)
@@ -272,7 +277,7 @@ struct RelationshipWorkloads {
             }
         })
         var half = Double.infinity
-        for run in 0..<repetitions { half = min(half, try deleteEmployees("w9-half-\(run)", rows: deleteFrom / 2, deletions: deletions / 2)) }
+        for run in 0..<bench.repetitions { half = min(half, try deleteEmployees("w9-half-\(run)", rows: deleteFrom / 2, deletions: deletions / 2)) }
         print(String(format: "growth W9_delete %d vs %d: %.2fx the time for 2x the objects (linear: 2)", deletions, deletions / 2, full.ocd / half))
     }
 }

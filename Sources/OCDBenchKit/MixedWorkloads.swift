@@ -5,19 +5,19 @@ import OpenCoreDataMacros
 
 /// A row of realistic types (W10): three strings of 10–40 characters, a date, a double, a
 /// Boolean, a UUID, 100 bytes of binary data and an optional 32-bit integer.
-final class BenchMixed: NSManagedObject {
-    @ManagedProperty var title: String?
-    @ManagedProperty var author: String?
-    @ManagedProperty var note: String?
-    @ManagedProperty var created: Date?
-    @ManagedProperty var price: Double
-    @ManagedProperty var isActive: Bool
-    @ManagedProperty var identifier: UUID?
-    @ManagedProperty var payload: Data?
-    @ManagedProperty var rank: Int32?
+public final class BenchMixed: NSManagedObject {
+    @ManagedProperty public var title: String?
+    @ManagedProperty public var author: String?
+    @ManagedProperty public var note: String?
+    @ManagedProperty public var created: Date?
+    @ManagedProperty public var price: Double
+    @ManagedProperty public var isActive: Bool
+    @ManagedProperty public var identifier: UUID?
+    @ManagedProperty public var payload: Data?
+    @ManagedProperty public var rank: Int32?
 
     /// Row `i`'s values (the raw side writes the same ones).
-    func fill(_ i: Int, _ values: MixedValues) {
+    public func fill(_ i: Int, _ values: MixedValues) {
         title = values.title(i); author = values.author(i); note = values.note(i)
         created = Date(timeIntervalSinceReferenceDate: Double(i))
         price = Double(i) * 0.25
@@ -29,12 +29,20 @@ final class BenchMixed: NSManagedObject {
 }
 
 /// The values of W10's rows, made before timing starts.
-struct MixedValues {
-    let payload = Data((0..<100).map { UInt8($0) })
-    func title(_ i: Int) -> String { "Title of row number \(i)" }                                 // 20–26 characters
-    func author(_ i: Int) -> String { "Author \(i)" }                                              // 8–13
-    func note(_ i: Int) -> String { "A note of some length about row \(i), for W10" }          // 38–45
-    func uuid(_ i: Int) -> UUID {
+public struct MixedValues {
+    public init() {}
+
+    public let payload = Data((0..<100).map { UInt8($0) })
+    public func title(_ i: Int) -> String { "Title of row number \(i)" }                                 // 20–26 characters
+    public func author(_ i: Int) -> String { "Author \(i)" }                                              // 8–13
+    public func note(_ i: Int) -> String { "A note of some length about row \(i), for W10" }          // 38–45
+    /// Row `i`'s checksum as W10_mixed_fetch sums it: the strings' UTF-8 lengths, the date's
+    /// seconds, the price, the flag, the UUID's last byte, the payload's length, the rank.
+    public func checksum(_ i: Int) -> Int {
+        title(i).utf8.count &+ author(i).utf8.count &+ note(i).utf8.count &+ i &+ Int(Double(i) * 0.25)
+            &+ (i % 2 == 0 ? 1 : 0) &+ (i & 0xFF) &+ payload.count &+ (i % 3 == 0 ? 0 : i)
+    }
+    public func uuid(_ i: Int) -> UUID {
         let n = UInt64(i)
         return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, UInt8(n >> 56 & 0xFF), UInt8(n >> 48 & 0xFF), UInt8(n >> 40 & 0xFF), UInt8(n >> 32 & 0xFF),
                            UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)))
@@ -43,15 +51,19 @@ struct MixedValues {
 
 /// W10: inserting and reading rows of realistic types, against raw SQLite binding and reading
 /// the same columns (text and blobs read in place, as a C program would).
-struct MixedWorkloads {
-    let inserts: Int
-    let reads: Int
-    let directory: URL
+public struct MixedWorkloads {
+    let bench: BenchRun
+    var inserts: Int { bench.sizes.mixedInserts }
+    var reads: Int { bench.sizes.mixedReads }
     private let values = MixedValues()
 
-    static let model: NSManagedObjectModel = {
+    public init(bench: BenchRun) { self.bench = bench }
+
+    public static let keys = ["W10_mixed_insert", "W10_mixed_fetch"]
+
+    public static let model: NSManagedObjectModel = {
         let model = NSManagedObjectModel()
-        model.entities = [NSEntityDescription(name: "BenchMixed", className: "ocd_bench.BenchMixed", properties: [
+        model.entities = [NSEntityDescription(name: "BenchMixed", className: "OCDBenchKit.BenchMixed", properties: [
             NSAttributeDescription(name: "title", type: .stringAttributeType),
             NSAttributeDescription(name: "author", type: .stringAttributeType),
             NSAttributeDescription(name: "note", type: .stringAttributeType),
@@ -66,11 +78,15 @@ struct MixedWorkloads {
     }()
 
     private func context(_ name: String) throws -> NSManagedObjectContext {
-        try BenchModel.context(at: directory.appendingPathComponent("\(name).sqlite"), model: Self.model)
+        try BenchModel.context(at: bench.path("\(name).sqlite"), model: Self.model)
     }
 
     /// Inserts rows `first ..< first + count` with one save.
     private func insert(_ count: Int, from first: Int = 0, into context: NSManagedObjectContext) throws {
+        try Self.insert(count, from: first, values: values, into: context)
+    }
+
+    private static func insert(_ count: Int, from first: Int, values: MixedValues, into context: NSManagedObjectContext) throws {
         try context.performAndWait {
             for i in first..<(first + count) { BenchMixed(context: context).fill(i, values) }
             try context.save()
@@ -79,7 +95,7 @@ struct MixedWorkloads {
     }
 
     private func rawStore(_ name: String) throws -> RawSQLite {
-        let raw = try RawSQLite(path: directory.appendingPathComponent("\(name).sqlite").path)
+        let raw = try RawSQLite(path: bench.path("\(name).sqlite").path)
         try raw.exec("CREATE TABLE MIXED (ID INTEGER PRIMARY KEY, TITLE TEXT, AUTHOR TEXT, NOTE TEXT, CREATED REAL, PRICE REAL, ISACTIVE INTEGER, IDENTIFIER BLOB, PAYLOAD BLOB, RANK INTEGER)")
         return raw
     }
@@ -105,9 +121,9 @@ struct MixedWorkloads {
         try raw.exec("COMMIT")
     }
 
-    func run(_ selected: (String) -> Bool) throws {
+    public func run(_ selected: (String) -> Bool) throws {
         if selected("W10_mixed_insert") {
-            try measure("W10_mixed_insert_\(inserts)", ocd: { run in
+            try bench.measure("W10_mixed_insert_\(inserts)", key: "W10_mixed_insert", ocd: { run in
                 let context = try context("w10i-\(run)")
                 return try time { try insert(inserts, into: context) }
             }, raw: { run in
@@ -117,7 +133,7 @@ struct MixedWorkloads {
         }
         if selected("W10_mixed_fetch") {
             let context = try context("w10f")
-            for chunk in stride(from: 0, to: reads, by: 50_000) { try insert(min(50_000, reads - chunk), from: chunk, into: context) }
+            try Self.fill(context, rows: reads)
             let raw = try rawStore("w10f-raw")
             try rawInsert(reads, into: raw)
             /// Every attribute of every row read in place; returns a checksum of the values.
@@ -142,15 +158,11 @@ struct MixedWorkloads {
                 return (sum, seconds)
             }
             let expected = try rawScan().sum
-            try measure("W10_mixed_fetch_\(reads)", ocd: { _ in
+            try bench.measure("W10_mixed_fetch_\(reads)", key: "W10_mixed_fetch", ocd: { _ in
                 var sum = 0
                 let seconds = try time {
                     try context.performAndWait {
-                        for row in try context.fetch(NSFetchRequest<BenchMixed>(entityName: "BenchMixed")) {
-                            sum &+= (row.title?.utf8.count ?? 0) &+ (row.author?.utf8.count ?? 0) &+ (row.note?.utf8.count ?? 0)
-                            sum &+= Int(row.created?.timeIntervalSinceReferenceDate ?? 0) &+ Int(row.price) &+ (row.isActive ? 1 : 0)
-                            sum &+= Int(row.identifier?.uuid.15 ?? 0) &+ (row.payload?.count ?? 0) &+ Int(row.rank ?? 0)
-                        }
+                        for row in try context.fetch(NSFetchRequest<BenchMixed>(entityName: "BenchMixed")) { sum &+= row.checksum }
                         context.reset()
                     }
                 }
@@ -158,5 +170,40 @@ struct MixedWorkloads {
                 return seconds
             }, raw: { _ in try rawScan().seconds })
         }
+    }
+
+    /// Rows `0 ..< rows` in `context`'s store, 50,000 per save.
+    private static func fill(_ context: NSManagedObjectContext, rows: Int) throws {
+        let values = MixedValues()
+        for chunk in stride(from: 0, to: rows, by: 50_000) { try insert(min(50_000, rows - chunk), from: chunk, values: values, into: context) }
+    }
+
+    /// A store of `rows` W10 rows at `url`, as W10_mixed_fetch reads them.
+    public static func writeStore(rows: Int, at url: URL) throws {
+        try fill(BenchModel.context(at: url, model: model), rows: rows)
+    }
+
+    /// Resident bytes per object of W10_mixed_fetch's fetch (every attribute read), above what
+    /// the process held before it: while held, and at the peak. Run it in a fresh process.
+    public static func residentBytesPerFetchedObject(storeAt url: URL, rows: Int) throws -> (held: Double, peak: Double) {
+        let context = try BenchModel.context(at: url, model: model)
+        return try context.performAndWait {
+            let before = residentBytes()
+            let objects = try context.fetch(NSFetchRequest<BenchMixed>(entityName: "BenchMixed"))
+            var sum = 0
+            for row in objects { sum &+= row.checksum }
+            precondition(objects.count == rows && sum != 0)
+            return (Double(residentBytes() - before) / Double(rows), Double(residentBytes(peak: true) - before) / Double(rows))
+        }
+    }
+}
+
+extension BenchMixed {
+    /// Every attribute read, summed the way the raw side sums its columns.
+    var checksum: Int {
+        var sum = (title?.utf8.count ?? 0) &+ (author?.utf8.count ?? 0) &+ (note?.utf8.count ?? 0)
+        sum &+= Int(created?.timeIntervalSinceReferenceDate ?? 0) &+ Int(price) &+ (isActive ? 1 : 0)
+        sum &+= Int(identifier?.uuid.15 ?? 0) &+ (payload?.count ?? 0) &+ Int(rank ?? 0)
+        return sum
     }
 }

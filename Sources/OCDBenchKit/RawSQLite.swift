@@ -3,10 +3,10 @@ import Foundation
 
 /// The baseline: the same work through SQLite's C API directly, as a hand-written program would
 /// do it (prepared statements, one transaction, typed column reads).
-final class RawSQLite {
+public final class RawSQLite {
     private var db: OpaquePointer?
 
-    init(path: String) throws {
+    public init(path: String) throws {
         guard sqlite3_open(path, &db) == SQLITE_OK else { throw BenchError("cannot open \(path)") }
         try exec("PRAGMA journal_mode=WAL")
         try exec("PRAGMA synchronous=NORMAL")
@@ -14,7 +14,7 @@ final class RawSQLite {
 
     deinit { sqlite3_close(db) }
 
-    func exec(_ sql: String) throws {
+    public func exec(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? "?"
@@ -23,7 +23,7 @@ final class RawSQLite {
         }
     }
 
-    func prepare(_ sql: String) throws -> OpaquePointer {
+    public func prepare(_ sql: String) throws -> OpaquePointer {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw BenchError("prepare \(sql): \(String(cString: sqlite3_errmsg(db)))")
@@ -31,15 +31,15 @@ final class RawSQLite {
         return statement
     }
 
-    static let columns = (0..<10).map { "A\($0)" }
+    public static let columns = (0..<10).map { "A\($0)" }
 
-    func createTable() throws {
+    public func createTable() throws {
         try exec("CREATE TABLE ROWS (ID INTEGER PRIMARY KEY, \(Self.columns.map { "\($0) INTEGER" }.joined(separator: ", ")))")
         try exec("CREATE INDEX ROWS_A0 ON ROWS (A0)")
     }
 
     /// W1 and the seeding of the read workloads.
-    func insert(count: Int) throws {
+    public func insert(count: Int) throws {
         try exec("BEGIN")
         let statement = try prepare("INSERT INTO ROWS (\(Self.columns.joined(separator: ", "))) VALUES (\(Self.columns.map { _ in "?" }.joined(separator: ", ")))")
         defer { sqlite3_finalize(statement) }
@@ -52,7 +52,7 @@ final class RawSQLite {
     }
 
     /// Reads every column of every matching row; returns a checksum so the work is not optimised away.
-    func scan(where clause: String = "", bind: Int64? = nil) throws -> Int64 {
+    public func scan(where clause: String = "", bind: Int64? = nil) throws -> Int64 {
         let statement = try prepare("SELECT ID, \(Self.columns.joined(separator: ", ")) FROM ROWS \(clause)")
         defer { sqlite3_finalize(statement) }
         if let bind { sqlite3_bind_int64(statement, 1, bind) }
@@ -64,7 +64,7 @@ final class RawSQLite {
     }
 
     /// One statement with one integer parameter, in its own transaction (B2, B3).
-    func run(_ sql: String, _ value: Int64) throws {
+    public func run(_ sql: String, _ value: Int64) throws {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         try exec("BEGIN")
@@ -74,7 +74,7 @@ final class RawSQLite {
     }
 
     /// W4: one small transaction per change.
-    func updateOneRow(times: Int) throws {
+    public func updateOneRow(times: Int) throws {
         let statement = try prepare("UPDATE ROWS SET A1 = ? WHERE ID = 1")
         defer { sqlite3_finalize(statement) }
         for i in 0..<times {
@@ -87,7 +87,7 @@ final class RawSQLite {
     }
 }
 
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct BenchError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
