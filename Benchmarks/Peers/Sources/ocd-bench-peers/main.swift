@@ -29,6 +29,21 @@ if let index = CommandLine.arguments.firstIndex(of: "--memory-child"), index + 4
     bench.finish()
 }
 
+// `--write-store <library> <workload> <rows> <path>`: only writes a memory child's store (to
+// profile the child on its own, say under valgrind's massif).
+if let index = CommandLine.arguments.firstIndex(of: "--write-store"), index + 4 < CommandLine.arguments.count,
+   let rows = Int(CommandLine.arguments[index + 3]) {
+    let url = URL(fileURLWithPath: CommandLine.arguments[index + 4])
+    switch (CommandLine.arguments[index + 1], CommandLine.arguments[index + 2]) {
+    case ("ocd", "W2"): try RowWorkloads.writeStore(rows: rows, at: url)
+    case ("ocd", "W10"): try MixedWorkloads.writeStore(rows: rows, at: url)
+    case ("grdb", "W2"): try GRDBWorkloads.writeRows(rows, to: GRDBWorkloads.pool(at: url))
+    case ("grdb", "W10"): try GRDBWorkloads.writeMixed(rows, to: GRDBWorkloads.pool(at: url))
+    case let (library, workload): throw BenchError("no store for \(library) \(workload)")
+    }
+    bench.finish()
+}
+
 let sizes = bench.sizes
 print("ocd-bench-peers (\(bench.quick ? "quick" : "full") sizes, fastest of \(bench.repetitions) runs per side), \(Date())")
 
