@@ -10,6 +10,9 @@ let package = Package(
         // `@ManagedProperty`: typed accessors without key paths. A product of its own, because the
         // macro needs swift-syntax, which the core library must build without.
         .library(name: "OpenCoreDataMacros", targets: ["OpenCoreDataMacros"]),
+        // The PostgreSQL store (work in progress: docs/POSTGRESQL.md). A product of its own,
+        // because it needs postgres-nio (and SwiftNIO), which the core library must build without.
+        .library(name: "OpenCoreDataPostgreSQL", targets: ["OpenCoreDataPostgreSQL"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-bench", targets: ["ocd-bench"]),
         // The workloads `ocd-bench` shares with `ocd-bench-peers`, a package of its own
@@ -25,6 +28,7 @@ let package = Package(
         // `swift package generate-documentation` builds the DocC catalog (Documentation.docc).
         // A command plugin: nothing of it is linked into the products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         // The system SQLite, through its C API (needs libsqlite3-dev on Linux).
@@ -37,6 +41,10 @@ let package = Package(
         // all of them were decoded, long out of the caches (see StoreRow+Prefetch.swift).
         .target(name: "CMemoryHints", path: "Sources/CMemoryHints"),
         .target(name: "OpenCoreData", dependencies: ["CSQLite", "CZlib", "CMemoryHints"]),
+        .target(name: "OpenCoreDataPostgreSQL", dependencies: [
+            "OpenCoreData",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
         .macro(name: "OpenCoreDataMacrosPlugin", dependencies: [
             .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
             .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
@@ -77,6 +85,8 @@ let package = Package(
         .testTarget(name: "OpenCoreDataInternalsTests", dependencies: ["OpenCoreData", "OpenCoreDataTestSupport"]),
         // Samples/ holds source text the tests read by path, not code of the target.
         .testTarget(name: "OCDPortTests", dependencies: ["OCDPort", "OpenCoreDataTestSupport", "ocd-port", "ocd"], exclude: ["Samples"]),
+        // Against a real server: Scripts/postgresql-test-cluster starts one (CI always does).
+        .testTarget(name: "OpenCoreDataPostgreSQLTests", dependencies: ["OpenCoreDataPostgreSQL"]),
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
             "OpenCoreDataMacros", "OpenCoreDataMacrosPlugin",
             .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),

@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import OpenCoreData
+import PostgresNIO
+
+/// One connection to a PostgreSQL server, used synchronously: Core Data's API is synchronous on
+/// a context's queue, and postgres-nio's is asynchronous on SwiftNIO event loops.
+///
+/// ```swift
+/// let connection = try PostgreSQLConnection.connect(to: location)
+/// let rows = try connection.query("SELECT Z_PK, ZNAME FROM ZEMPLOYEE WHERE Z_PK = $1", [.integer(7)])
+/// connection.close()
+/// ```
+///
+/// **Never blocking an event loop.** The connections run on the store's own event loop thread
+/// (``eventLoops``), which nothing else in the process uses, and a call waits for its answer on
+/// the calling thread — a context's queue, never an event loop. A call made on any SwiftNIO
+/// event loop thread (an app server's request handler) throws instead of waiting, because
+/// waiting there would stall every other connection of that loop, or deadlock if the answer had
+/// to come through it. Such code reaches the store through `await context.perform { ... }`,
+/// which runs on the context's queue.
+///
+/// Errors are `NSError`s in `NSCocoaErrorDomain`: `NSPersistentStoreOpenError` (134080) when the
+/// server cannot be reached or refuses the login, `NSPersistentStoreOperationError` (134070) when
+/// a statement fails; the server's message and SQLSTATE are in the description and in
+/// ``sqlStateKey``.
+final class PostgreSQLConnection: Sendable {
+    /// The event loop group of every PostgreSQL store of the process: one thread, private to
+    /// the stores, so that their waits never hold up a loop the app serves requests on.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// The `userInfo` key of a failed statement's SQLSTATE (`"23505"`: unique violation).
+    static let sqlStateKey = "OCDPostgreSQLSQLState"
+
+    private static let logger = Logger(label: "OpenCoreDataPostgreSQL")
+    private let connection: PostgresConnection
+    let location: PostgreSQLStoreLocation
+
+    private init(connection: PostgresConnection, location: PostgreSQLStoreLocation) {
+        self.connection = connection
+        self.location = location
+    }
+
+    /// Connects to `location`'s server and database, waiting at most `timeout` seconds.
+    static func connect(to location: PostgreSQLStoreLocation, timeout: TimeInterval = 10) throws -> PostgreSQLConnection {
+        try refuseOnEventLoop("connect to \(location)")
+        var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
+                                                             password: location.password, database: location.database, tls: .disable)
+        configuration.options.connectTimeout = .milliseconds(Int64(timeout * 1000))
+        let future = PostgresConnection.connect(on: eventLoops.next(), configuration: configuration, id: 1, logger: logger)
+        do {
+            return PostgreSQLConnection(connection: try future.wait(), location: location)
+        } catch {
+            throw Self.error(NSPersistentStoreOpenError, "Cannot connect to the PostgreSQL store at \(location)", error)
+        }
+    }
+
+    /// Runs `sql` with `$1`, `$2`, ... bound to `values` and returns every row's values.
+    @discardableResult
+    func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws -> [[PostgreSQLValue]] {
+        try Self.refuseOnEventLoop("run a query on \(location)")
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { value.bind(to: &bindings) }
+        let result: PostgresQueryResult
+        do {
+            result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Self.logger).wait()
+        } catch {
+            throw Self.error(NSPersistentStoreOperationError, "The PostgreSQL store at \(location) failed to run \(sql)", error)
+        }
+        var rows: [[PostgreSQLValue]] = []
+        for row in result.rows {
+            rows.append(try row.map(PostgreSQLValue.init(cell:)))
+        }
+        return rows
+    }
+
+    /// Closes the connection (waiting for the server's goodbye, off any event loop).
+    func close() {
+        if MultiThreadedEventLoopGroup.currentEventLoop != nil {
+            connection.close().whenComplete { _ in }
+        } else {
+            try? connection.close().wait()
+        }
+    }
+
+    /// Throws when called on a SwiftNIO event loop thread, where waiting would block the loop.
+    private static func refuseOnEventLoop(_ what: String) throws {
+        guard MultiThreadedEventLoopGroup.currentEventLoop != nil else { return }
+        throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
+            NSLocalizedDescriptionKey: "Cannot \(what) from a SwiftNIO event loop thread: the call would block the loop. Call the context from its own queue, with `await context.perform { ... }`.",
+        ])
+    }
+
+    /// `error` (postgres-nio's) as an `NSError` with `code`, the server's message and SQLSTATE.
+    private static func error(_ code: Int, _ message: String, _ error: any Error) -> NSError {
+        var userInfo: [String: Any] = [NSUnderlyingErrorKey: error]
+        var detail = String(describing: error)
+        if let psql = error as? PSQLError {
+            if let info = psql.serverInfo {
+                detail = [info[.message], info[.detail], info[.hint]].compactMap { $0 }.joined(separator: " ")
+                userInfo[sqlStateKey] = info[.sqlState]
+            } else {
+                detail = "\(psql.code)"
+            }
+        }
+        userInfo[NSLocalizedDescriptionKey] = "\(message): \(detail)"
+        return NSError(domain: NSCocoaErrorDomain, code: code, userInfo: userInfo)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import OpenCoreData
+
+/// Where a PostgreSQL store lives: a server, a user and a database, from the store's URL
+/// `postgresql://user[:password]@host[:port]/database`, with what the URL leaves out taken from
+/// the standard `PG*` environment variables, then from PostgreSQL's defaults.
+///
+/// ```swift
+/// let location = try PostgreSQLStoreLocation(url: URL(string: "postgresql://app@db.internal/shop")!)
+/// location.host       // "db.internal"
+/// location.port       // 5432, or PGPORT
+/// ```
+///
+/// As `psql` reads them: `PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`. A user the URL
+/// and `PGUSER` leave out is `postgres`; a database left out is named after the user. A
+/// password belongs in `PGPASSWORD` (or a secret store) rather than in a URL that may be
+/// logged; the URL's is accepted, and never printed (``description``).
+struct PostgreSQLStoreLocation: Equatable, Sendable, CustomStringConvertible {
+    var host: String
+    var port: Int
+    var user: String
+    var password: String?
+    var database: String
+
+    /// The location of `url`, completed from `environment` (the process's by default).
+    ///
+    /// Throws `NSPersistentStoreOpenError` (134080) in `NSCocoaErrorDomain` for a URL that
+    /// is not `postgresql://` (or `postgres://`), or whose port is not a number from 1 to 65535.
+    init(url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard let scheme = url.scheme?.lowercased(), scheme == "postgresql" || scheme == "postgres" else {
+            throw Self.error("The store URL \(url.absoluteString) is not a PostgreSQL URL. Write it as postgresql://user@host:port/database.")
+        }
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw Self.error("The store URL \(url.absoluteString) cannot be read. Write it as postgresql://user@host:port/database.")
+        }
+        func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
+        host = nonEmpty(components.host) ?? nonEmpty(environment["PGHOST"]) ?? "localhost"
+        if let port = components.port {
+            self.port = port
+        } else if let text = nonEmpty(environment["PGPORT"]) {
+            guard let port = Int(text) else { throw Self.error("PGPORT is \"\(text)\", not a port number.") }
+            self.port = port
+        } else {
+            port = 5432
+        }
+        guard (1...65535).contains(port) else { throw Self.error("The port \(port) of the store URL is not a port number (1 to 65535).") }
+        user = nonEmpty(components.user) ?? nonEmpty(environment["PGUSER"]) ?? "postgres"
+        password = nonEmpty(components.password) ?? nonEmpty(environment["PGPASSWORD"])
+        let path = components.path.drop { $0 == "/" }
+        database = nonEmpty(String(path)) ?? nonEmpty(environment["PGDATABASE"]) ?? user
+    }
+
+    /// The URL without its password.
+    var description: String { "postgresql://\(user)@\(host):\(port)/\(database)" }
+
+    static func error(_ message: String) -> NSError {
+        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOpenError, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+}
