@@ -29,18 +29,23 @@ if let index = CommandLine.arguments.firstIndex(of: "--memory-child"), index + 4
     bench.finish()
 }
 
-// `--write-store <library> <workload> <rows> <path>`: only writes a memory child's store (to
-// profile the child on its own, say under valgrind's massif).
-if let index = CommandLine.arguments.firstIndex(of: "--write-store"), index + 4 < CommandLine.arguments.count,
-   let rows = Int(CommandLine.arguments[index + 3]) {
-    let url = URL(fileURLWithPath: CommandLine.arguments[index + 4])
-    switch (CommandLine.arguments[index + 1], CommandLine.arguments[index + 2]) {
+/// Writes the store a memory child of `library` reads for `workload` (W2 or W10).
+func writeStore(_ library: String, _ workload: String, rows: Int, at url: URL) throws {
+    switch (library, workload) {
     case ("ocd", "W2"): try RowWorkloads.writeStore(rows: rows, at: url)
     case ("ocd", "W10"): try MixedWorkloads.writeStore(rows: rows, at: url)
     case ("grdb", "W2"): try GRDBWorkloads.writeRows(rows, to: GRDBWorkloads.pool(at: url))
     case ("grdb", "W10"): try GRDBWorkloads.writeMixed(rows, to: GRDBWorkloads.pool(at: url))
-    case let (library, workload): throw BenchError("no store for \(library) \(workload)")
+    default: throw BenchError("no store for \(library) \(workload)")
     }
+}
+
+// `--write-store <library> <workload> <rows> <path>`: only writes a memory child's store (to
+// profile the child on its own, say under valgrind's massif).
+if let index = CommandLine.arguments.firstIndex(of: "--write-store"), index + 4 < CommandLine.arguments.count,
+   let rows = Int(CommandLine.arguments[index + 3]) {
+    try writeStore(CommandLine.arguments[index + 1], CommandLine.arguments[index + 2], rows: rows,
+                   at: URL(fileURLWithPath: CommandLine.arguments[index + 4]))
     bench.finish()
 }
 
@@ -71,20 +76,15 @@ func memoryChild(_ library: String, _ workload: String, rows: Int, store: URL) t
 
 // Memory: resident bytes per fetched object, each library in a fresh process.
 var memory: [(workload: String, ocd: (held: Double, peak: Double), grdb: (held: Double, peak: Double))] = []
-if bench.runs("W2") || bench.only == "memory" {
-    let ocdStore = bench.path("memory-ocd-w2.sqlite"), grdbStore = bench.path("memory-grdb-w2.sqlite")
-    try RowWorkloads.writeStore(rows: sizes.read, at: ocdStore)
-    try GRDBWorkloads.writeRows(sizes.read, to: GRDBWorkloads.pool(at: grdbStore))
-    memory.append(("W2 (\(sizes.read) rows)", try memoryChild("ocd", "W2", rows: sizes.read, store: ocdStore),
-                   try memoryChild("grdb", "W2", rows: sizes.read, store: grdbStore)))
+@MainActor func compareMemory(_ workload: String, _ name: String, rows: Int) throws {
+    let ocdStore = bench.path("memory-ocd-\(workload).sqlite"), grdbStore = bench.path("memory-grdb-\(workload).sqlite")
+    try writeStore("ocd", workload, rows: rows, at: ocdStore)
+    try writeStore("grdb", workload, rows: rows, at: grdbStore)
+    memory.append(("\(name) (\(rows) rows)", try memoryChild("ocd", workload, rows: rows, store: ocdStore),
+                   try memoryChild("grdb", workload, rows: rows, store: grdbStore)))
 }
-if bench.runsInGroup("W10_mixed_fetch") || bench.only == "memory" {
-    let ocdStore = bench.path("memory-ocd-w10.sqlite"), grdbStore = bench.path("memory-grdb-w10.sqlite")
-    try MixedWorkloads.writeStore(rows: sizes.mixedReads, at: ocdStore)
-    try GRDBWorkloads.writeMixed(sizes.mixedReads, to: GRDBWorkloads.pool(at: grdbStore))
-    memory.append(("W10_mixed_fetch (\(sizes.mixedReads) rows)", try memoryChild("ocd", "W10", rows: sizes.mixedReads, store: ocdStore),
-                   try memoryChild("grdb", "W10", rows: sizes.mixedReads, store: grdbStore)))
-}
+if bench.runs("W2") || bench.only == "memory" { try compareMemory("W2", "W2", rows: sizes.read) }
+if bench.runsInGroup("W10_mixed_fetch") || bench.only == "memory" { try compareMemory("W10", "W10_mixed_fetch", rows: sizes.mixedReads) }
 
 // The table (Markdown, as the README shows it).
 print("\n| workload | OpenCoreData | GRDB records | raw SQLite |")
