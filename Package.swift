@@ -29,6 +29,9 @@ let package = Package(
         // A command plugin: nothing of it is linked into the products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // What the PostgreSQL store's module uses of postgres-nio's own dependencies, by name.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
     ],
     targets: [
         // The system SQLite, through its C API (needs libsqlite3-dev on Linux).
@@ -44,6 +47,9 @@ let package = Package(
         .target(name: "OpenCoreDataPostgreSQL", dependencies: [
             "OpenCoreData",
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .macro(name: "OpenCoreDataMacrosPlugin", dependencies: [
             .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
@@ -86,7 +92,11 @@ let package = Package(
         // Samples/ holds source text the tests read by path, not code of the target.
         .testTarget(name: "OCDPortTests", dependencies: ["OCDPort", "OpenCoreDataTestSupport", "ocd-port", "ocd"], exclude: ["Samples"]),
         // Against a real server: Scripts/postgresql-test-cluster starts one (CI always does).
-        .testTarget(name: "OpenCoreDataPostgreSQLTests", dependencies: ["OpenCoreDataPostgreSQL"]),
+        .testTarget(name: "OpenCoreDataPostgreSQLTests", dependencies: [
+            "OpenCoreDataPostgreSQL",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
             "OpenCoreDataMacros", "OpenCoreDataMacrosPlugin",
             .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),

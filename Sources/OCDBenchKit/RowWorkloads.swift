@@ -130,7 +130,10 @@ public struct RowWorkloads {
     public static func residentBytesPerFetchedObject(storeAt url: URL, rows: Int) throws -> (held: Double, peak: Double) {
         let context = try BenchModel.context(at: url)
         return try context.performAndWait {
+            // The store's read connection is open before the first measurement, as GRDB's is.
+            _ = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "BenchRow"))
             let before = residentBytes()
+            guard before >= 0 else { throw BenchError("resident memory is read from /proc/self/status, which this system has not") }
             let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
             request.returnsObjectsAsFaults = false
             let objects = try context.fetch(request)

@@ -16,8 +16,9 @@ import PostgresNIO
 ///
 /// **Never blocking an event loop.** The connections run on the store's own event loop thread
 /// (``eventLoops``), which nothing else in the process uses, and a call waits for its answer on
-/// the calling thread — a context's queue, never an event loop. A call made on any SwiftNIO
-/// event loop thread (an app server's request handler) throws instead of waiting, because
+/// the calling thread — a context's queue, never an event loop. A call made on a SwiftNIO event
+/// loop thread (`NIOPosix`'s, which Vapor's and Hummingbird's request handlers run on) throws
+/// instead of waiting, because
 /// waiting there would stall every other connection of that loop, or deadlock if the answer had
 /// to come through it. Such code reaches the store through `await context.perform { ... }`,
 /// which runs on the context's queue.
@@ -76,14 +77,19 @@ final class PostgreSQLConnection: Sendable {
         return rows
     }
 
-    /// Closes the connection (waiting for the server's goodbye, off any event loop).
+    /// Closes the connection: waits for the socket to close, or on an event loop thread keeps
+    /// the connection alive until it has (postgres-nio requires a connection to be closed
+    /// before it is freed). Closing twice does nothing more.
     func close() {
+        let connection = self.connection
         if MultiThreadedEventLoopGroup.currentEventLoop != nil {
-            connection.close().whenComplete { _ in }
+            connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
         } else {
             try? connection.close().wait()
         }
     }
+
+    deinit { close() }
 
     /// Throws when called on a SwiftNIO event loop thread, where waiting would block the loop.
     private static func refuseOnEventLoop(_ what: String) throws {
@@ -102,7 +108,7 @@ final class PostgreSQLConnection: Sendable {
                 detail = [info[.message], info[.detail], info[.hint]].compactMap { $0 }.joined(separator: " ")
                 userInfo[sqlStateKey] = info[.sqlState]
             } else {
-                detail = "\(psql.code)"
+                detail = psql.underlying.map { "\(psql.code): \($0)" } ?? "\(psql.code)"
             }
         }
         userInfo[NSLocalizedDescriptionKey] = "\(message): \(detail)"

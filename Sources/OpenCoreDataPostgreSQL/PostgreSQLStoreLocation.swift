@@ -11,7 +11,9 @@ import OpenCoreData
 /// location.port       // 5432, or PGPORT
 /// ```
 ///
-/// As `psql` reads them: `PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`. A user the URL
+/// As `psql` reads them: `PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`. A host left
+/// out is `localhost` over TCP (`psql` would use a Unix-domain socket; the store connects over
+/// TCP only, and a `PGHOST` naming a socket folder throws). A user the URL
 /// and `PGUSER` leave out is `postgres`; a database left out is named after the user. A
 /// password belongs in `PGPASSWORD` (or a secret store) rather than in a URL that may be
 /// logged; the URL's is accepted, and never printed (``description``).
@@ -28,13 +30,16 @@ struct PostgreSQLStoreLocation: Equatable, Sendable, CustomStringConvertible {
     /// is not `postgresql://` (or `postgres://`), or whose port is not a number from 1 to 65535.
     init(url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "postgresql" || scheme == "postgres" else {
-            throw Self.error("The store URL \(url.absoluteString) is not a PostgreSQL URL. Write it as postgresql://user@host:port/database.")
+            throw Self.error("The store URL \(Self.withoutPassword(url)) is not a PostgreSQL URL. Write it as postgresql://user@host:port/database.")
         }
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw Self.error("The store URL \(url.absoluteString) cannot be read. Write it as postgresql://user@host:port/database.")
+            throw Self.error("The store URL \(Self.withoutPassword(url)) cannot be read. Write it as postgresql://user@host:port/database.")
         }
         func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
         host = nonEmpty(components.host) ?? nonEmpty(environment["PGHOST"]) ?? "localhost"
+        guard !host.hasPrefix("/") else {
+            throw Self.error("PGHOST is \(host), a Unix-domain socket folder; the PostgreSQL store connects over TCP. Set PGHOST to a host name or address (localhost for a local server).")
+        }
         if let port = components.port {
             self.port = port
         } else if let text = nonEmpty(environment["PGPORT"]) {
@@ -52,6 +57,13 @@ struct PostgreSQLStoreLocation: Equatable, Sendable, CustomStringConvertible {
 
     /// The URL without its password.
     var description: String { "postgresql://\(user)@\(host):\(port)/\(database)" }
+
+    /// `url` as text with its password (if any) left out: error messages may be logged.
+    private static func withoutPassword(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
+        components.password = nil
+        return components.string ?? "(a URL)"
+    }
 
     static func error(_ message: String) -> NSError {
         NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOpenError, userInfo: [NSLocalizedDescriptionKey: message])

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOPosix
 import OpenCoreData
 @testable import OpenCoreDataPostgreSQL
@@ -49,6 +50,19 @@ final class PostgreSQLConnectionTests: XCTestCase {
         XCTAssertEqual(namedAfterUser.database, "alice", "as psql does, the database is named after the user")
     }
 
+    func testErrorsAboutTheURLNeverShowItsPassword() {
+        XCTAssertThrowsError(try PostgreSQLStoreLocation(url: URL(string: "postgre://app:secret@db/shop")!, environment: [:])) { error in
+            XCTAssertFalse((error as NSError).localizedDescription.contains("secret"), (error as NSError).localizedDescription)
+            XCTAssertTrue((error as NSError).localizedDescription.contains("app@db/shop"), (error as NSError).localizedDescription)
+        }
+    }
+
+    func testASocketFolderAsPGHOSTThrowsTheOpenError() {
+        XCTAssertThrowsError(try PostgreSQLStoreLocation(url: URL(string: "postgresql:///shop")!, environment: ["PGHOST": "/var/run/postgresql"])) { error in
+            XCTAssertEqual((error as NSError).code, NSPersistentStoreOpenError)
+        }
+    }
+
     func testAURLOfAnotherKindOrABadPortThrowsTheOpenError() {
         for (text, environment) in [("file:///tmp/store.sqlite", [:]), ("postgresql://host:0/db", [:]),
                                     ("postgresql://host/db", ["PGPORT": "fifty"])] as [(String, [String: String])] {
@@ -88,7 +102,7 @@ final class PostgreSQLConnectionTests: XCTestCase {
             XCTAssertEqual(error.domain, NSCocoaErrorDomain)
             XCTAssertEqual(error.code, NSPersistentStoreOperationError)
             XCTAssertEqual(error.userInfo[PostgreSQLConnection.sqlStateKey] as? String, "42601", "syntax_error")
-            XCTAssertTrue(error.localizedDescription.contains("SELEC"), error.localizedDescription)
+            XCTAssertTrue(error.localizedDescription.contains("syntax error"), "the server's message: \(error.localizedDescription)")
         }
         try connection.query("CREATE TEMPORARY TABLE unique_names (name text UNIQUE)")
         try connection.query("INSERT INTO unique_names VALUES ($1)", [.text("a")])
@@ -103,21 +117,27 @@ final class PostgreSQLConnectionTests: XCTestCase {
         location.database = "no_such_database_\(UInt32.random(in: 0 ... .max))"
         XCTAssertThrowsError(try PostgreSQLConnection.connect(to: location)) { error in
             XCTAssertEqual((error as NSError).code, NSPersistentStoreOpenError)
-            XCTAssertTrue((error as NSError).localizedDescription.contains(location.database), (error as NSError).localizedDescription)
+            XCTAssertEqual((error as NSError).userInfo[PostgreSQLConnection.sqlStateKey] as? String, "3D000", "the server's invalid_catalog_name")
         }
-        // A port nothing listens on: bound by a socket that is then closed.
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(socket, $0, length); _ = getsockname(socket, $0, &length) } }
-        close(socket)
+        // A port nothing listens on: one a listener had, closed again.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let listener = try ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).wait()
+        let port = try XCTUnwrap(listener.localAddress?.port)
+        try listener.close().wait()
         location = try serverLocation()
-        location.port = Int(UInt16(bigEndian: address.sin_port))
+        location.port = port
         let started = Date()
         XCTAssertThrowsError(try PostgreSQLConnection.connect(to: location, timeout: 5)) { error in
             XCTAssertEqual((error as NSError).code, NSPersistentStoreOpenError)
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "a refused connection fails at once")
+    }
+
+    func testAConnectionLetGoWithoutClosingClosesItself() throws {
+        // postgres-nio stops a debug build when a connection is freed open.
+        for _ in 0..<3 { _ = try PostgreSQLConnection.connect(to: try serverLocation()) }
+        XCTAssertEqual(try connect().query("SELECT 1"), [[.integer(1)]])
     }
 
     // MARK: Event loops
