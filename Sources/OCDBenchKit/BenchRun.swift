@@ -28,7 +28,6 @@ public final class BenchRun {
 
     /// A workload's fastest times: OpenCoreData, raw SQLite and (when one ran) the peer.
     public struct Measurement {
-        public let key: String?
         public let name: String
         public let ocd: Double
         public let raw: Double
@@ -101,7 +100,7 @@ public final class BenchRun {
         }
         report(name, best.ocd, best.raw)
         if peer != nil { print(String(format: "peer %@ %.4f %.4f %.2f", name, best.peer, best.raw, best.peer / best.raw)) }
-        measurements.append(Measurement(key: key, name: name, ocd: best.ocd, raw: best.raw, peer: peer == nil ? nil : best.peer))
+        measurements.append(Measurement(name: name, ocd: best.ocd, raw: best.raw, peer: peer == nil ? nil : best.peer))
         return (best.ocd, best.raw)
     }
 
@@ -168,4 +167,24 @@ public func residentBytes(peak: Bool = false) -> Int {
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
           let kb = Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") else { return -1 }
     return kb * 1024
+}
+
+/// Resident bytes per fetched object, above what the process held once `warmUp` had run
+/// (a library's connection opened, as every side's is before the first measurement): while
+/// the objects `fetch` returns are held, and at the peak (the fetch's passing buffers too).
+/// `check` reads every object, so lazily filled values count. Run it in a fresh process:
+/// `ocd-bench-peers` does, one child per library.
+public func residentBytesPerFetchedObject<Object>(rows: Int, warmUp: () throws -> Void, fetch: () throws -> [Object],
+                                                  check: ([Object]) -> Bool) throws -> (held: Double, peak: Double) {
+    try warmUp()
+    let before = residentBytes()
+    guard before >= 0 else { throw BenchError("resident memory is read from /proc/self/status, which this system has not") }
+    let objects = try fetch()
+    guard objects.count == rows, check(objects) else {
+        throw BenchError("the fetch returned \(objects.count) objects of \(rows), or their checksum is wrong")
+    }
+    let held = residentBytes()
+    let peak = residentBytes(peak: true)
+    withExtendedLifetime(objects) {}
+    return (Double(held - before) / Double(rows), Double(peak - before) / Double(rows))
 }

@@ -188,15 +188,11 @@ public struct MixedWorkloads {
     public static func residentBytesPerFetchedObject(storeAt url: URL, rows: Int) throws -> (held: Double, peak: Double) {
         let context = try BenchModel.context(at: url, model: model)
         return try context.performAndWait {
-            // The store's read connection is open before the first measurement, as GRDB's is.
-            _ = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "BenchMixed"))
-            let before = residentBytes()
-            guard before >= 0 else { throw BenchError("resident memory is read from /proc/self/status, which this system has not") }
-            let objects = try context.fetch(NSFetchRequest<BenchMixed>(entityName: "BenchMixed"))
-            var sum = 0
-            for row in objects { sum &+= row.checksum }
-            precondition(objects.count == rows && sum != 0)
-            return (Double(residentBytes() - before) / Double(rows), Double(residentBytes(peak: true) - before) / Double(rows))
+            try OCDBenchKit.residentBytesPerFetchedObject(rows: rows, warmUp: {
+                _ = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "BenchMixed"))
+            }, fetch: {
+                try context.fetch(NSFetchRequest<BenchMixed>(entityName: "BenchMixed"))
+            }, check: { $0.reduce(0) { $0 &+ $1.checksum } != 0 })
         }
     }
 }

@@ -130,17 +130,13 @@ public struct RowWorkloads {
     public static func residentBytesPerFetchedObject(storeAt url: URL, rows: Int) throws -> (held: Double, peak: Double) {
         let context = try BenchModel.context(at: url)
         return try context.performAndWait {
-            // The store's read connection is open before the first measurement, as GRDB's is.
-            _ = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "BenchRow"))
-            let before = residentBytes()
-            guard before >= 0 else { throw BenchError("resident memory is read from /proc/self/status, which this system has not") }
-            let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-            request.returnsObjectsAsFaults = false
-            let objects = try context.fetch(request)
-            var sum: Int64 = 0
-            for row in objects { sum &+= row.sum }
-            precondition(objects.count == rows && sum != 0)
-            return (Double(residentBytes() - before) / Double(rows), Double(residentBytes(peak: true) - before) / Double(rows))
+            try OCDBenchKit.residentBytesPerFetchedObject(rows: rows, warmUp: {
+                _ = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "BenchRow"))
+            }, fetch: {
+                let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
+                request.returnsObjectsAsFaults = false
+                return try context.fetch(request)
+            }, check: { $0.reduce(Int64(0)) { $0 &+ $1.sum } != 0 })
         }
     }
 

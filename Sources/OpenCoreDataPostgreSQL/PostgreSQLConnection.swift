@@ -82,7 +82,7 @@ final class PostgreSQLConnection: Sendable {
     /// before it is freed). Closing twice does nothing more.
     func close() {
         let connection = self.connection
-        if MultiThreadedEventLoopGroup.currentEventLoop != nil {
+        if Self.isOnEventLoop {
             connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
         } else {
             try? connection.close().wait()
@@ -91,9 +91,12 @@ final class PostgreSQLConnection: Sendable {
 
     deinit { close() }
 
+    /// Whether this thread is a SwiftNIO event loop's (`NIOPosix`'s), where waiting blocks the loop.
+    private static var isOnEventLoop: Bool { MultiThreadedEventLoopGroup.currentEventLoop != nil }
+
     /// Throws when called on a SwiftNIO event loop thread, where waiting would block the loop.
     private static func refuseOnEventLoop(_ what: String) throws {
-        guard MultiThreadedEventLoopGroup.currentEventLoop != nil else { return }
+        guard isOnEventLoop else { return }
         throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
             NSLocalizedDescriptionKey: "Cannot \(what) from a SwiftNIO event loop thread: the call would block the loop. Call the context from its own queue, with `await context.perform { ... }`.",
         ])

@@ -108,14 +108,10 @@ enum GRDBMemory {
     static func residentBytesPerFetchedRecord<Record: FetchableRecord & TableRecord>(_ type: Record.Type, at url: URL, rows: Int,
                                                                                     check: (Record) -> Bool) throws -> (held: Double, peak: Double) {
         let pool = try GRDBWorkloads.pool(at: url)
-        // The pool's reader connection is open before the first measurement, as OpenCoreData's is.
-        _ = try pool.read { try Record.fetchCount($0) }
-        let before = residentBytes()
-        guard before >= 0 else { throw BenchError("resident memory is read from /proc/self/status, which this system has not") }
-        let records = try pool.read { try Record.fetchAll($0) }
-        precondition(records.count == rows && records.allSatisfy(check))
-        let bytes = (Double(residentBytes() - before) / Double(rows), Double(residentBytes(peak: true) - before) / Double(rows))
-        withExtendedLifetime(records) {}
-        return bytes
+        return try residentBytesPerFetchedObject(rows: rows, warmUp: {
+            _ = try pool.read { try Record.fetchCount($0) }
+        }, fetch: {
+            try pool.read { try Record.fetchAll($0) }
+        }, check: { $0.allSatisfy(check) })
     }
 }
