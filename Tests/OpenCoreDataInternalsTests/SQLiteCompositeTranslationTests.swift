@@ -4,7 +4,7 @@ import XCTest
 /// A key path into a composite attribute is its leaf element's column, so predicates and sort
 /// descriptors on elements are decided in SQL (no row is read to be filtered in memory).
 final class SQLiteCompositeTranslationTests: XCTestCase {
-    private func placeTable() throws -> (NSEntityDescription, SQLiteSchema) {
+    private func placeTable() throws -> (NSEntityDescription, StoreSchema) {
         let place = NSEntityDescription(name: "Place")
         let position = NSCompositeAttributeDescription()
         position.name = "position"
@@ -16,7 +16,7 @@ final class SQLiteCompositeTranslationTests: XCTestCase {
         place.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), location]
         let model = NSManagedObjectModel()
         model.entities = [place]
-        return (place, try SQLiteSchema(model: model, entityNumbers: nil, existingTables: []))
+        return (place, try StoreSchema(model: model, entityNumbers: nil, existingTables: []))
     }
 
     func testElementKeyPathsAreDecidedInSQL() throws {

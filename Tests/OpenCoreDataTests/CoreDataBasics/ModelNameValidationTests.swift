@@ -79,8 +79,8 @@ final class ModelNameValidationTests: XCTestCase {
         XCTAssertThrowsError(try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store.url)) {
             XCTAssertEqual(($0 as NSError).code, NSCoreDataError)
         }
-        XCTAssertThrowsError(try SQLiteSchema(model: recovered, entityNumbers: nil, existingTables: [])) {
-            XCTAssertTrue(($0 as? SQLiteSchemaError)?.message.contains("is not allowed") ?? false)
+        XCTAssertThrowsError(try StoreSchema(model: recovered, entityNumbers: nil, existingTables: [])) {
+            XCTAssertTrue(($0 as? StoreSchemaError)?.message.contains("is not allowed") ?? false)
         }
         XCTAssertEqual(try SQLiteInspector.rows(at: store.url.path, "SELECT count(*) FROM sqlite_master WHERE name = 'Z_METADATA'"), [["1"]])
     }

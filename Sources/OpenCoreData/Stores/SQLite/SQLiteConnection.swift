@@ -177,7 +177,7 @@ final class SQLiteConnection {
     /// `name` as a quoted SQL identifier (`"a""b"` for `a"b`). Every statement the store
     /// generates quotes the table and column names it takes from a model or a file; only the
     /// `CREATE` statements keep Apple's unquoted schema text, whose names model validation and
-    /// `SQLiteSchema` have checked (`NSManagedObjectModel.isIdentifier`).
+    /// `StoreSchema` have checked (`NSManagedObjectModel.isIdentifier`).
     static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

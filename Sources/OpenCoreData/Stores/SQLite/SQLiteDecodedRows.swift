@@ -15,7 +15,7 @@ struct DecodedRows {
     let soleEntityPlan: SQLiteEntityPlan?
 
     /// Rows of a `SELECT` of ``SQLiteEntityPlan/selectList(of:)`` from `table`.
-    init(of table: SQLiteEntityTable, in store: SQLiteStore) {
+    init(of table: StoreEntityTable, in store: SQLiteStore) {
         soleEntityPlan = store.soleEntityPlan(of: table)
     }
 

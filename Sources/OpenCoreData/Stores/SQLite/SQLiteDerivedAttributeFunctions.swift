@@ -15,7 +15,7 @@ extension SQLiteConnection {
     /// The triggers themselves keep the derived column right; Apple's functions only tell the
     /// framework which objects changed so it can refresh them. Ours return NULL: a context sees
     /// the new derived value when it next fetches or refreshes the object, and leaves these
-    /// attributes to the triggers (``SQLiteSchema/derivedAttributesWithTriggers(in:model:)``).
+    /// attributes to the triggers (``StoreSchema/derivedAttributesWithTriggers(in:model:)``).
     /// Without them every write to such a table fails with "no such function".
     func registerDerivedAttributeFunctions() throws {
         for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
@@ -25,7 +25,7 @@ extension SQLiteConnection {
     }
 }
 
-extension SQLiteSchema {
+extension StoreSchema {
     /// The derived attributes of `model` ("Entity.attribute") that triggers in the file keep:
     /// Apple names them `Z_DA_<TABLE>_<Entity>_<attribute>_<SOURCE|PARAMETER>_<event>`.
     static func derivedAttributesWithTriggers(in db: SQLiteConnection, model: NSManagedObjectModel) throws -> Set<String> {

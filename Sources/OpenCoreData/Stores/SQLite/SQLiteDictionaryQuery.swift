@@ -48,7 +48,7 @@ struct SQLiteDictionaryQuery {
     let bindings: [SQLiteValue]
     let outputs: [Output]
 
-    init?(_ plan: FetchPlan, _ request: DictionaryResultPlan, table: SQLiteEntityTable, entityNumbers: [Int], schema: SQLiteSchema) {
+    init?(_ plan: FetchPlan, _ request: DictionaryResultPlan, table: StoreEntityTable, entityNumbers: [Int], schema: StoreSchema) {
         // SQL expressions of values, built as correlated subqueries through to-one steps.
         var aliasCount = 0
         func expressions(_ value: DictionaryResultPlan.Value) -> (value: String, entity: String?)? {
@@ -139,7 +139,7 @@ struct SQLiteDictionaryQuery {
         for v in request.groupBy { if let a = v.attribute { addSynthetic(v.name, a.attributeType) } }
         for case let .aggregate(a) in request.columns { addSynthetic(a.name, a.resultType) }
         synthetic.properties = Array(syntheticAttributes.values).sorted { $0.name < $1.name }
-        let syntheticTable = SQLiteEntityTable(name: "OCDDictionaryResult", rootEntity: synthetic, entities: [synthetic])
+        let syntheticTable = StoreEntityTable(name: "OCDDictionaryResult", rootEntity: synthetic, entities: [synthetic])
         do { try syntheticTable.addColumns(of: [synthetic], number: { _ in 1 }) } catch { return nil }
         var aliasIndex = 0
         /// The result column of `name`, unquoted: the synthetic table's column, or `C<n>`.

@@ -23,7 +23,7 @@ final class SQLiteEntityPlan {
         /// A to-one: the target's `Z_PK` in `foreignKey`, its `Z_ENT` in `companion` if the
         /// destination has subentities (otherwise the target is of the destination entity).
         case toOne(foreignKey: Int32, companion: Int32?, destination: NSEntityDescription)
-        /// A to-many, loaded by a second query (``SQLiteToManySource``).
+        /// A to-many, loaded by a second query (``StoreToManySource``).
         case toMany(NSRelationshipDescription)
         /// Transient and fetched properties: not stored; a fetched row carries this value.
         case notStored(StoredValue)
@@ -45,7 +45,7 @@ final class SQLiteEntityPlan {
     let entity: NSEntityDescription
     /// What the IDs of this entity's records in the store share; decoded rows carry it.
     let origin: ObjectIDOrigin
-    let table: SQLiteEntityTable
+    let table: StoreEntityTable
     let entityNumber: Int
     let slots: [Slot]
     let writes: [Write]
@@ -94,11 +94,11 @@ final class SQLiteEntityPlan {
     /// The SELECT list shared by every entity of a table: `Z_PK, Z_ENT, Z_OPT`, then all columns.
     /// A table of one entity selects `0` for `Z_ENT`, as Apple's fetches do: every row is of
     /// that entity, and ``DecodedRows`` does not read the column.
-    static func selectList(of table: SQLiteEntityTable) -> String {
+    static func selectList(of table: StoreEntityTable) -> String {
         (["Z_PK", table.holdsOneEntity ? "0" : "Z_ENT", "Z_OPT"] + table.columns.map(\.sqlName)).joined(separator: ", ")
     }
 
-    init(entity: NSEntityDescription, schema: SQLiteSchema, store: NSPersistentStore) {
+    init(entity: NSEntityDescription, schema: StoreSchema, store: NSPersistentStore) {
         self.entity = entity
         origin = ObjectIDOrigin(entity: entity, store: store)
         let table = schema.table(for: entity)

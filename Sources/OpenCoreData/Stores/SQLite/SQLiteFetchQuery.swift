@@ -30,7 +30,7 @@ import Foundation
 ///
 /// Values — entity numbers, predicate constants, limit and offset — are always bound.
 struct SQLiteFetchQuery {
-    let table: SQLiteEntityTable
+    let table: StoreEntityTable
     /// `WHERE ...` (without the word; empty for every row of the table), its bindings.
     let condition: String
     let conditionBindings: [SQLiteValue]
@@ -46,7 +46,7 @@ struct SQLiteFetchQuery {
 
     /// `schema` lets the predicate follow relationships (``SQLitePredicateFilter``), which it
     /// does only when no unsaved change is evaluated on top of the store's answer.
-    init(_ plan: FetchPlan, table: SQLiteEntityTable, entityNumbers: [Int], schema: SQLiteSchema? = nil, storeToken: Int32? = nil) {
+    init(_ plan: FetchPlan, table: StoreEntityTable, entityNumbers: [Int], schema: StoreSchema? = nil, storeToken: Int32? = nil) {
         self.table = table
         var conjuncts: [String] = []
         var bindings: [SQLiteValue] = []
@@ -112,7 +112,7 @@ struct SQLiteFetchQuery {
     }
 
     /// The ORDER BY term for `descriptor`, or nil when SQL would not order exactly like it.
-    static func orderTerm(_ descriptor: NSSortDescriptor, entity: NSEntityDescription, table: SQLiteEntityTable) -> String? {
+    static func orderTerm(_ descriptor: NSSortDescriptor, entity: NSEntityDescription, table: StoreEntityTable) -> String? {
         // A plain attribute, or an element of a composite attribute (`location.latitude`).
         guard descriptor.comparator == nil, let key = descriptor.key, !key.hasPrefix("@"),
               let (attribute, c) = table.attributeColumn(forKeyPath: KeyPathEvaluator.components(of: key)[...], of: entity) else { return nil }

@@ -181,9 +181,9 @@ enum SQLiteMigrator {
         let source: NSManagedObjectModel? = try {
             let db = try SQLiteConnection(path: path, readOnly: true)
             defer { db.close() }
-            if try SQLiteSchema.differences(between: destination, and: db).isEmpty { return nil }
+            if try StoreSchema.differences(between: destination, and: db).isEmpty { return nil }
             for candidate in candidates {
-                let differences = try SQLiteSchema.differences(between: candidate, and: db)
+                let differences = try StoreSchema.differences(between: candidate, and: db)
                 if differences.isEmpty { return candidate }
                 differencesByCandidate.append(differences)
             }

@@ -118,12 +118,12 @@ struct SQLiteModelRecovery {
                 let model = try SQLiteModelCache.model(from: blob)
                 // Used only if the store can read its tables with it, as it will on open.
                 let numbers = Dictionary(try db.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") { ($0.text(at: 0) ?? "", Int($0.int64(at: 1))) }, uniquingKeysWith: { a, _ in a })
-                let missing = try SQLiteSchema(model: model, entityNumbers: numbers, existingTables: tables).missingNames(in: db)
+                let missing = try StoreSchema(model: model, entityNumbers: numbers, existingTables: tables).missingNames(in: db)
                 guard missing.isEmpty else { throw SQLiteModelCacheError("the store's tables lack \(missing.joined(separator: ", "))") }
                 warnings.append("The model was read from the store's Z_MODELCACHE.")
                 warnings += model.loadingWarnings
                 return finish(model)
-            } catch let error as SQLiteSchemaError {
+            } catch let error as StoreSchemaError {
                 warnings.append("Z_MODELCACHE holds a model the SQLite store can't lay out (\(error.message)); the model was rebuilt from the schema instead.")
             } catch {
                 warnings.append("Z_MODELCACHE could not be used (\(error)); the model was rebuilt from the schema instead.")

@@ -66,8 +66,8 @@ struct SQLitePredicateFilter {
     ///
     /// `storeToken` and `context` (the store's and the fetching context's) let a to-one path be
     /// compared with an object ID of this store, or an object of that context, by key.
-    init?(_ predicate: NSPredicate, entity: NSEntityDescription, table: SQLiteEntityTable,
-          schema: SQLiteSchema? = nil, followsRelationships: Bool = true,
+    init?(_ predicate: NSPredicate, entity: NSEntityDescription, table: StoreEntityTable,
+          schema: StoreSchema? = nil, followsRelationships: Bool = true,
           storeToken: Int32? = nil, context: (any RequestingContext)? = nil) {
         let translator = SQLitePredicateTranslator(schema: schema, followsRelationships: followsRelationships && schema != nil,
                                                    storeToken: storeToken, context: context)
@@ -82,7 +82,7 @@ struct SQLitePredicateFilter {
 /// Turns predicates into SQL conditions for ``SQLitePredicateFilter``. One translator per
 /// predicate: it numbers the table aliases of the subqueries it writes (`t1`, `t2`, ...).
 final class SQLitePredicateTranslator {
-    let schema: SQLiteSchema?
+    let schema: StoreSchema?
     let followsRelationships: Bool
     /// The store's token (in its object IDs' keys) and the fetching context: an ID constant
     /// of this store, or an object of this context, names a row by its key.
@@ -90,7 +90,7 @@ final class SQLitePredicateTranslator {
     private weak var context: (any RequestingContext)?
     private var aliasCount = 0
 
-    init(schema: SQLiteSchema?, followsRelationships: Bool, storeToken: Int32? = nil, context: (any RequestingContext)? = nil) {
+    init(schema: StoreSchema?, followsRelationships: Bool, storeToken: Int32? = nil, context: (any RequestingContext)? = nil) {
         self.schema = schema
         self.followsRelationships = followsRelationships
         self.storeToken = storeToken
@@ -115,7 +115,7 @@ final class SQLitePredicateTranslator {
     /// subquery reads (qualified by its alias).
     struct Row {
         let entity: NSEntityDescription
-        let table: SQLiteEntityTable
+        let table: StoreEntityTable
         let qualifier: String
 
         func column(_ index: Int) -> String { "\(qualifier).\(table.columns[index].sqlName)" }

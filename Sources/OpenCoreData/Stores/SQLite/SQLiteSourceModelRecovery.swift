@@ -78,7 +78,7 @@ enum SQLiteSourceModelRecovery {
                 if let a = p as? NSAttributeDescription {
                     let old = a.renamingIdentifier.flatMap { columns["Z" + $0.uppercased()] != nil ? $0 : nil }
                     guard let name = old ?? (columns["Z" + a.name.uppercased()] != nil ? a.name : nil) else { continue }  // new
-                    guard let (type, _) = try? SQLiteEntityTable.columnType(of: a, entity: e), columns["Z" + name.uppercased()] == type else { return nil }
+                    guard let (type, _) = try? StoreEntityTable.columnType(of: a, entity: e), columns["Z" + name.uppercased()] == type else { return nil }
                     a.name = name
                     a.isOptional = true
                     properties.append(a)
@@ -94,7 +94,7 @@ enum SQLiteSourceModelRecovery {
         // The rebuilt layout must be in the file, and the file must hold nothing named like a
         // property of the new model that the rebuilt model does not read.
         let numbers = Dictionary(stored.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
-        guard let schema = try? SQLiteSchema(model: model, entityNumbers: numbers, existingTables: tables),
+        guard let schema = try? StoreSchema(model: model, entityNumbers: numbers, existingTables: tables),
               (try? schema.missingNames(in: db))?.isEmpty == true else { return nil }
         var explained = Set(schema.joinTables.map(\.name))
         for table in schema.tables { for column in table.columns { explained.insert("\(table.name).\(column.name)") } }

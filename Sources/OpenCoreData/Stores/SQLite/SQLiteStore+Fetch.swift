@@ -142,13 +142,13 @@ extension SQLiteStore {
 
     /// `identities` grouped by table, in first-seen order. The entity is looked up only when it
     /// changes from one ID to the next, and a model has few tables.
-    private func groupedByTable(_ identities: [ObjectIdentity]) -> [(table: SQLiteEntityTable, ids: [ObjectIdentity])] {
+    private func groupedByTable(_ identities: [ObjectIdentity]) -> [(table: StoreEntityTable, ids: [ObjectIdentity])] {
         // One entity (a batch of a batched fetch, usually): the list as it is, not copied one
         // identity at a time.
         if let first = identities.first, identities.allSatisfy({ $0.entity === first.entity }) {
             return plan(for: first.entity).map { [($0.table, identities)] } ?? []
         }
-        var byTable: [(table: SQLiteEntityTable, ids: [ObjectIdentity])] = []
+        var byTable: [(table: StoreEntityTable, ids: [ObjectIdentity])] = []
         var lastEntity: NSEntityDescription?
         var group = -1
         for id in identities {
@@ -227,7 +227,7 @@ extension SQLiteStore {
     /// The plan of every row of `table` when the table holds one entity: such rows are read
     /// without their `Z_ENT` (``SQLiteEntityPlan/selectList(of:)`` selects `0` for it, and no
     /// fetch tests it), as Apple's fetches read them.
-    func soleEntityPlan(of table: SQLiteEntityTable) -> SQLiteEntityPlan? {
+    func soleEntityPlan(of table: StoreEntityTable) -> SQLiteEntityPlan? {
         table.holdsOneEntity ? plan(for: table.entities[0]) : nil
     }
 

@@ -15,7 +15,7 @@ public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 ///                                    options: [NSSQLitePragmasOption: ["synchronous": "NORMAL"]])
 /// ```
 ///
-/// - A new file gets Apple's schema (`SQLiteSchema`), in WAL journal mode with `auto_vacuum`
+/// - A new file gets Apple's schema (`StoreSchema`), in WAL journal mode with `auto_vacuum`
 ///   incremental, in one transaction. An existing file must be a Core Data store made with this
 ///   model: a file that is not a SQLite database throws `NSPersistentStoreOpenError` (134080)
 ///   and is left untouched; a store of another model throws
@@ -36,7 +36,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     // `lock`; `schema` and `plans` are set once in loadMetadata (under the lock) and then only read.
     let lock = NSLock()
     var connection: SQLiteConnection?
-    private(set) var schema: SQLiteSchema!
+    private(set) var schema: StoreSchema!
     private(set) var plans: [ObjectIdentifier: SQLiteEntityPlan] = [:]
     /// Plans indexed by `Z_ENT`, which every fetched row names: an array index, not a hash. Entity
     /// numbers are small (1...n in `Z_PRIMARYKEY`); a store naming a huge one keeps it in the
@@ -182,7 +182,7 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             try createStore(in: db, path: path, model: model)
         } else {
             try openExistingStore(db, tables: tables, path: path, model: model)
-            derivedAttributesMaintainedByStore = try SQLiteSchema.derivedAttributesWithTriggers(in: db, model: model)
+            derivedAttributesMaintainedByStore = try StoreSchema.derivedAttributesWithTriggers(in: db, model: model)
         }
         if !tracksHistory, !isReadOnly, tables.contains("ATRANSACTION") {
             // Apple's store does the same, so that no save goes unrecorded in a history other
@@ -231,8 +231,8 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     /// Writes the schema, `Z_PRIMARYKEY` and `Z_METADATA` of a new store, all or nothing.
     private func createStore(in db: SQLiteConnection, path: String, model: NSManagedObjectModel) throws {
         do {
-            schema = try SQLiteSchema(model: model, entityNumbers: nil, existingTables: [])
-        } catch let error as SQLiteSchemaError {
+            schema = try StoreSchema(model: model, entityNumbers: nil, existingTables: [])
+        } catch let error as StoreSchemaError {
             throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Can't create a SQLite store for this model: \(error.message).", [NSFilePathErrorKey: path])
         }
         buildPlans()
@@ -328,10 +328,10 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
             }
         }
         do {
-            schema = try SQLiteSchema(model: model, entityNumbers: entityNumbers, existingTables: tables)
+            schema = try StoreSchema(model: model, entityNumbers: entityNumbers, existingTables: tables)
             let missing = try schema.missingNames(in: db)
             if !missing.isEmpty { throw incompatible("the store lacks \(missing.joined(separator: ", "))") }
-        } catch let error as SQLiteSchemaError {
+        } catch let error as StoreSchemaError {
             throw incompatible(error.message)
         } catch let error as SQLiteError {
             throw openError(path, "Can't read the schema of the store at \(path): \(error).", error)
