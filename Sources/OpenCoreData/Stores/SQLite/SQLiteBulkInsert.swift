@@ -143,7 +143,7 @@ final class SQLiteBulkInsert {
             try body()
         } catch let error as SQLiteError {
             throw store.saveError(error)
-        } catch let error as SQLiteCodingError {
+        } catch let error as StoreCodingError {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Can't write to the SQLite store: \(error.message).")
         }
     }

@@ -48,7 +48,7 @@ final class SQLiteCompositeColumns {
         return try SQLiteValueCoding.columnValue(StoredValue(value, for: element.attribute), for: element.attribute)
     }
 
-    private func notADictionary(_ stored: StoredValue) -> SQLiteCodingError {
-        SQLiteCodingError("composite attribute '\(attribute.name)' holds a \(stored.publicValue(for: attribute).map { "\(type(of: $0))" } ?? "value"), not a dictionary keyed by its element names")
+    private func notADictionary(_ stored: StoredValue) -> StoreCodingError {
+        StoreCodingError("composite attribute '\(attribute.name)' holds a \(stored.publicValue(for: attribute).map { "\(type(of: $0))" } ?? "value"), not a dictionary keyed by its element names")
     }
 }

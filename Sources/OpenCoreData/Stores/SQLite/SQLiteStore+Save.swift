@@ -59,7 +59,7 @@ extension SQLiteStore {
             }
         } catch let error as SQLiteError {
             throw saveError(error)
-        } catch let error as SQLiteCodingError {
+        } catch let error as StoreCodingError {
             throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save to the SQLite store: \(error.message). Nothing was written.")
         }
         return PreparedStoreSave(

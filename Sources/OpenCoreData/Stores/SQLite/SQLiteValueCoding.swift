@@ -18,12 +18,7 @@ import Foundation
 /// | String | TEXT; URI: its `absoluteString` |
 /// | UUID | BLOB of 16 bytes |
 /// | Binary | BLOB |
-/// | Transformable | BLOB: the named `ValueTransformer`'s data, or an `NSKeyedArchiver` archive (see below) |
-///
-/// Transformable values are archived with `NSKeyedArchiver` when they are `NSCoding` objects.
-/// A `ValueTransformer` layer (with `NSSecureUnarchiveFromData` as the default, as on Apple
-/// platforms) is still to come; until then other values are refused at save with an error that
-/// says so, and an archive that does not decode is handed back as its `Data`.
+/// | Transformable | BLOB: the named `ValueTransformer`'s data, or an `NSKeyedArchiver` archive (``TransformableValueCoding``) |
 enum SQLiteValueCoding {
     /// The column value for `value` of `attribute`.
     static func columnValue(_ value: StoredValue, for attribute: NSAttributeDescription) throws -> SQLiteValue {
@@ -39,26 +34,9 @@ enum SQLiteValueCoding {
         case .uuid(let u): return .blob(withUnsafeBytes(of: u.uuid) { Data($0) })
         case .url(let u): return .text(u.absoluteString)
         case .objectID, .objectIDs:
-            throw SQLiteCodingError("attribute '\(attribute.name)' holds an object ID; the SQLite store stores object IDs only in relationships")
+            throw StoreCodingError("attribute '\(attribute.name)' holds an object ID; the SQLite store stores object IDs only in relationships")
         case .boxed(let box):
-            guard attribute.attributeType == .transformableAttributeType else {
-                throw SQLiteCodingError("attribute '\(attribute.name)' holds a \(type(of: box.value)), not a value of its type \(attribute.attributeType)")
-            }
-            if let transformer = customTransformer(of: attribute) {
-                guard let data = transformer.storedData(for: box.value) else {
-                    throw SQLiteCodingError("transformable attribute '\(attribute.name)': value transformer '\(attribute.valueTransformerName ?? "")' did not turn the \(type(of: box.value)) into Data")
-                }
-                return .blob(data)
-            }
-            if let data = box.value as? Data { return .blob(data) }
-            guard let object = box.value as? NSObject, object is NSCoding else {
-                throw SQLiteCodingError("transformable attribute '\(attribute.name)' holds a \(type(of: box.value)), which is not an NSCoding object. Store NSCoding objects (NSString, NSArray, NSDictionary, your NSSecureCoding class) or Data, or name a registered ValueTransformer in valueTransformerName")
-            }
-            do {
-                return .blob(try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false))
-            } catch {
-                throw SQLiteCodingError("transformable attribute '\(attribute.name)': NSKeyedArchiver failed: \(error.localizedDescription)")
-            }
+            return .blob(try TransformableValueCoding.data(for: box.value, of: attribute))
         }
     }
 
@@ -101,40 +79,9 @@ enum SQLiteValueCoding {
         case .binaryDataAttributeType:
             return row.blob(at: index).map { .data($0) } ?? .null
         case .transformableAttributeType:
-            guard let data = row.blob(at: index) else { return .null }
-            if let transformer = customTransformer(of: attribute) {
-                return transformer.value(fromStored: data).map { .boxed(AnyBox($0)) } ?? .null
-            }
-            return .boxed(AnyBox(unarchive(data) ?? data))
+            return row.blob(at: index).map { TransformableValueCoding.value(from: $0, of: attribute) } ?? .null
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
             return .null
         }
     }
-
-    /// The transformer an attribute names, unless it is one of the keyed-archive defaults, which
-    /// the store applies itself (leniently, so an Apple app's own classes come back as bytes).
-    private static func customTransformer(of attribute: NSAttributeDescription) -> ValueTransformer? {
-        guard let name = attribute.valueTransformerName, !name.isEmpty,
-              ![NSValueTransformerName.secureUnarchiveFromDataTransformerName, .keyedUnarchiveFromDataTransformerName, .unarchiveFromDataTransformerName]
-                .map(\.rawValue).contains(name) else { return nil }
-        return ValueTransformer.registered(NSValueTransformerName(name))
-    }
-
-    /// The archived root object, or nil when `data` is not a keyed archive or names a class
-    /// this process does not have.
-    private static func unarchive(_ data: Data) -> Any? {
-        guard UntrustedPropertyList.binaryProblem(data) == nil, let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
-        unarchiver.requiresSecureCoding = false
-        // The default policy on Linux traps on an archive of an unknown class (an Apple app's
-        // own NSSecureCoding types, say); report failure instead and keep the bytes.
-        unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        defer { unarchiver.finishDecoding() }
-        return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
-    }
-}
-
-/// A value the SQLite store can't write; the store reports it as a save error.
-struct SQLiteCodingError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }
