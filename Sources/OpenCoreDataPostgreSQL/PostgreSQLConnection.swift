@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
-import OpenCoreData
+@_spi(PostgreSQLDriver) import OpenCoreData
 import PostgresNIO
 
 /// One connection to a PostgreSQL server, used synchronously: Core Data's API is synchronous on
@@ -27,13 +27,13 @@ import PostgresNIO
 /// server cannot be reached or refuses the login, `NSPersistentStoreOperationError` (134070) when
 /// a statement fails; the server's message and SQLSTATE are in the description and in
 /// ``sqlStateKey``.
-final class PostgreSQLConnection: Sendable {
+final class PostgreSQLConnection: PostgreSQLDriverConnection {
     /// The event loop group of every PostgreSQL store of the process: one thread, private to
     /// the stores, so that their waits never hold up a loop the app serves requests on.
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// The `userInfo` key of a failed statement's SQLSTATE (`"23505"`: unique violation).
-    static let sqlStateKey = "OCDPostgreSQLSQLState"
+    static let sqlStateKey = OCDPostgreSQLSQLStateKey
 
     private static let logger = Logger(label: "OpenCoreDataPostgreSQL")
     private let connection: PostgresConnection

@@ -1,27 +1,15 @@
 import Foundation
 import NIOCore
-import OpenCoreData
+@_spi(PostgreSQLDriver) import OpenCoreData
 import PostgresNIO
 
-/// A value sent to or read from PostgreSQL: the column types Core Data's attributes map to.
+/// How ``PostgreSQLValue`` (the store's value type, in `OpenCoreData`) travels through
+/// postgres-nio.
 ///
-/// ```swift
-/// try connection.query("INSERT INTO ZNOTE (Z_PK, ZTEXT, ZBODY) VALUES ($1, $2, $3)",
-///                      [.integer(1), .text("hello"), .null])
-/// ```
-///
-/// Integers of every width read as ``integer(_:)``, `real` and `double precision` as
-/// ``double(_:)``, `text`, `varchar` and `name` as ``text(_:)``, `bytea` as ``bytes(_:)``.
-/// A column of another type throws `NSPersistentStoreOperationError` naming it: the store asks
-/// only for the types it creates, so such a column is a schema the store did not make.
-enum PostgreSQLValue: Equatable, Sendable {
-    case null
-    case integer(Int64)
-    case double(Double)
-    case bool(Bool)
-    case text(String)
-    case bytes(Data)
-
+/// Integers of every width read as `integer`, `real` and `double precision` as `double`,
+/// `text`, `varchar` and `name` as `text`, `bytea` as `bytes`. A column of another type throws
+/// `NSPersistentStoreOperationError` naming it: the store asks only for the types it reads.
+extension PostgreSQLValue {
     /// Appends this value to a query's bindings.
     func bind(to bindings: inout PostgresBindings) {
         switch self {

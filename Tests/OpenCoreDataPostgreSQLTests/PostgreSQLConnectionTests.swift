@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import OpenCoreData
+@_spi(PostgreSQLDriver) import OpenCoreData
 @testable import OpenCoreDataPostgreSQL
 import XCTest
 

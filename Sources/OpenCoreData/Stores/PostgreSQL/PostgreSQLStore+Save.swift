@@ -1,0 +1,257 @@
+import Foundation
+
+// Writing: primary keys and saves.
+//
+// A save is one transaction on the store's connection. Updates and deletes carry the version
+// the context last saw (`Z_OPT`) in their WHERE clause. Under PostgreSQL's READ COMMITTED, an
+// UPDATE that meets a row another transaction changed waits for it, then re-checks its WHERE
+// against the committed row: a version that moved on matches no row, and the save fails with
+// `NSManagedObjectMergeError` — no update is ever lost between servers.
+extension PostgreSQLStore {
+    /// How many keys beyond a request ``newPrimaryKeys(for:count:)`` reserves at once, so that
+    /// inserting one object at a time does not write `Z_PRIMARYKEY` for each.
+    static let primaryKeyBlock: Int64 = 100
+
+    /// Hands out `count` keys of `entity`'s hierarchy from a block reserved by raising `Z_MAX`
+    /// on the root entity's `Z_PRIMARYKEY` row in one statement, which holds that row's lock
+    /// until it commits: servers reserving at once wait for each other and get disjoint
+    /// blocks. Keys are never handed out twice; a server that stops leaves its unused keys as
+    /// a gap, as a failed save leaves gaps in Apple's stores (Z_MAX is a high-water mark).
+    func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        lock.lock(); defer { lock.unlock() }
+        guard count > 0 else { return [] }
+        let root = schema.number(of: entity.rootEntity)
+        var (next, last) = reservedKeys[root] ?? (1, 0)
+        if last - next + 1 < Int64(count) {
+            guard !isInTransaction else {
+                throw CoreDataError.make(NSPersistentStoreOperationError, "The PostgreSQL store can't reserve primary keys while a save is being committed.")
+            }
+            let block = Int64(count) + Self.primaryKeyBlock
+            let rows = try query("UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + $1 WHERE \"Z_ENT\" = $2 RETURNING \"Z_MAX\"", [.integer(block), .integer(Int64(root))])
+            guard case .integer(let max)? = rows.first?.first else {
+                throw CoreDataError.make(NSPersistentStoreSaveError, "The PostgreSQL store's Z_PRIMARYKEY has no row for entity '\(entity.rootEntity.name ?? "?")' (Z_ENT \(root)); the store is damaged.")
+            }
+            (next, last) = (max - block + 1, max)
+        }
+        reservedKeys[root] = (next + Int64(count), last)
+        return (0..<Int64(count)).map { next + $0 }
+    }
+
+    func save(_ changes: StoreChanges) throws {
+        try prepareSave(changes).commit()
+    }
+
+    /// Phase one of a save: `BEGIN` and every write, so a conflict or constraint violation shows
+    /// here and rolls back; `commit` is then only `COMMIT`.
+    func prepareSave(_ changes: StoreChanges) throws -> PreparedStoreSave {
+        lock.lock(); defer { lock.unlock() }
+        guard !isReadOnly else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "Can't save to the PostgreSQL store at \(describedURL): it was opened read-only (NSReadOnlyPersistentStoreOption).")
+        }
+        let writesMetadata = metadataNeedsWrite
+        guard !changes.isEmpty || writesMetadata else { return PreparedStoreSave(commit: {}, rollback: {}) }
+        do {
+            try query("BEGIN")
+            isInTransaction = true
+            do {
+                try write(changes)
+                if writesMetadata { try writeMetadata() }
+            } catch {
+                rollBack()
+                throw error
+            }
+        } catch {
+            throw saveError(error)
+        }
+        return PreparedStoreSave(
+            commit: { [self] in
+                lock.lock(); defer { lock.unlock() }
+                guard isInTransaction else { throw saveError(CoreDataError.make(NSPersistentStoreSaveError, "the connection was lost before COMMIT")) }
+                do {
+                    try query("COMMIT")
+                    isInTransaction = false
+                } catch {
+                    rollBack()
+                    throw saveError(error)
+                }
+            },
+            rollback: { [self] in
+                lock.lock(); defer { lock.unlock() }
+                rollBack()
+            })
+    }
+
+    private func rollBack() {
+        if isInTransaction { _ = try? query("ROLLBACK") }
+        isInTransaction = false
+    }
+
+    private func writeMetadata() throws {
+        var plist = metadata ?? [:]
+        let uuid = plist[NSStoreUUIDKey] as? String ?? identifier ?? UUID().uuidString
+        plist[NSStoreUUIDKey] = nil
+        guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "The metadata of the PostgreSQL store at \(describedURL) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries). Nothing was saved.")
+        }
+        try query("UPDATE \"Z_METADATA\" SET \"Z_UUID\" = $1, \"Z_PLIST\" = $2", [.text(uuid), .bytes(try Self.encode(plist))])
+    }
+
+    /// Every write of a save, inside the caller's transaction: deletes first (an inserted
+    /// object may take a unique value a deleted one held), then updates, versions of locked
+    /// objects, inserts, and to-many memberships.
+    private func write(_ changes: StoreChanges) throws {
+        for row in changes.deleted { try delete(row) }
+        for row in changes.updated { try update(row) }
+        for row in changes.locked {
+            let plan = try entityPlan(row)
+            if try query("UPDATE \(plan.table.sqlName) SET \"Z_OPT\" = $1 WHERE \"Z_PK\" = $2 AND \"Z_OPT\" = $3 RETURNING \"Z_PK\"",
+                         [.integer(row.version), .integer(row.key.primaryKey), .integer(row.version - 1)]).isEmpty {
+                throw conflict(row, "was changed or deleted by another context or process")
+            }
+        }
+        try insert(changes.inserted)
+        try writeToManyRelationships(of: changes.inserted + changes.updated)
+    }
+
+    /// New rows, entity by entity, many per INSERT (at most ``insertParameterLimit`` parameters).
+    private func insert(_ rows: [StoreRow]) throws {
+        var start = 0
+        while start < rows.count {
+            let plan = try entityPlan(rows[start])
+            let perStatement = max(1, Self.insertParameterLimit / plan.insertColumns.count)
+            var end = start + 1
+            while end < rows.count, end - start < perStatement, rows[end].entity === plan.entity { end += 1 }
+            var values: [PostgreSQLValue] = []
+            values.reserveCapacity((end - start) * plan.insertColumns.count)
+            for row in rows[start..<end] {
+                values += [.integer(row.key.primaryKey), .integer(Int64(plan.entityNumber)), .integer(row.version)]
+                try appendWrites(of: row, plan, to: &values)
+            }
+            try query("INSERT INTO \(plan.table.sqlName) (\(plan.insertColumns.joined(separator: ", "))) VALUES \(plan.insertValues(rows: end - start))", values)
+            start = end
+        }
+    }
+
+    /// PostgreSQL takes at most 65,535 parameters per statement.
+    static let insertParameterLimit = 30_000
+
+    private func update(_ row: StoreRow) throws {
+        let plan = try entityPlan(row)
+        var values: [PostgreSQLValue] = [.integer(row.version)]
+        try appendWrites(of: row, plan, to: &values)
+        values += [.integer(row.key.primaryKey), .integer(row.version - 1)]
+        if try query(plan.updateSQL, values).isEmpty {
+            let exists = try !query("SELECT 1 FROM \(plan.table.sqlName) WHERE \"Z_PK\" = $1", [.integer(row.key.primaryKey)]).isEmpty
+            throw conflict(row, exists ? "was changed by another context or process" : "was deleted by another context or process")
+        }
+    }
+
+    private func delete(_ row: StoreRow) throws {
+        let plan = try entityPlan(row)
+        let key = row.key.primaryKey
+        if try query("DELETE FROM \(plan.table.sqlName) WHERE \"Z_PK\" = $1 AND \"Z_OPT\" = $2 RETURNING \"Z_PK\"", [.integer(key), .integer(row.version)]).isEmpty {
+            // Gone already (deleted elsewhere): nothing to do. Still there: someone changed it.
+            if try !query("SELECT 1 FROM \(plan.table.sqlName) WHERE \"Z_PK\" = $1", [.integer(key)]).isEmpty {
+                throw conflict(row, "was changed by another context or process")
+            }
+        }
+        for (_, relationship) in plan.toManySlots {
+            if case let .joinTable(join, ownerColumn, _, _, _)? = schema.toManySource(for: relationship) {
+                try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1", [.integer(key)])
+            }
+        }
+    }
+
+    /// Appends the parameters of `plan.writes` for `row`.
+    private func appendWrites(of row: StoreRow, _ plan: PostgreSQLEntityPlan, to values: inout [PostgreSQLValue]) throws {
+        for write in plan.writes {
+            switch write {
+            case let .attribute(slot, attribute):
+                values.append(try PostgreSQLValueCoding.columnValue(row.values[slot], for: attribute))
+            case let .foreignKey(slot):
+                values.append(try relatedID(row.values[slot], row).map { .integer($0.primaryKey) } ?? .null)
+            case let .foreignEntity(slot):
+                values.append(try relatedID(row.values[slot], row).map { .integer(Int64(schema.number(of: $0.entity))) } ?? .null)
+            }
+        }
+    }
+
+    private func relatedID(_ value: StoredValue, _ row: StoreRow) throws -> NSManagedObjectID? {
+        guard case .objectID(let id) = value else { return nil }
+        guard !id.isTemporaryID, id.persistentStore === self else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "'\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) refers to an object that is unsaved or in another store (\(id.uriRepresentation().absoluteString)). Relationships between stores are not supported.")
+        }
+        return id
+    }
+
+    /// Join-table pairs of many-to-many relationships and the positions of ordered one-to-many
+    /// members, for the to-many values the save carries (a relationship never read is
+    /// unchanged and not rewritten). Unordered sides first, so that an ordered side's order
+    /// column is written last.
+    private func writeToManyRelationships(of rows: [StoreRow]) throws {
+        for orderedPass in [false, true] {
+            for row in rows {
+                let plan = try entityPlan(row)
+                for (slot, relationship) in plan.toManySlots where relationship.isOrdered == orderedPass {
+                    guard case .objectIDs(let members) = row.values[slot], let source = schema.toManySource(for: relationship) else { continue }
+                    let owner = row.key.primaryKey
+                    switch source {
+                    case let .foreignKey(table, _, orderColumn):
+                        guard let orderColumn else { continue }
+                        for (position, member) in members.enumerated() {
+                            try query("UPDATE \(table.sqlName) SET \(table.columns[orderColumn].sqlName) = $1 WHERE \"Z_PK\" = $2",
+                                      [.integer(Self.orderKey(position)), .integer(member.primaryKey)])
+                        }
+                    case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
+                        try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1", [.integer(owner)])
+                        guard !members.isEmpty else { continue }
+                        let width = orderColumn == nil ? 2 : 3
+                        var values: [PostgreSQLValue] = []
+                        for (position, member) in members.enumerated() {
+                            guard let target = try relatedID(.objectID(member), row) else { continue }
+                            values += [.integer(owner), .integer(target.primaryKey)]
+                            if orderColumn != nil { values.append(.integer(Self.orderKey(position))) }
+                        }
+                        let tuples = (0..<(values.count / width)).map { r in "(" + (1...width).map { "$\(r * width + $0)" }.joined(separator: ", ") + ")" }
+                        let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
+                        let onConflict = orderColumn.map { "DO UPDATE SET \($0) = EXCLUDED.\($0)" } ?? "DO NOTHING"
+                        try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) \(onConflict)", values)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The order column's value of the member at `position`, numbered as Apple's stores do.
+    static func orderKey(_ position: Int) -> Int64 { Int64(position + 2) * 1024 }
+
+    private func entityPlan(_ row: StoreRow) throws -> PostgreSQLEntityPlan {
+        guard let plan = plan(for: row.entity) else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "The PostgreSQL store at \(describedURL) does not hold entity '\(row.entity.name ?? "?")'.")
+        }
+        return plan
+    }
+
+    private func conflict(_ row: StoreRow, _ what: String) -> NSError {
+        CoreDataError.make(NSManagedObjectMergeError,
+                           "Optimistic locking failure: '\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) \(what) since it was fetched. Nothing was saved. Refresh the object and save again, or set a merge policy.",
+                           ["conflictList": [row.objectID]])
+    }
+
+    /// `error` as a save error: a uniqueness violation (SQLSTATE 23505) as
+    /// `NSManagedObjectConstraintMergeError`, Core Data's own errors as they are.
+    func saveError(_ error: Error) -> NSError {
+        if let coding = error as? StoreCodingError {
+            return CoreDataError.make(NSPersistentStoreSaveError, "Can't save to the PostgreSQL store: \(coding.message). Nothing was written.")
+        }
+        let nsError = error as NSError
+        switch nsError.userInfo[OCDPostgreSQLSQLStateKey] as? String {
+        case "23505"?:
+            return CoreDataError.make(NSManagedObjectConstraintMergeError, "The save violates a uniqueness constraint of the PostgreSQL store at \(describedURL) (\(nsError.localizedDescription)); nothing was saved. Another server may have saved the same values meanwhile: fetch them and save again, or set a merge policy.", [NSUnderlyingErrorKey: nsError])
+        case nil where nsError.domain == NSCocoaErrorDomain && nsError.code != NSPersistentStoreOperationError:
+            return nsError
+        default:
+            return CoreDataError.make(NSPersistentStoreSaveError, "Saving to the PostgreSQL store at \(describedURL) failed: \(nsError.localizedDescription). Nothing was saved.", [NSUnderlyingErrorKey: nsError])
+        }
+    }
+}

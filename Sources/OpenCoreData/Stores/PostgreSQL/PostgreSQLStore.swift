@@ -1,0 +1,364 @@
+import Foundation
+import Synchronization
+
+/// The PostgreSQL store (`OCDPostgreSQLStoreType`, in the product `OpenCoreDataPostgreSQL`):
+/// Core Data's tables in a PostgreSQL database that several app servers share.
+///
+/// ```swift
+/// import OpenCoreDataPostgreSQL
+///
+/// let url = URL(string: "postgresql://app@db.internal:5432/shop?schema=tenant1")!
+/// try coordinator.addPersistentStore(ofType: OCDPostgreSQLStoreType, configurationName: nil, at: url)
+/// ```
+///
+/// **Layout.** The tables of the SQLite store (``StoreSchema``: `Z<ENTITY>` with `Z_PK`,
+/// `Z_ENT`, `Z_OPT`, join tables, `Z_PRIMARYKEY`, `Z_METADATA` with one store UUID) in
+/// PostgreSQL's types (``PostgreSQLSchema``), created by the first coordinator that opens the
+/// database while holding an advisory lock, so that servers starting together create it once.
+///
+/// **URL.** `postgresql://user[:password]@host[:port]/database`, completed from the `PG*`
+/// environment variables by the driver. The store reads its own query items and leaves the
+/// rest to the driver: `schema=<name>` keeps the tables in that PostgreSQL schema (made when
+/// missing), `statement_timeout=<milliseconds>` bounds every statement.
+///
+/// **Reading.** A fetch lists the rows of its entities and the context evaluates predicate,
+/// sort descriptors and limits in memory (``RowListingStore``): the in-memory evaluator's
+/// answers exactly. To-many relationships load when first read.
+///
+/// **Writing.** A save is one transaction: each `UPDATE` and `DELETE` checks `Z_OPT` in its
+/// `WHERE`, so a record another server changed fails the save with `NSManagedObjectMergeError`
+/// for the merge policy; uniqueness constraints are unique indexes, and a violation fails it
+/// with `NSManagedObjectConstraintMergeError`. Primary keys are reserved in blocks from
+/// `Z_PRIMARYKEY` (``newPrimaryKeys(for:count:)``).
+final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Sendable {
+    // @unchecked Sendable: the connection, schema, plans and reserved keys are guarded by `lock`.
+
+    /// The registered store type and driver (``registerPostgreSQLStore(storeType:driver:)``).
+    static let registration = Mutex<(storeType: String, driver: any PostgreSQLDriver)?>(nil)
+
+    let lock = NSLock()
+    private var connection: (any PostgreSQLDriverConnection)?
+    private(set) var schema: StoreSchema!
+    private var plans: [ObjectIdentifier: PostgreSQLEntityPlan] = [:]
+    private var plansByNumber: [Int: PostgreSQLEntityPlan] = [:]
+    /// Keys reserved in `Z_PRIMARYKEY` and not handed out yet, by root entity number: the next
+    /// one and the last one.
+    var reservedKeys: [Int: (next: Int64, last: Int64)] = [:]
+    /// Whether a save's transaction is open on `connection` (between prepare and commit).
+    var isInTransaction = false
+
+    override var type: String { Self.registration.withLock { $0?.storeType } ?? "PostgreSQL" }
+    var checksVersionsOnWrite: Bool { true }
+
+    /// The store URL's own settings, read from its query items.
+    struct Settings {
+        /// The URL the driver connects to, without the store's query items.
+        var serverURL: URL
+        /// `schema=`: the PostgreSQL schema holding the tables; nil for the database's default.
+        var schemaName: String?
+        /// `statement_timeout=`: milliseconds.
+        var statementTimeout: Int?
+
+        init(url: URL) throws {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+                throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store URL is not a URL. Use postgresql://user@host:port/database.")
+            }
+            var rest: [URLQueryItem] = []
+            for item in components.queryItems ?? [] {
+                switch item.name {
+                case "schema":
+                    guard let name = item.value, !name.isEmpty, name.utf8.count < 64 else {
+                        throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store URL's schema is empty or longer than PostgreSQL's 63 bytes.")
+                    }
+                    schemaName = name
+                case "statement_timeout":
+                    guard let ms = item.value.flatMap(Int.init), ms >= 0 else {
+                        throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store URL's statement_timeout must be a number of milliseconds.")
+                    }
+                    statementTimeout = ms
+                default: rest.append(item)
+                }
+            }
+            components.queryItems = rest.isEmpty ? nil : rest
+            serverURL = components.url ?? url
+        }
+    }
+
+    /// The advisory-lock key under which stores create and check the schema: one number for
+    /// every OpenCoreData store (the bytes of "OCDSCHEM"), so that servers starting at once
+    /// take turns.
+    static let schemaLockKey: Int64 = 0x4F43_4453_4348_454D
+
+    // MARK: Connection
+
+    /// The open connection, or a new one (after a connection was lost). Called under `lock`.
+    func openConnection() throws -> any PostgreSQLDriverConnection {
+        if let connection { return connection }
+        guard let driver = Self.registration.withLock({ $0?.driver }) else {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "No PostgreSQL driver is registered. Import OpenCoreDataPostgreSQL and add the store with OCDPostgreSQLStoreType.")
+        }
+        let settings = try Settings(url: url ?? URL(fileURLWithPath: "/dev/null"))
+        let connection = try driver.connect(to: settings.serverURL)
+        do {
+            if let schema = settings.schemaName { _ = try connection.query("SET search_path TO \(StoreSchema.quoted(schema))", []) }
+            if let ms = settings.statementTimeout { _ = try connection.query("SET statement_timeout = \(ms)", []) }
+        } catch {
+            connection.close()
+            throw error
+        }
+        self.connection = connection
+        return connection
+    }
+
+    /// Runs `sql` on the connection; a lost connection (an error without SQLSTATE) is dropped,
+    /// so the next call reconnects.
+    @discardableResult
+    func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws -> [[PostgreSQLValue]] {
+        let db = try openConnection()
+        do {
+            return try db.query(sql, values)
+        } catch let error as NSError {
+            if error.userInfo[OCDPostgreSQLSQLStateKey] == nil {
+                db.close()
+                connection = nil
+                isInTransaction = false
+            }
+            throw error
+        }
+    }
+
+    deinit { connection?.close() }
+
+    // MARK: Opening
+
+    override func loadMetadata() throws {
+        lock.lock(); defer { lock.unlock() }
+        guard let model = persistentStoreCoordinator?.managedObjectModel else {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store has no coordinator with a model.")
+        }
+        let settings = try Settings(url: url ?? URL(fileURLWithPath: "/dev/null"))
+        _ = try openConnection()
+        var stored: [String: Any] = [:]
+        try query("BEGIN")
+        do {
+            try query("SELECT 1 FROM pg_advisory_xact_lock($1)", [.integer(Self.schemaLockKey)])
+            if let name = settings.schemaName { try query("CREATE SCHEMA IF NOT EXISTS \(StoreSchema.quoted(name))") }
+            let tables = Set(try query("SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = current_schema()").compactMap { row -> String? in
+                if case .text(let name) = row.first { return name }
+                return nil
+            })
+            if tables.contains("Z_METADATA") {
+                stored = try openExistingStore(tables: tables, model: model)
+            } else {
+                stored = try createStore(model: model)
+            }
+            try query("COMMIT")
+        } catch {
+            try? query("ROLLBACK")
+            throw error
+        }
+        metadata = stored
+        identifier = stored[NSStoreUUIDKey] as? String
+    }
+
+    /// Creates the tables, `Z_PRIMARYKEY` and `Z_METADATA` of a new store, inside the caller's
+    /// transaction; returns the metadata.
+    private func createStore(model: NSManagedObjectModel) throws -> [String: Any] {
+        do {
+            schema = try StoreSchema(model: model, entityNumbers: nil, existingTables: [])
+            try buildPlans()
+            for sql in try PostgreSQLSchema.createStatements(for: schema) { try query(sql) }
+        } catch let error as StoreSchemaError {
+            throw CoreDataError.make(NSPersistentStoreIncompatibleSchemaError, "Can't create a PostgreSQL store for this model: \(error.message).")
+        }
+        for e in schema.entities {
+            try query("INSERT INTO \"Z_PRIMARYKEY\" (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\") VALUES ($1, $2, $3, 0)",
+                      [.integer(Int64(schema.number(of: e))), .text(e.name ?? ""), .integer(Int64(e.superentity.map { schema.number(of: $0) } ?? 0))])
+        }
+        let uuid = UUID().uuidString
+        var plist = Self.metadata(for: model, type: type)
+        try query("INSERT INTO \"Z_METADATA\" (\"Z_VERSION\", \"Z_UUID\", \"Z_PLIST\") VALUES (1, $1, $2)", [.text(uuid), .bytes(try Self.encode(plist))])
+        plist[NSStoreUUIDKey] = uuid
+        return plist
+    }
+
+    /// Reads an existing store's metadata and entity numbers and checks that this model made it.
+    private func openExistingStore(tables: Set<String>, model: NSManagedObjectModel) throws -> [String: Any] {
+        guard let row = try query("SELECT \"Z_UUID\", \"Z_PLIST\" FROM \"Z_METADATA\" ORDER BY \"Z_VERSION\" LIMIT 1").first,
+              case .text(let uuid) = row[0], case .bytes(let data) = row[1],
+              var stored = (try? UntrustedPropertyList.propertyList(from: data)) as? [String: Any] else {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store at \(describedURL) has no readable metadata (Z_METADATA is empty or its Z_PLIST is not a property list). It was left unchanged.")
+        }
+        stored[NSStoreUUIDKey] = uuid
+        metadata = stored
+        try StoreMetadataCheck.checkModel(of: self, against: model)
+        var numbers: [String: Int] = [:]
+        for row in try query("SELECT \"Z_ENT\", \"Z_NAME\" FROM \"Z_PRIMARYKEY\"") {
+            if case .integer(let n) = row[0], case .text(let name) = row[1] { numbers[name] = Int(n) }
+        }
+        do {
+            schema = try StoreSchema(model: model, entityNumbers: numbers, existingTables: tables)
+            try buildPlans()
+        } catch let error as StoreSchemaError {
+            throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError, "The PostgreSQL store at \(describedURL) was made with a different model than this coordinator's: \(error.message). Open it with the model it was made with.")
+        }
+        return stored
+    }
+
+    private func buildPlans() throws {
+        plans = [:]
+        plansByNumber = [:]
+        for e in schema.entities {
+            let plan = try PostgreSQLEntityPlan(entity: e, schema: schema, store: self)
+            plans[ObjectIdentifier(e)] = plan
+            plansByNumber[plan.entityNumber] = plan
+        }
+    }
+
+    func plan(for entity: NSEntityDescription) -> PostgreSQLEntityPlan? { plans[ObjectIdentifier(entity)] }
+
+    /// The metadata of a new store made with `model`.
+    static func metadata(for model: NSManagedObjectModel, type: String) -> [String: Any] {
+        [
+            NSStoreTypeKey: type,
+            NSStoreModelVersionHashesKey: model.entityVersionHashesByName,
+            NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
+            "NSStoreModelVersionHashesVersion": 3,
+            "NSPersistenceFrameworkVersion": 1,
+        ]
+    }
+
+    static func encode(_ plist: [String: Any]) throws -> Data {
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    /// The store URL without its password, for messages.
+    var describedURL: String {
+        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "?" }
+        if components.password != nil { components.password = "•••" }
+        return components.string ?? "?"
+    }
+
+    // MARK: Reading
+
+    /// Every row of the plan's entities, in primary-key order.
+    func allRows(for plan: FetchPlan) throws -> [StoreRow] {
+        lock.lock(); defer { lock.unlock() }
+        guard let table = schema.tableIfPresent(for: plan.entity) else { return [] }
+        let numbers = table.entities.filter { plan.includes($0) }.map { Int64(schema.number(of: $0)) }
+        guard !numbers.isEmpty else { return [] }
+        var sql = "SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName)"
+        if !table.holdsOneEntity { sql += " WHERE \"Z_ENT\" IN (\(numbers.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))" }
+        sql += " ORDER BY \"Z_PK\""
+        return try query(sql, table.holdsOneEntity ? [] : numbers.map { .integer($0) }).map(decode)
+    }
+
+    func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        try rows(for: [.id(objectID)]).first
+    }
+
+    /// The rows of several records, one query per table (and per 1,000 records).
+    func rows(for identities: [ObjectIdentity]) throws -> [StoreRow] {
+        lock.lock(); defer { lock.unlock() }
+        var keysByTable: [ObjectIdentifier: (StoreEntityTable, [Int64])] = [:]
+        for identity in identities {
+            guard let table = schema.tableIfPresent(for: identity.entity) else { continue }
+            keysByTable[ObjectIdentifier(table), default: (table, [])].1.append(identity.primaryKey)
+        }
+        var rows: [StoreRow] = []
+        for (table, keys) in keysByTable.values {
+            for start in stride(from: 0, to: keys.count, by: 1000) {
+                let chunk = keys[start..<min(start + 1000, keys.count)]
+                let sql = "SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName) WHERE \"Z_PK\" IN (\(chunk.indices.map { "$\($0 - start + 1)" }.joined(separator: ", ")))"
+                rows += try query(sql, chunk.map { .integer($0) }).map(decode)
+            }
+        }
+        return rows
+    }
+
+    /// A row of ``PostgreSQLSchema/selectList(of:)`` as a ``StoreRow``.
+    private func decode(_ columns: [PostgreSQLValue]) throws -> StoreRow {
+        guard columns.count >= 3, case .integer(let pk) = columns[0], case .integer(let number) = columns[1], case .integer(let version) = columns[2],
+              let plan = plansByNumber[Int(number)] else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "The PostgreSQL store at \(describedURL) holds a row of an entity its Z_PRIMARYKEY does not list (Z_ENT \(columns.count > 1 ? "\(columns[1])" : "?")).")
+        }
+        let values = RowValues(count: plan.slots.count) { i -> StoredValue in
+            switch plan.slots[i] {
+            case let .attribute(column, attribute):
+                return PostgreSQLValueCoding.storedValue(columns[column], for: attribute)
+            case let .toOne(foreignKey, companion, destination):
+                guard case .integer(let target) = columns[foreignKey] else { return .null }
+                var entity = destination
+                if let companion, case .integer(let n) = columns[companion], let targetPlan = plansByNumber[Int(n)] { entity = targetPlan.entity }
+                return .objectID((plans[ObjectIdentifier(entity)]?.origin ?? plan.origin).objectID(target))
+            case .toMany:
+                return UnloadedRelationship.value
+            case .notStored(let value):
+                return value
+            }
+        }
+        return StoreRow(identity: .stored(plan.origin, primaryKey: pk), values: values, version: version)
+    }
+
+    /// The members of a to-many relationship, read when the relationship is first used.
+    func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
+        guard relationship.isToMany else {
+            // To-ones come with their row.
+            let index = objectID.entity.layout?.indexByName[relationship.name]
+            guard let index, let row = try row(for: objectID), index < row.values.count else { return .null }
+            return row.values[index]
+        }
+        lock.lock(); defer { lock.unlock() }
+        guard let source = schema.toManySource(for: relationship) else { return .objectIDs([]) }
+        let sql: String
+        switch source {
+        case let .foreignKey(table, column, orderColumn):
+            let order = orderColumn.map { "\(table.columns[$0].sqlName), " } ?? ""
+            sql = "SELECT \"Z_PK\", \"Z_ENT\" FROM \(table.sqlName) WHERE \(table.columns[column].sqlName) = $1 ORDER BY \(order)\"Z_PK\""
+        case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
+            let order = orderColumn.map { "j.\($0), " } ?? ""
+            sql = "SELECT t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) WHERE j.\(ownerColumn) = $1 ORDER BY \(order)t.\"Z_PK\""
+        }
+        let members = try query(sql, [.integer(objectID.primaryKey)]).compactMap { row -> NSManagedObjectID? in
+            guard case .integer(let pk) = row[0], case .integer(let n) = row[1], let plan = plansByNumber[Int(n)] else { return nil }
+            return plan.origin.objectID(pk)
+        }
+        return .objectIDs(members)
+    }
+
+    // MARK: Files
+
+    /// Drops the store's tables: the whole PostgreSQL schema when the URL names one
+    /// (`schema=`), else every table of Core Data's naming (`Z` and upper-case letters, digits
+    /// and underscores) beside its `Z_METADATA`. A database without a store is left alone.
+    override class func destroyPersistentStore(at url: URL) throws {
+        guard let driver = registration.withLock({ $0?.driver }) else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "No PostgreSQL driver is registered. Import OpenCoreDataPostgreSQL and use OCDPostgreSQLStoreType.")
+        }
+        let settings = try Settings(url: url)
+        let db = try driver.connect(to: settings.serverURL)
+        defer { db.close() }
+        if let name = settings.schemaName {
+            _ = try db.query("DROP SCHEMA IF EXISTS \(StoreSchema.quoted(name)) CASCADE", [])
+            return
+        }
+        _ = try db.query("BEGIN", [])
+        do {
+            _ = try db.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [.integer(schemaLockKey)])
+            let names = try db.query("SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename ~ '^Z[A-Z0-9_]*$'", [])
+                .compactMap { row -> String? in if case .text(let name) = row.first { return name } else { return nil } }
+            if names.contains("Z_METADATA") {
+                for name in names { _ = try db.query("DROP TABLE IF EXISTS \(StoreSchema.quoted(name)) CASCADE", []) }
+            }
+            _ = try db.query("COMMIT", [])
+        } catch {
+            _ = try? db.query("ROLLBACK", [])
+            throw error
+        }
+    }
+
+    /// A PostgreSQL store has no files: `replacePersistentStore` does not apply.
+    override class func replaceStoreFiles(at destination: URL, withStoreAt source: URL) throws {
+        throw CoreDataError.make(NSPersistentStoreOperationError, "A PostgreSQL store has no files to replace. Copy it with migratePersistentStore(_:to:options:type:).")
+    }
+}

@@ -1,0 +1,395 @@
+import Foundation
+import OpenCoreData
+import OpenCoreDataPostgreSQL
+import Synchronization
+import XCTest
+
+/// The PostgreSQL store through Core Data's API: what a Core Data user does, with several
+/// coordinators standing for several app servers sharing one database. Against a real server
+/// (`Scripts/postgresql-test-cluster start`; CI always starts one). Each test gets a
+/// PostgreSQL schema of its own, dropped at the end through `destroyPersistentStore`.
+final class PostgreSQLStoreTests: XCTestCase {
+    private var storeURL: URL!
+
+    override func setUpWithError() throws {
+        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let server = URL(string: text) else {
+            throw XCTSkip("No PostgreSQL server: run `eval \"$(Scripts/postgresql-test-cluster start)\"` first.")
+        }
+        var components = URLComponents(url: server, resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "schema", value: "ocd_test_\(UUID().uuidString.prefix(8).lowercased())")]
+        storeURL = components.url!
+        let url = storeURL!
+        addTeardownBlock {
+            try NSPersistentStoreCoordinator(managedObjectModel: Self.model).destroyPersistentStore(at: url, ofType: OCDPostgreSQLStoreType)
+        }
+    }
+
+    // MARK: A model with every attribute type and every kind of relationship
+
+    nonisolated(unsafe) static let model: NSManagedObjectModel = makeModel()
+
+    private static func makeModel(extraAttribute: String? = nil) -> NSManagedObjectModel {
+        func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true) -> NSAttributeDescription {
+            let a = NSAttributeDescription()
+            a.name = name
+            a.attributeType = type
+            a.isOptional = optional
+            return a
+        }
+        let department = NSEntityDescription(), employee = NSEntityDescription(), manager = NSEntityDescription(), project = NSEntityDescription()
+        department.name = "Department"
+        employee.name = "Employee"
+        manager.name = "Manager"
+        project.name = "Project"
+        let employees = NSRelationshipDescription(), departmentOf = NSRelationshipDescription()
+        employees.name = "employees"; employees.destinationEntity = employee; employees.maxCount = 0; employees.deleteRule = .cascadeDeleteRule
+        departmentOf.name = "department"; departmentOf.destinationEntity = department; departmentOf.maxCount = 1; departmentOf.deleteRule = .nullifyDeleteRule
+        employees.inverseRelationship = departmentOf; departmentOf.inverseRelationship = employees
+        let projects = NSRelationshipDescription(), members = NSRelationshipDescription()
+        projects.name = "projects"; projects.destinationEntity = project; projects.maxCount = 0
+        members.name = "members"; members.destinationEntity = employee; members.maxCount = 0
+        projects.inverseRelationship = members; members.inverseRelationship = projects
+        department.properties = [attribute("name", .stringAttributeType), attribute("budget", .decimalAttributeType), employees]
+            + (extraAttribute.map { [attribute($0, .stringAttributeType)] } ?? [])
+        department.uniquenessConstraints = [["name"]]
+        employee.properties = [
+            attribute("name", .stringAttributeType), attribute("age", .integer16AttributeType), attribute("badge", .integer32AttributeType),
+            attribute("salary", .integer64AttributeType), attribute("rating", .doubleAttributeType), attribute("weight", .floatAttributeType),
+            attribute("active", .booleanAttributeType), attribute("hired", .dateAttributeType), attribute("id", .UUIDAttributeType),
+            attribute("photo", .binaryDataAttributeType), attribute("homepage", .URIAttributeType), attribute("tags", .transformableAttributeType),
+            departmentOf, projects,
+        ]
+        manager.properties = [attribute("bonus", .integer32AttributeType)]
+        employee.subentities = [manager]
+        project.properties = [attribute("title", .stringAttributeType), members]
+        let model = NSManagedObjectModel()
+        model.entities = [department, employee, manager, project]
+        return model
+    }
+
+    /// A new coordinator (an app server) on the test's store, and a context on it.
+    private func server(model: NSManagedObjectModel = PostgreSQLStoreTests.model) throws -> NSManagedObjectContext {
+        try Self.server(at: storeURL, model: model)
+    }
+
+    private static func server(at storeURL: URL, model: NSManagedObjectModel = PostgreSQLStoreTests.model) throws -> NSManagedObjectContext {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: OCDPostgreSQLStoreType, configurationName: nil, at: storeURL, options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    private static func fetch(_ entity: String, _ format: String? = nil, sortedBy key: String? = nil, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+        request.predicate = format.map { NSPredicate(format: $0) }
+        request.sortDescriptors = key.map { [NSSortDescriptor(key: $0, ascending: true)] }
+        return try context.fetch(request)
+    }
+
+    // MARK: Schema and metadata
+
+    func testEveryServerSeesOneStoreWithOneUUID() throws {
+        let first = try server(), second = try server()
+        let a = first.persistentStoreCoordinator!.persistentStores[0], b = second.persistentStoreCoordinator!.persistentStores[0]
+        XCTAssertEqual(a.type, OCDPostgreSQLStoreType)
+        XCTAssertEqual(NSPersistentStore.StoreType.postgreSQL.rawValue, OCDPostgreSQLStoreType)
+        XCTAssertNotNil(a.metadata[NSStoreUUIDKey] as? String)
+        XCTAssertEqual(a.metadata[NSStoreUUIDKey] as? String, b.metadata[NSStoreUUIDKey] as? String, "the second server opened the first one's store")
+        XCTAssertEqual(a.identifier, b.identifier)
+    }
+
+    func testServersStartingTogetherCreateTheSchemaOnce() throws {
+        let results = Mutex<[String]>([])
+        let url = storeURL!
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let outcome: String
+            do { outcome = try Self.server(at: url).persistentStoreCoordinator!.persistentStores[0].identifier } catch { outcome = "\(error)" }
+            results.withLock { $0.append(outcome) }
+        }
+        let identifiers = results.withLock { $0 }
+        XCTAssertEqual(identifiers.count, 4)
+        XCTAssertEqual(Set(identifiers).count, 1, "one store, made once under the advisory lock: \(identifiers)")
+    }
+
+    func testAServerWithAnotherModelGetsTheVersionError() throws {
+        _ = try server()
+        XCTAssertThrowsError(try server(model: Self.makeModel(extraAttribute: "motto"))) { error in
+            XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+            XCTAssertEqual((error as NSError).code, NSPersistentStoreIncompatibleVersionHashError)
+        }
+    }
+
+    func testMetadataSetByOneServerIsReadByTheNext() throws {
+        let context = try server()
+        let coordinator = context.persistentStoreCoordinator!
+        let store = coordinator.persistentStores[0]
+        coordinator.setMetadata(store.metadata.merging(["deployedVersion": "42"]) { $1 }, for: store)
+        try context.performAndWait { try context.save() }
+        XCTAssertEqual(try server().persistentStoreCoordinator!.persistentStores[0].metadata["deployedVersion"] as? String, "42")
+    }
+
+    // MARK: Values
+
+    func testEveryAttributeTypeComesBackAsSaved() throws {
+        let hired = Date(timeIntervalSinceReferenceDate: 700_000_000.123456)
+        let id = UUID()
+        let writer = try server()
+        try writer.performAndWait {
+            let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: writer)
+            e.setValue("Zoë — ünïcode", forKey: "name")
+            e.setValue(Int16(-12), forKey: "age")
+            e.setValue(Int32(2_000_000_000), forKey: "badge")
+            e.setValue(Int64(-9_007_199_254_740_993), forKey: "salary")
+            e.setValue(0.1 + 0.2, forKey: "rating")
+            e.setValue(Float(1.5), forKey: "weight")
+            e.setValue(true, forKey: "active")
+            e.setValue(hired, forKey: "hired")
+            e.setValue(id, forKey: "id")
+            e.setValue(Data([0, 1, 2, 255]), forKey: "photo")
+            e.setValue(URL(string: "https://example.com/zoë?q=1")!, forKey: "homepage")
+            e.setValue(["a", "b"] as NSArray, forKey: "tags")
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: writer)
+            d.setValue("R&D", forKey: "name")
+            d.setValue(Decimal(string: "12345678901234567890.123456789")!, forKey: "budget")
+            try writer.save()
+        }
+        let reader = try server()
+        try reader.performAndWait {
+            let e = try XCTUnwrap(try Self.fetch("Employee", in: reader).first)
+            XCTAssertEqual(e.value(forKey: "name") as? String, "Zoë — ünïcode")
+            XCTAssertEqual(e.value(forKey: "age") as? Int16, -12)
+            XCTAssertEqual(e.value(forKey: "badge") as? Int32, 2_000_000_000)
+            XCTAssertEqual(e.value(forKey: "salary") as? Int64, -9_007_199_254_740_993)
+            XCTAssertEqual(e.value(forKey: "rating") as? Double, 0.1 + 0.2, "doubles keep every bit")
+            XCTAssertEqual(e.value(forKey: "weight") as? Float, 1.5)
+            XCTAssertEqual(e.value(forKey: "active") as? Bool, true)
+            XCTAssertEqual(e.value(forKey: "hired") as? Date, hired, "dates keep every bit of their seconds")
+            XCTAssertEqual(e.value(forKey: "id") as? UUID, id)
+            XCTAssertEqual(e.value(forKey: "photo") as? Data, Data([0, 1, 2, 255]))
+            XCTAssertEqual(e.value(forKey: "homepage") as? URL, URL(string: "https://example.com/zoë?q=1")!)
+            XCTAssertEqual(e.value(forKey: "tags") as? [String], ["a", "b"])
+            let d = try XCTUnwrap(try Self.fetch("Department", in: reader).first)
+            XCTAssertEqual(d.value(forKey: "budget") as? Decimal, Decimal(string: "12345678901234567890.123456789")!, "numeric keeps every digit")
+            XCTAssertNil(e.value(forKey: "department"))
+        }
+    }
+
+    // MARK: Fetching
+
+    func testFetchesAnswerAsTheInMemoryStoreDoes() throws {
+        let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
+        try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        for context in [try server(), memory] {
+            try context.performAndWait {
+                for (name, age) in [("ada", 36), ("Ådne", 28), ("bob", 51), ("Carl", 28), ("carl", 19)] {
+                    let e = NSEntityDescription.insertNewObject(forEntityName: name == "bob" ? "Manager" : "Employee", into: context)
+                    e.setValue(name, forKey: "name")
+                    e.setValue(Int16(age), forKey: "age")
+                }
+                try context.save()
+            }
+        }
+        let reader = try server()
+        let requests: [(String, String?, [NSSortDescriptor], Int)] = [
+            ("Employee", "age == 28", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "name BEGINSWITH[cd] 'a'", [NSSortDescriptor(key: "age", ascending: true)], 0),
+            ("Employee", "name ==[c] 'CARL'", [NSSortDescriptor(key: "age", ascending: false)], 0),
+            ("Employee", "age > 20 AND NOT name LIKE 'c*'", [NSSortDescriptor(key: "name", ascending: false)], 0),
+            ("Manager", nil, [], 0),
+            ("Employee", nil, [NSSortDescriptor(key: "age", ascending: false), NSSortDescriptor(key: "name", ascending: true)], 2),
+        ]
+        for (entity, format, sorts, limit) in requests {
+            func names(_ context: NSManagedObjectContext) throws -> [String] {
+                try context.performAndWait {
+                    let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+                    request.predicate = format.map { NSPredicate(format: $0) }
+                    request.sortDescriptors = sorts
+                    request.fetchLimit = limit
+                    return try context.fetch(request).map { $0.value(forKey: "name") as? String ?? "-" }
+                }
+            }
+            let expected = try names(memory)
+            XCTAssertFalse(expected.isEmpty)
+            XCTAssertEqual(try names(reader), expected, "\(entity) \(format ?? "all") sorted by \(sorts.map { $0.key ?? "" }) limit \(limit)")
+        }
+        try reader.performAndWait {
+            XCTAssertEqual(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 5, "a fetch of an entity includes its subentities")
+        }
+    }
+
+    // MARK: Relationships and faults
+
+    func testRelationshipsFaultInOnAnotherServer() throws {
+        let writer = try server()
+        let departmentID: NSManagedObjectID = try writer.performAndWait {
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: writer)
+            d.setValue("Ops", forKey: "name")
+            let p1 = NSEntityDescription.insertNewObject(forEntityName: "Project", into: writer)
+            p1.setValue("Apollo", forKey: "title")
+            let p2 = NSEntityDescription.insertNewObject(forEntityName: "Project", into: writer)
+            p2.setValue("Gemini", forKey: "title")
+            for (name, entity) in [("ann", "Employee"), ("max", "Manager")] {
+                let e = NSEntityDescription.insertNewObject(forEntityName: entity, into: writer)
+                e.setValue(name, forKey: "name")
+                e.setValue(d, forKey: "department")
+                e.mutableSetValue(forKey: "projects").addObjects(from: name == "ann" ? [p1, p2] : [p1])
+            }
+            try writer.save()
+            return d.objectID
+        }
+        let reader = try server()
+        try reader.performAndWait {
+            let department = try reader.existingObject(with: reader.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: departmentID.uriRepresentation())!)
+            let employees = department.value(forKey: "employees") as! Set<NSManagedObject>
+            XCTAssertEqual(Set(employees.map { $0.value(forKey: "name") as! String }), ["ann", "max"], "a to-many fires on first use")
+            let max = try XCTUnwrap(employees.first { $0.value(forKey: "name") as? String == "max" })
+            XCTAssertEqual(max.entity.name, "Manager", "members keep their entity")
+            XCTAssertTrue((max.value(forKey: "department") as? NSManagedObject) === department, "a to-one is the same object")
+            let apollo = try XCTUnwrap(try Self.fetch("Project", "title == 'Apollo'", in: reader).first)
+            XCTAssertEqual(Set((apollo.value(forKey: "members") as! Set<NSManagedObject>).map { $0.value(forKey: "name") as! String }), ["ann", "max"], "many-to-many from the other side")
+            // Changing a many-to-many on one server rewrites the pairs.
+            apollo.mutableSetValue(forKey: "members").remove(max)
+            try reader.save()
+        }
+        let third = try server()
+        try third.performAndWait {
+            let max = try XCTUnwrap(try Self.fetch("Employee", "name == 'max'", in: third).first)
+            XCTAssertEqual((max.value(forKey: "projects") as! Set<NSManagedObject>).count, 0)
+            let department = try XCTUnwrap(try Self.fetch("Department", in: third).first)
+            third.delete(department)
+            try third.save()
+            XCTAssertEqual(try third.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 0, "cascade deleted the employees")
+        }
+        let fourth = try server()
+        try fourth.performAndWait {
+            XCTAssertEqual(try fourth.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 0, "the cascade reached the database")
+            let apollo = try XCTUnwrap(try Self.fetch("Project", "title == 'Apollo'", in: fourth).first)
+            XCTAssertEqual((apollo.value(forKey: "members") as! Set<NSManagedObject>).count, 0, "deleted members left the join table")
+        }
+    }
+
+    // MARK: Concurrency across servers
+
+    func testPrimaryKeysOfServersInsertingAtOnceNeverCollide() throws {
+        _ = try server()
+        let ids = Mutex<[URL]>([])
+        let failures = Mutex<[String]>([])
+        let url = storeURL!
+        DispatchQueue.concurrentPerform(iterations: 3) { n in
+            do {
+                let context = try Self.server(at: url)
+                try context.performAndWait {
+                    for batch in 0..<5 {
+                        for i in 0..<30 {
+                            NSEntityDescription.insertNewObject(forEntityName: i % 3 == 0 ? "Manager" : "Employee", into: context)
+                                .setValue("s\(n)-\(batch)-\(i)", forKey: "name")
+                        }
+                        try context.save()
+                    }
+                }
+                let mine = try context.performAndWait { try Self.fetch("Employee", in: context).filter { ($0.value(forKey: "name") as? String)?.hasPrefix("s\(n)-") == true }.map { $0.objectID.uriRepresentation() } }
+                ids.withLock { $0 += mine }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        let all = ids.withLock { $0 }
+        XCTAssertEqual(all.count, 3 * 5 * 30)
+        XCTAssertEqual(Set(all).count, all.count, "every object has its own key across servers and subentities")
+        let check = try server()
+        try check.performAndWait {
+            XCTAssertEqual(try check.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 450)
+        }
+    }
+
+    func testAChangeAnotherServerSavedFirstFailsTheSaveForTheMergePolicy() throws {
+        let first = try server()
+        let url: URL = try first.performAndWait {
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: first)
+            d.setValue("Sales", forKey: "name")
+            d.setValue(Decimal(100), forKey: "budget")
+            try first.save()
+            return d.objectID.uriRepresentation()
+        }
+        let second = try server()
+        func load(_ context: NSManagedObjectContext) throws -> NSManagedObject {
+            try context.existingObject(with: context.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: url)!)
+        }
+        let mine = try first.performAndWait { try load(first) }
+        let theirs = try second.performAndWait { try load(second) }
+        try second.performAndWait {
+            theirs.setValue(Decimal(200), forKey: "budget")
+            try second.save()
+        }
+        try first.performAndWait {
+            mine.setValue("Sales EMEA", forKey: "name")
+            XCTAssertThrowsError(try first.save(), "the error merge policy refuses a stale version") { error in
+                XCTAssertEqual((error as NSError).code, NSManagedObjectMergeError)
+            }
+            first.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+            try first.save()
+        }
+        let check = try server()
+        try check.performAndWait {
+            let d = try load(check)
+            XCTAssertEqual(d.value(forKey: "name") as? String, "Sales EMEA")
+            XCTAssertEqual(d.value(forKey: "budget") as? Decimal, Decimal(200), "the other server's change was not lost")
+        }
+    }
+
+    func testAUniqueValueAnotherServerSavedFirstIsAConstraintConflict() throws {
+        let first = try server(), second = try server()
+        try first.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Department", into: first).setValue("Legal", forKey: "name")
+            try first.save()
+        }
+        try second.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Department", into: second).setValue("Legal", forKey: "name")
+            XCTAssertThrowsError(try second.save()) { error in
+                XCTAssertEqual((error as NSError).domain, NSCocoaErrorDomain)
+                XCTAssertEqual((error as NSError).code, NSManagedObjectConstraintMergeError)
+            }
+        }
+        let check = try server()
+        try check.performAndWait {
+            XCTAssertEqual(try Self.fetch("Department", in: check).count, 1, "the failed save wrote nothing")
+        }
+    }
+
+    func testAFailedSaveWritesNothing() throws {
+        let context = try server()
+        try context.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Department", into: context).setValue("Unique", forKey: "name")
+            try context.save()
+        }
+        let other = try server()
+        try other.performAndWait {
+            for name in ["A", "B", "Unique"] {
+                NSEntityDescription.insertNewObject(forEntityName: "Department", into: other).setValue(name, forKey: "name")
+            }
+            XCTAssertThrowsError(try other.save())
+        }
+        let check = try server()
+        try check.performAndWait {
+            XCTAssertEqual(try Self.fetch("Department", sortedBy: "name", in: check).map { $0.value(forKey: "name") as? String }, ["Unique"])
+        }
+    }
+
+    // MARK: Destroying
+
+    func testDestroyingTheStoreDropsItsTables() throws {
+        let context = try server()
+        try context.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Department", into: context).setValue("Gone", forKey: "name")
+            try context.save()
+        }
+        try NSPersistentStoreCoordinator(managedObjectModel: Self.model).destroyPersistentStore(at: storeURL, ofType: OCDPostgreSQLStoreType)
+        let check = try server()
+        try check.performAndWait {
+            XCTAssertEqual(try check.count(for: NSFetchRequest<NSManagedObject>(entityName: "Department")), 0, "a new, empty store")
+        }
+    }
+}
