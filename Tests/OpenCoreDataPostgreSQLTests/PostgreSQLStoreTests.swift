@@ -183,10 +183,15 @@ final class PostgreSQLStoreTests: XCTestCase {
         try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
         for context in [try server(), memory] {
             try context.performAndWait {
-                for (name, age) in [("ada", 36), ("Ådne", 28), ("bob", 51), ("Carl", 28), ("carl", 19)] {
+                let people: [(String, Int16?, Double?, Bool?)] = [("ada", 36, 4.5, true), ("Ådne", 28, nil, false), ("bob", 51, 2, true),
+                                                                 ("Carl", 28, 3.25, nil), ("carl", 19, 1, false), ("dee", nil, 5, true)]
+                for (i, (name, age, rating, active)) in people.enumerated() {
                     let e = NSEntityDescription.insertNewObject(forEntityName: name == "bob" ? "Manager" : "Employee", into: context)
                     e.setValue(name, forKey: "name")
-                    e.setValue(Int16(age), forKey: "age")
+                    e.setValue(age, forKey: "age")
+                    e.setValue(rating, forKey: "rating")
+                    e.setValue(active, forKey: "active")
+                    e.setValue(Date(timeIntervalSinceReferenceDate: Double(i) * 1000), forKey: "hired")
                 }
                 try context.save()
             }
@@ -199,6 +204,15 @@ final class PostgreSQLStoreTests: XCTestCase {
             ("Employee", "age > 20 AND NOT name LIKE 'c*'", [NSSortDescriptor(key: "name", ascending: false)], 0),
             ("Manager", nil, [], 0),
             ("Employee", nil, [NSSortDescriptor(key: "age", ascending: false), NSSortDescriptor(key: "name", ascending: true)], 2),
+            // Comparisons the store narrows in SQL, nil included: `nil != 28` is true, `nil < 30` false.
+            ("Employee", "age != 28", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "age == nil OR rating == nil", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "age < 30 OR rating >= 4.5", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "rating > 2 AND name CONTAINS 'a' AND age < 40", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "active == YES AND age >= 36.5", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "active != 1", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "hired > CAST(1500, 'NSDate') AND hired <= CAST(4000, 'NSDate')", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "NOT (age > 20) AND rating < 4", [NSSortDescriptor(key: "name", ascending: true)], 0),
         ]
         for (entity, format, sorts, limit) in requests {
             func names(_ context: NSManagedObjectContext) throws -> [String] {
@@ -215,7 +229,7 @@ final class PostgreSQLStoreTests: XCTestCase {
             XCTAssertEqual(try names(reader), expected, "\(entity) \(format ?? "all") sorted by \(sorts.map { $0.key ?? "" }) limit \(limit)")
         }
         try reader.performAndWait {
-            XCTAssertEqual(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 5, "a fetch of an entity includes its subentities")
+            XCTAssertEqual(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 6, "a fetch of an entity includes its subentities")
         }
     }
 

@@ -21,9 +21,10 @@ import Synchronization
 /// rest to the driver: `schema=<name>` keeps the tables in that PostgreSQL schema (made when
 /// missing), `statement_timeout=<milliseconds>` bounds every statement.
 ///
-/// **Reading.** A fetch lists the rows of its entities and the context evaluates predicate,
-/// sort descriptors and limits in memory (``RowListingStore``): the in-memory evaluator's
-/// answers exactly. To-many relationships load when first read.
+/// **Reading.** A fetch reads the rows of its entities its predicate may match (comparisons of
+/// numbers and dates narrow in SQL: ``PostgreSQLCandidateFilter``) and the context evaluates
+/// predicate, sort descriptors and limits on them in memory (``RowListingStore``): the
+/// in-memory evaluator's answers exactly. To-many relationships load when first read.
 ///
 /// **Writing.** A save is one transaction: each `UPDATE` and `DELETE` checks `Z_OPT` in its
 /// `WHERE`, so a record another server changed fails the save with `NSManagedObjectMergeError`
@@ -241,16 +242,28 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
 
     // MARK: Reading
 
-    /// Every row of the plan's entities, in primary-key order.
+    /// The rows of the plan's entities its predicate may match (``PostgreSQLCandidateFilter``),
+    /// in primary-key order.
     func allRows(for plan: FetchPlan) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         guard let table = schema.tableIfPresent(for: plan.entity) else { return [] }
         let numbers = table.entities.filter { plan.includes($0) }.map { Int64(schema.number(of: $0)) }
         guard !numbers.isEmpty else { return [] }
+        var conditions: [String] = []
+        var values: [PostgreSQLValue] = []
+        if !table.holdsOneEntity {
+            conditions.append("\"Z_ENT\" IN (\(numbers.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))")
+            values = numbers.map { .integer($0) }
+        }
+        if let predicate = plan.predicate, let entityPlan = self.plan(for: plan.entity),
+           let filter = PostgreSQLCandidateFilter(predicate, plan: entityPlan, firstParameter: values.count + 1) {
+            conditions.append(filter.sql)
+            values += filter.values
+        }
         var sql = "SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName)"
-        if !table.holdsOneEntity { sql += " WHERE \"Z_ENT\" IN (\(numbers.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))" }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY \"Z_PK\""
-        return try query(sql, table.holdsOneEntity ? [] : numbers.map { .integer($0) }).map(decode)
+        return try query(sql, values).map(decode)
     }
 
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? {

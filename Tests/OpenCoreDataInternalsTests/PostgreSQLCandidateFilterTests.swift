@@ -1,0 +1,71 @@
+@_spi(PostgreSQLDriver) @testable import OpenCoreData
+import XCTest
+
+/// What the PostgreSQL store narrows in SQL before the context evaluates a predicate: only
+/// parts whose SQL keeps every row the evaluator would keep (the answers themselves are
+/// checked against a real server in `PostgreSQLStoreTests`).
+final class PostgreSQLCandidateFilterTests: XCTestCase {
+    private func employeePlan() throws -> PostgreSQLEntityPlan {
+        let employee = NSEntityDescription(name: "Employee")
+        employee.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType),
+                               NSAttributeDescription(name: "age", type: .integer16AttributeType),
+                               NSAttributeDescription(name: "rating", type: .doubleAttributeType),
+                               NSAttributeDescription(name: "active", type: .booleanAttributeType),
+                               NSAttributeDescription(name: "hired", type: .dateAttributeType)]
+        let model = NSManagedObjectModel()
+        model.entities = [employee]
+        let schema = try StoreSchema(model: model, entityNumbers: nil, existingTables: [])
+        let store = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: URL(string: "postgresql://localhost/test")!)
+        return try PostgreSQLEntityPlan(entity: employee, schema: schema, store: store)
+    }
+
+    private func filter(_ format: String, _ arguments: [Any] = [], first: Int = 1) throws -> PostgreSQLCandidateFilter? {
+        PostgreSQLCandidateFilter(NSPredicate(format: format, argumentArray: arguments), plan: try employeePlan(), firstParameter: first)
+    }
+
+    func testNumbersDatesAndBooleansAreComparedInSQL() throws {
+        let cases: [(String, [Any], String, [PostgreSQLValue])] = [
+            ("age >= 30", [], "\"ZAGE\" >= $3", [.integer(30)]),
+            ("rating < 2", [], "\"ZRATING\" < $3", [.double(2)]),
+            ("active == YES", [], "\"ZACTIVE\" = $3", [.bool(true)]),
+            ("hired > %@", [Date(timeIntervalSinceReferenceDate: 5)], "\"ZHIRED\" > $3", [.double(5)]),
+            ("age == nil", [], "\"ZAGE\" IS NULL", []),
+            ("age != nil", [], "\"ZAGE\" IS NOT NULL", []),
+        ]
+        for (format, arguments, sql, values) in cases {
+            let f = try XCTUnwrap(try filter(format, arguments, first: 3), format)
+            XCTAssertEqual(f.sql, sql, format)
+            XCTAssertEqual(f.values, values, format)
+        }
+    }
+
+    func testNotEqualKeepsNilBecauseTheEvaluatorDoes() throws {
+        XCTAssertEqual(try filter("age != 5")?.sql, "(\"ZAGE\" IS NULL OR \"ZAGE\" <> $1)")
+    }
+
+    func testAnAndNarrowsByItsPartsUpToTheFirstItCannotTranslate() throws {
+        let f = try XCTUnwrap(try filter("age > 1 AND name CONTAINS 'x' AND rating < 3"))
+        XCTAssertEqual(f.sql, "(\"ZAGE\" > $1)", "the part after the string comparison could hide a row on which it throws")
+        XCTAssertEqual(f.values, [.integer(1)])
+        let nested = NSCompoundPredicate(andPredicateWithSubpredicates: [
+            NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(format: "age > 1"), NSPredicate(format: "name CONTAINS 'x'")]),
+            NSPredicate(format: "rating < 3"),
+        ])
+        XCTAssertEqual(PostgreSQLCandidateFilter(nested, plan: try employeePlan(), firstParameter: 1)?.sql, "((\"ZAGE\" > $1))",
+                       "a partly translated AND stops the outer one")
+    }
+
+    func testAnOrNarrowsOnlyWhenEveryPartTranslates() throws {
+        XCTAssertEqual(try filter("age > 1 OR rating < 3")?.sql, "(\"ZAGE\" > $1 OR \"ZRATING\" < $2)")
+        XCTAssertNil(try filter("age > 1 OR name == 'x'"))
+        let f = try XCTUnwrap(try filter("rating > 4 AND (age > 1 OR name == 'x')"))
+        XCTAssertEqual(f.values, [.double(4)], "the OR's values were taken back")
+    }
+
+    func testWhatSQLWouldDecideDifferentlyIsLeftToMemory() throws {
+        for format in ["name == 'Zoë'", "name BEGINSWITH 'a'", "age < nil", "NOT (age > 1)", "active == 2",
+                       "age == 'x'", "rating == %@", "age IN {1, 2}", "ANY name == 'x'"] {
+            XCTAssertNil(try filter(format, format.contains("%@") ? [Double.nan] : []), format)
+        }
+    }
+}
