@@ -77,6 +77,16 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
         return rows
     }
 
+    /// Delivers the payloads of `NOTIFY` on `channel` to `notification` and reports the
+    /// connection's end to `closed`, both on the store's event loop (see
+    /// `PostgreSQLDriverConnection.listen`).
+    func listen(_ channel: String, notification: @escaping @Sendable (String) -> Void, closed: @escaping @Sendable () -> Void) throws {
+        connection.addListener(channel: channel) { _, message in notification(message.payload) }
+        connection.closeFuture.whenComplete { _ in closed() }
+        // postgres-nio sends its own LISTEN; this one returns only once the server listens.
+        try query("LISTEN \"\(channel.replacingOccurrences(of: "\"", with: "\"\""))\"")
+    }
+
     /// Closes the connection: waits for the socket to close, or on an event loop thread keeps
     /// the connection alive until it has (postgres-nio requires a connection to be closed
     /// before it is freed). Closing twice does nothing more.

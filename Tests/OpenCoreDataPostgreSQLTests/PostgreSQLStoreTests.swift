@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreData
-import OpenCoreDataPostgreSQL
+@testable import OpenCoreDataPostgreSQL
 import Synchronization
 import XCTest
 
@@ -52,6 +52,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         department.properties = [attribute("name", .stringAttributeType), attribute("budget", .decimalAttributeType), employees]
             + (extraAttribute.map { [attribute($0, .stringAttributeType)] } ?? [])
         department.uniquenessConstraints = [["name"]]
+        (department.properties[0] as! NSAttributeDescription).preservesValueInHistoryOnDeletion = true
         employee.properties = [
             attribute("name", .stringAttributeType), attribute("age", .integer16AttributeType), attribute("badge", .integer32AttributeType),
             attribute("salary", .integer64AttributeType), attribute("rating", .doubleAttributeType), attribute("weight", .floatAttributeType),
@@ -68,13 +69,13 @@ final class PostgreSQLStoreTests: XCTestCase {
     }
 
     /// A new coordinator (an app server) on the test's store, and a context on it.
-    private func server(model: NSManagedObjectModel = PostgreSQLStoreTests.model) throws -> NSManagedObjectContext {
-        try Self.server(at: storeURL, model: model)
+    private func server(model: NSManagedObjectModel = PostgreSQLStoreTests.model, options: [AnyHashable: Any]? = nil) throws -> NSManagedObjectContext {
+        try Self.server(at: storeURL, model: model, options: options)
     }
 
-    private static func server(at storeURL: URL, model: NSManagedObjectModel = PostgreSQLStoreTests.model) throws -> NSManagedObjectContext {
+    private static func server(at storeURL: URL, model: NSManagedObjectModel = PostgreSQLStoreTests.model, options: [AnyHashable: Any]? = nil) throws -> NSManagedObjectContext {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: OCDPostgreSQLStoreType, configurationName: nil, at: storeURL, options: nil)
+        try coordinator.addPersistentStore(ofType: OCDPostgreSQLStoreType, configurationName: nil, at: storeURL, options: options)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context
@@ -390,6 +391,98 @@ final class PostgreSQLStoreTests: XCTestCase {
         try check.performAndWait {
             XCTAssertEqual(try Self.fetch("Department", sortedBy: "name", in: check).map { $0.value(forKey: "name") as? String }, ["Unique"])
         }
+    }
+
+    // MARK: Change propagation
+
+    private static var tracking: [AnyHashable: Any] { [NSPersistentHistoryTrackingKey: true] }
+    private static var trackingAndPosting: [AnyHashable: Any] { [NSPersistentHistoryTrackingKey: true, NSPersistentStoreRemoteChangeNotificationPostOptionKey: true] }
+
+    private func history(after token: NSPersistentHistoryToken?, in context: NSManagedObjectContext) throws -> [NSPersistentHistoryTransaction] {
+        try context.performAndWait {
+            let request = NSPersistentHistoryChangeRequest.fetchHistory(after: token)
+            return (try context.execute(request) as? NSPersistentHistoryResult)?.result as? [NSPersistentHistoryTransaction] ?? []
+        }
+    }
+
+    func testHistoryRecordsEveryServersSavesInCommitOrder() throws {
+        let first = try server(options: Self.tracking), second = try server(options: Self.tracking)
+        let department: NSManagedObjectID = try first.performAndWait {
+            first.transactionAuthor = "importer"
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: first)
+            d.setValue("Audit", forKey: "name")
+            try first.save()
+            return d.objectID
+        }
+        try second.performAndWait {
+            let d = try second.existingObject(with: second.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: department.uriRepresentation())!)
+            d.setValue(Decimal(7), forKey: "budget")
+            try second.save()
+            second.delete(d)
+            try second.save()
+        }
+        let transactions = try history(after: nil, in: try server(options: Self.tracking))
+        XCTAssertEqual(transactions.count, 3)
+        XCTAssertEqual(transactions.first?.author, "importer")
+        XCTAssertEqual(transactions.map { $0.changes?.first?.changeType }, [.insert, .update, .delete])
+        XCTAssertEqual(transactions[1].changes?.first?.updatedProperties?.map(\.name), ["budget"])
+        XCTAssertEqual(transactions[2].changes?.first?.tombstone?["name"] as? String, "Audit", "a deletion keeps the preserved value")
+        XCTAssertEqual(transactions.map(\.token), transactions.map(\.token).sorted(), "numbered in commit order")
+        XCTAssertEqual(try history(after: transactions[1].token, in: first).map { $0.changes?.first?.changeType }, [.delete], "history after a token")
+    }
+
+    /// Collects a coordinator's remote-change notifications and when each arrived.
+    private final class RemoteChanges: @unchecked Sendable {
+        // @unchecked Sendable: `notes` is guarded by `lock`.
+        private let lock = NSLock()
+        private var notes: [(token: NSPersistentHistoryToken?, at: Date)] = []
+        private var observer: NSObjectProtocol?
+        init(_ coordinator: NSPersistentStoreCoordinator) {
+            observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: coordinator, queue: nil) { [weak self] note in
+                let token = note.userInfo?[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken
+                self?.lock.withLock { self?.notes.append((token, Date())) }
+            }
+        }
+        deinit { observer.map(NotificationCenter.default.removeObserver) }
+
+        /// When the first notification whose token is `token` or later arrived; nil after `timeout` seconds.
+        func arrival(of token: NSPersistentHistoryToken, timeout: TimeInterval = 5) -> Date? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if let hit = lock.withLock({ notes.first { $0.token.map { !($0 < token) } ?? false } }) { return hit.at }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            return nil
+        }
+    }
+
+    func testEveryServerHearsEverySaveAndCatchesUpAfterLosingItsConnection() throws {
+        let listening = try server(options: Self.trackingAndPosting)
+        let changes = RemoteChanges(listening.persistentStoreCoordinator!)
+        let writer = try server(options: Self.tracking)
+        func save(_ name: String) throws -> (NSPersistentHistoryToken, Date) {
+            try writer.performAndWait {
+                NSEntityDescription.insertNewObject(forEntityName: "Department", into: writer).setValue(name, forKey: "name")
+                try writer.save()
+                let token = try XCTUnwrap(writer.persistentStoreCoordinator!.currentPersistentHistoryToken(fromStores: nil))
+                return (token, Date())
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.3)  // the listener connects
+        let (first, savedAt) = try save("North")
+        let heard = try XCTUnwrap(changes.arrival(of: first), "the other server's save was posted")
+        XCTAssertLessThan(heard.timeIntervalSince(savedAt), 1, "posted within a second of the commit (typically a few milliseconds)")
+
+        // The listening connection dies; a save lands while nobody listens.
+        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let serverURL = URL(string: text) else { return }
+        let admin = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: serverURL, environment: [:]))
+        defer { admin.close() }
+        let terminated = try admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'OpenCoreData remote-change listener'")
+        XCTAssertFalse(terminated.isEmpty, "a listener connection was found")
+        let (second, _) = try save("South")
+        XCTAssertNotNil(changes.arrival(of: second, timeout: 10), "the listener reconnected and caught up")
+        let transactions = try history(after: first, in: listening)
+        XCTAssertEqual(transactions.flatMap { $0.changes ?? [] }.count, 1, "the history after the last token holds what happened while disconnected")
     }
 
     // MARK: Destroying

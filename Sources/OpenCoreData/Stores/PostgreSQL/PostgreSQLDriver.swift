@@ -32,6 +32,12 @@ public protocol PostgreSQLDriverConnection: AnyObject, Sendable {
     /// server's SQLSTATE under ``PostgreSQLSQLStateKey``; any other error means the connection
     /// is lost.
     func query(_ sql: String, _ values: [PostgreSQLValue]) throws -> [[PostgreSQLValue]]
+    /// Starts delivering the payloads of `NOTIFY` on `channel` (an unquoted identifier) to
+    /// `notification`, and calls `closed` once when the connection ends, for whatever reason
+    /// (the server terminated it, the network failed, ``close()``). Returns once the server
+    /// listens: a `NOTIFY` committed after the call is delivered. Both closures run on the
+    /// driver's own thread: hand the work on, never wait there.
+    func listen(_ channel: String, notification: @escaping @Sendable (String) -> Void, closed: @escaping @Sendable () -> Void) throws
     /// Closes the connection; later queries throw.
     func close()
 }

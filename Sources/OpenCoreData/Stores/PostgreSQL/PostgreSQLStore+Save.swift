@@ -111,6 +111,11 @@ extension PostgreSQLStore {
         }
         try insert(changes.inserted)
         try writeToManyRelationships(of: changes.inserted + changes.updated)
+        var number: Int64?
+        if let history = changes.history, tracksHistory { number = try recordHistory(changes, history) }
+        // Delivered at COMMIT (never for a save that rolls back) to every server listening
+        // (PostgreSQLRemoteChangeListener), with the history number when there is one.
+        try query("NOTIFY \(StoreSchema.quoted(notificationChannel)), '\(number.map(String.init) ?? "")'")
     }
 
     /// New rows, entity by entity, many per INSERT (at most ``insertParameterLimit`` parameters).

@@ -38,7 +38,9 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
     static let registration = Mutex<(storeType: String, driver: any PostgreSQLDriver)?>(nil)
 
     let lock = NSLock()
-    private var connection: (any PostgreSQLDriverConnection)?
+    var connection: (any PostgreSQLDriverConnection)?
+    /// The coordinator's listening connection, when the store posts remote changes.
+    var remoteChangeListener: PostgreSQLRemoteChangeListener?
     private(set) var schema: StoreSchema!
     private var plans: [ObjectIdentifier: PostgreSQLEntityPlan] = [:]
     private var plansByNumber: [Int: PostgreSQLEntityPlan] = [:]
@@ -128,7 +130,10 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         }
     }
 
-    deinit { connection?.close() }
+    deinit {
+        remoteChangeListener?.cancel()
+        connection?.close()
+    }
 
     // MARK: Opening
 
@@ -153,6 +158,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
             } else {
                 stored = try createStore(model: model)
             }
+            if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded() }
             try query("COMMIT")
         } catch {
             try? query("ROLLBACK")
@@ -217,6 +223,11 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
     }
 
     func plan(for entity: NSEntityDescription) -> PostgreSQLEntityPlan? { plans[ObjectIdentifier(entity)] }
+    func planByNumber(_ number: Int) -> PostgreSQLEntityPlan? { plansByNumber[number] }
+
+    /// The channel of the store's `NOTIFY` after each save: one per store UUID, so that stores
+    /// of one database in different schemas do not hear each other.
+    var notificationChannel: String { "OCD_" + (identifier ?? "") }
 
     /// The metadata of a new store made with `model`.
     static func metadata(for model: NSManagedObjectModel, type: String) -> [String: Any] {
@@ -337,6 +348,14 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
             return plan.origin.objectID(pk)
         }
         return .objectIDs(members)
+    }
+
+    override func didAdd(to coordinator: NSPersistentStoreCoordinator) {
+        startListening(for: coordinator)
+    }
+
+    override func willRemove(from coordinator: NSPersistentStoreCoordinator?) {
+        stopListeningAndDisconnect()
     }
 
     // MARK: Files
