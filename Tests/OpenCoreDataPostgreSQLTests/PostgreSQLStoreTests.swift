@@ -485,6 +485,70 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(transactions.flatMap { $0.changes ?? [] }.count, 1, "the history after the last token holds what happened while disconnected")
     }
 
+    // MARK: Copying between stores
+
+    /// Names, keys (the last part of an object URI: `p7`) and relationships of everything in `context`.
+    private static func snapshot(_ context: NSManagedObjectContext) throws -> [String] {
+        try context.performAndWait {
+            var lines: [String] = []
+            for entity in ["Department", "Employee", "Project"] {
+                for object in try fetch(entity, in: context) {
+                    let key = object.objectID.uriRepresentation().lastPathComponent
+                    let name = (object.value(forKey: entity == "Project" ? "title" : "name") as? String) ?? "-"
+                    var line = "\(object.entity.name!) \(key) \(name)"
+                    if entity == "Employee" {
+                        line += " in \((object.value(forKey: "department") as? NSManagedObject)?.value(forKey: "name") as? String ?? "-")"
+                        line += " on " + ((object.value(forKey: "projects") as? Set<NSManagedObject>) ?? []).compactMap { $0.value(forKey: "title") as? String }.sorted().joined(separator: ",")
+                    }
+                    lines.append(line)
+                }
+            }
+            return lines.sorted()
+        }
+    }
+
+    func testAStoreCopiesFromSQLiteToPostgreSQLAndBackKeepingObjectKeys() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-pg-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
+        let sqlite = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: folder.appendingPathComponent("Shop.sqlite"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+            d.setValue("Labs", forKey: "name")
+            let p = NSEntityDescription.insertNewObject(forEntityName: "Project", into: context)
+            p.setValue("Mercury", forKey: "title")
+            for i in 0..<5 {
+                let e = NSEntityDescription.insertNewObject(forEntityName: i == 0 ? "Manager" : "Employee", into: context)
+                e.setValue("e\(i)", forKey: "name")
+                if i < 3 { e.setValue(d, forKey: "department") }
+                if i % 2 == 0 { e.mutableSetValue(forKey: "projects").add(p) }
+            }
+            try context.save()
+        }
+        let original = try Self.snapshot(context)
+
+        let postgres = try coordinator.migratePersistentStore(sqlite, to: storeURL, options: nil, type: .postgreSQL)
+        XCTAssertEqual(postgres.type, OCDPostgreSQLStoreType)
+        context.performAndWait { context.reset() }
+        XCTAssertEqual(try Self.snapshot(context), original, "same objects, keys and relationships in PostgreSQL")
+        let otherServer = try server()
+        XCTAssertEqual(try Self.snapshot(otherServer), original)
+        try otherServer.performAndWait {
+            let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: otherServer)
+            e.setValue("new", forKey: "name")
+            try otherServer.save()
+            XCTAssertEqual(e.objectID.uriRepresentation().lastPathComponent, "p6", "keys continue after the copied ones")
+        }
+
+        let back = try coordinator.migratePersistentStore(postgres, to: folder.appendingPathComponent("Back.sqlite"), options: nil, type: .sqlite)
+        XCTAssertEqual(back.type, NSSQLiteStoreType)
+        context.performAndWait { context.reset() }
+        XCTAssertEqual(try Self.snapshot(context).filter { !$0.contains(" new ") }, original, "and back to SQLite")
+    }
+
     // MARK: Destroying
 
     func testDestroyingTheStoreDropsItsTables() throws {

@@ -282,10 +282,24 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 for root in entities {
                     rows += try source.prepareFetch(FetchPlan(entity: root, predicate: nil, sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil)).rows(.candidates)
                 }
-                // New keys in the new store; relationships are rewritten through the key map.
+                // A store that loads to-many relationships on first use (the PostgreSQL store)
+                // leaves them unloaded in its rows; the copy needs their members.
+                for i in rows.indices {
+                    let values = rows[i].values
+                    guard values.contains(where: UnloadedRelationship.isMarker), let layout = rows[i].entity.layout else { continue }
+                    var loaded = Array(values)
+                    for slot in loaded.indices where UnloadedRelationship.isMarker(loaded[slot]) {
+                        guard slot < layout.properties.count, let relationship = layout.properties[slot] as? NSRelationshipDescription else { loaded[slot] = .null; continue }
+                        loaded[slot] = try source.relationshipValue(relationship, for: rows[i].objectID, in: nil)
+                    }
+                    rows[i].values = RowValues(loaded)
+                }
+                // The same keys in the new store when it takes them (object URIs keep their
+                // primary keys), else new ones; relationships are rewritten through the key map.
+                let keepsKeys = destination.acceptsForeignPrimaryKeys
                 var newIDs: [ObjectKey: NSManagedObjectID] = [:]
                 for row in rows {
-                    let key = try destination.newPrimaryKeys(for: row.entity, count: 1)[0]
+                    let key = keepsKeys ? row.key.primaryKey : try destination.newPrimaryKeys(for: row.entity, count: 1)[0]
                     newIDs[row.key] = NSManagedObjectID(entity: row.entity, store: target, primaryKey: key)
                 }
                 func remap(_ value: StoredValue) -> StoredValue {

@@ -218,6 +218,11 @@ protocol StoreBackend: AnyObject {
     func contextDidRegister(_ objectIDs: [NSManagedObjectID])
     func contextDidUnregister(_ objectIDs: [NSManagedObjectID])
 
+    /// Whether a save may insert rows with primary keys this store did not hand out (a copy
+    /// from another store keeping its keys): the store then raises its key counter past them,
+    /// so ``newPrimaryKeys(for:count:)`` never hands them out again. Default false.
+    var acceptsForeignPrimaryKeys: Bool { get }
+
     /// Whether the store runs batch requests (``executeBatch(_:)``). Default: stores that do
     /// not need managed objects to save (the atomic stores' cache nodes are made from objects,
     /// which a batch request does not have).
@@ -255,6 +260,7 @@ extension StoreBackend {
     func contextDidRegister(_ objectIDs: [NSManagedObjectID]) {}
     func contextDidUnregister(_ objectIDs: [NSManagedObjectID]) {}
     var runsBatchRequests: Bool { !needsSourceObjects }
+    var acceptsForeignPrimaryKeys: Bool { false }
     func executeBatch(_ operation: BatchOperation) throws -> BatchOutcome { try RowBatchExecution(store: self).run(operation) }
 }
 

@@ -119,7 +119,17 @@ extension PostgreSQLStore {
     }
 
     /// New rows, entity by entity, many per INSERT (at most ``insertParameterLimit`` parameters).
+    /// Keys this store did not reserve (a copy keeping another store's keys) raise `Z_MAX`
+    /// past them; reserved ones are below it already, and cost no lock on `Z_PRIMARYKEY`.
     private func insert(_ rows: [StoreRow]) throws {
+        var highest: [Int: Int64] = [:]
+        for row in rows {
+            let root = schema.number(of: row.entity.rootEntity)
+            if row.key.primaryKey > (reservedKeys[root]?.last ?? 0) { highest[root] = max(highest[root] ?? 0, row.key.primaryKey) }
+        }
+        for (root, key) in highest {
+            try query("UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = GREATEST(\"Z_MAX\", $1) WHERE \"Z_ENT\" = $2", [.integer(key), .integer(Int64(root))])
+        }
         var start = 0
         while start < rows.count {
             let plan = try entityPlan(rows[start])

@@ -52,6 +52,8 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
 
     override var type: String { Self.registration.withLock { $0?.storeType } ?? "PostgreSQL" }
     var checksVersionsOnWrite: Bool { true }
+    /// A save raises `Z_MAX` past inserted keys it did not reserve.
+    var acceptsForeignPrimaryKeys: Bool { true }
 
     /// The store URL's own settings, read from its query items.
     struct Settings {

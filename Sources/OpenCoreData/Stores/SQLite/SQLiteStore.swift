@@ -62,6 +62,8 @@ final class SQLiteStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
 
     /// Updates and deletes carry `WHERE Z_OPT = ?`; a mismatch fails the save with 133020.
     var checksVersionsOnWrite: Bool { true }
+    /// A save raises `Z_MAX` past the keys it inserts (``SQLiteStore/save(_:)``).
+    var acceptsForeignPrimaryKeys: Bool { true }
     /// The derived attributes Apple's `Z_DA_<TABLE>_<Entity>_<attribute>_...` triggers keep in
     /// this file (a store Apple's framework made); found when the store opens.
     private(set) var derivedAttributesMaintainedByStore: Set<String> = []
