@@ -396,6 +396,9 @@ final class PostgreSQLStoreTests: XCTestCase {
     // MARK: Change propagation
 
     private static var tracking: [AnyHashable: Any] { [NSPersistentHistoryTrackingKey: true] }
+    private static var migrating: [AnyHashable: Any] {
+        [NSPersistentHistoryTrackingKey: true, NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true]
+    }
     private static var trackingAndPosting: [AnyHashable: Any] { [NSPersistentHistoryTrackingKey: true, NSPersistentStoreRemoteChangeNotificationPostOptionKey: true] }
 
     private func history(after token: NSPersistentHistoryToken?, in context: NSManagedObjectContext) throws -> [NSPersistentHistoryTransaction] {
@@ -483,6 +486,60 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertNotNil(changes.arrival(of: second, timeout: 10), "the listener reconnected and caught up")
         let transactions = try history(after: first, in: listening)
         XCTAssertEqual(transactions.flatMap { $0.changes ?? [] }.count, 1, "the history after the last token holds what happened while disconnected")
+    }
+
+    // MARK: Migrations across deploys
+
+    func testANewDeployMigratesTheStoreOnceWhileOlderServersAreRefused() throws {
+        let v1 = try server(options: Self.tracking)
+        try v1.performAndWait {
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: v1)
+            d.setValue("Ops", forKey: "name")
+            let p = NSEntityDescription.insertNewObject(forEntityName: "Project", into: v1)
+            p.setValue("Atlas", forKey: "title")
+            for name in ["ann", "bo"] {
+                let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: v1)
+                e.setValue(name, forKey: "name")
+                e.setValue(d, forKey: "department")
+                e.mutableSetValue(forKey: "projects").add(p)
+            }
+            try v1.save()
+            d.setValue(Decimal(3), forKey: "budget")
+            try v1.save()
+        }
+        let before = try Self.snapshot(v1)
+
+        // Three servers of the new deploy start at once; one migrates, the others wait and open.
+        let v2 = Self.makeModel(extraAttribute: "motto")
+        let options = Self.migrating
+        let url = storeURL!
+        let outcomes = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            let outcome: String
+            do { outcome = try Self.server(at: url, model: v2, options: Self.migrating).persistentStoreCoordinator!.persistentStores[0].identifier } catch { outcome = "\(error)" }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        let identifiers = outcomes.withLock { $0 }
+        XCTAssertEqual(identifiers, Array(repeating: v1.persistentStoreCoordinator!.persistentStores[0].identifier, count: 3), "same store, same UUID")
+
+        let migrated = try server(model: v2, options: options)
+        XCTAssertEqual(try Self.snapshot(migrated), before, "every object, key and relationship came along")
+        try migrated.performAndWait {
+            let d = try XCTUnwrap(try Self.fetch("Department", in: migrated).first)
+            XCTAssertNil(d.value(forKey: "motto"))
+            XCTAssertEqual(d.value(forKey: "budget") as? Decimal, Decimal(3))
+            d.setValue("Keep it running", forKey: "motto")
+            try migrated.save()
+        }
+        let transactions = try history(after: nil, in: migrated)
+        XCTAssertEqual(transactions.count, 3, "the history came along")
+        XCTAssertEqual(transactions[1].changes?.first?.changedObjectID.entity.name, "Department")
+        XCTAssertEqual(transactions[1].changes?.first?.updatedProperties?.map(\.name), ["budget"], "its updated properties in the new model's terms")
+
+        XCTAssertThrowsError(try server(options: options), "a server of the earlier deploy") { error in
+            XCTAssertEqual((error as NSError).code, NSPersistentStoreIncompatibleVersionHashError)
+        }
+        XCTAssertEqual(try Self.snapshot(server(model: v2)).count, before.count, "and it changed nothing")
     }
 
     // MARK: Copying between stores

@@ -118,6 +118,12 @@ extension PostgreSQLStore {
         try query("NOTIFY \(StoreSchema.quoted(notificationChannel)), '\(number.map(String.init) ?? "")'")
     }
 
+    /// A migration's rows, inside its transaction: the rows, then their to-many memberships.
+    func insertMigrated(_ rows: [StoreRow]) throws {
+        try insert(rows)
+        try writeToManyRelationships(of: rows)
+    }
+
     /// New rows, entity by entity, many per INSERT (at most ``insertParameterLimit`` parameters).
     /// Keys this store did not reserve (a copy keeping another store's keys) raise `Z_MAX`
     /// past them; reserved ones are below it already, and cost no lock on `Z_PRIMARYKEY`.

@@ -41,7 +41,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
     var connection: (any PostgreSQLDriverConnection)?
     /// The coordinator's listening connection, when the store posts remote changes.
     var remoteChangeListener: PostgreSQLRemoteChangeListener?
-    private(set) var schema: StoreSchema!
+    var schema: StoreSchema!
     private var plans: [ObjectIdentifier: PostgreSQLEntityPlan] = [:]
     private var plansByNumber: [Int: PostgreSQLEntityPlan] = [:]
     /// Keys reserved in `Z_PRIMARYKEY` and not handed out yet, by root entity number: the next
@@ -184,6 +184,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
             try query("INSERT INTO \"Z_PRIMARYKEY\" (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\") VALUES ($1, $2, $3, 0)",
                       [.integer(Int64(schema.number(of: e))), .text(e.name ?? ""), .integer(Int64(e.superentity.map { schema.number(of: $0) } ?? 0))])
         }
+        try writeModelCache(model)
         let uuid = UUID().uuidString
         var plist = Self.metadata(for: model, type: type)
         try query("INSERT INTO \"Z_METADATA\" (\"Z_VERSION\", \"Z_UUID\", \"Z_PLIST\") VALUES (1, $1, $2)", [.text(uuid), .bytes(try Self.encode(plist))])
@@ -200,10 +201,16 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         }
         stored[NSStoreUUIDKey] = uuid
         metadata = stored
-        try StoreMetadataCheck.checkModel(of: self, against: model)
         var numbers: [String: Int] = [:]
         for row in try query("SELECT \"Z_ENT\", \"Z_NAME\" FROM \"Z_PRIMARYKEY\"") {
             if case .integer(let n) = row[0], case .text(let name) = row[1] { numbers[name] = Int(n) }
+        }
+        do {
+            try StoreMetadataCheck.checkModel(of: self, against: model)
+        } catch let refusal as NSError where refusal.code == NSPersistentStoreIncompatibleVersionHashError {
+            let migrated = try migrateOrRefuse(stored: stored, model: model, numbers: numbers, tables: tables, refusal: refusal)
+            metadata = migrated
+            return migrated
         }
         do {
             schema = try StoreSchema(model: model, entityNumbers: numbers, existingTables: tables)
@@ -214,7 +221,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         return stored
     }
 
-    private func buildPlans() throws {
+    func buildPlans() throws {
         plans = [:]
         plansByNumber = [:]
         for e in schema.entities {
@@ -303,7 +310,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
     }
 
     /// A row of ``PostgreSQLSchema/selectList(of:)`` as a ``StoreRow``.
-    private func decode(_ columns: [PostgreSQLValue]) throws -> StoreRow {
+    func decode(_ columns: [PostgreSQLValue]) throws -> StoreRow {
         guard columns.count >= 3, case .integer(let pk) = columns[0], case .integer(let number) = columns[1], case .integer(let version) = columns[2],
               let plan = plansByNumber[Int(number)] else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "The PostgreSQL store at \(describedURL) holds a row of an entity its Z_PRIMARYKEY does not list (Z_ENT \(columns.count > 1 ? "\(columns[1])" : "?")).")

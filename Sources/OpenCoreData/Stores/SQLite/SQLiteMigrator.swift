@@ -472,6 +472,6 @@ enum SQLiteMigrator {
     }
 
     static func migrationError(_ path: String, _ reason: String) -> NSError {
-        CoreDataError.make(NSMigrationError, "Migrating the store at \(path) failed: \(reason). The original store was left unchanged.", [NSFilePathErrorKey: path])
+        RowConverter.migrationError(path, reason)
     }
 }

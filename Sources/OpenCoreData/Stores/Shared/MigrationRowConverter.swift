@@ -1,7 +1,8 @@
 import Foundation
 
 // A lightweight migration converts each row of the source store into a row of the
-// destination model (SQLiteMigrator.writeMigratedStore), one batch at a time.
+// destination model, one batch at a time (the SQLite store's SQLiteMigrator.writeMigratedStore,
+// the PostgreSQL store's migration in place).
 
 /// Rebuilds one source row as a row of the destination model, slot by slot, through the
 /// entity and property mappings.
@@ -54,12 +55,12 @@ struct RowConverter {
                 var value = old!
                 if value.isNull && !attribute.isOptional {
                     guard !attribute.defaultStoredValue.isNull else {
-                        throw SQLiteMigrator.migrationError(path, "'\(entityName).\(attribute.name)' is no longer optional and has no default value, but record \(record) has no value for it. Give the attribute a default value, or fill in the missing values before migrating")
+                        throw Self.migrationError(path, "'\(entityName).\(attribute.name)' is no longer optional and has no default value, but record \(record) has no value for it. Give the attribute a default value, or fill in the missing values before migrating")
                     }
                     value = attribute.defaultStoredValue
                 }
                 if case .integer(let i) = value, !Self.fits(i, attribute.attributeType) {
-                    throw SQLiteMigrator.migrationError(path, "record \(record) holds \(i) in '\(entityName).\(attribute.name)', which does not fit its new type \(attribute.attributeType)")
+                    throw Self.migrationError(path, "record \(record) holds \(i) in '\(entityName).\(attribute.name)', which does not fit its new type \(attribute.attributeType)")
                 }
                 values.append(value)
             } else if let relationship = property as? NSRelationshipDescription {
@@ -76,7 +77,7 @@ struct RowConverter {
                     values.append(.objectIDs(mapped))
                 } else {
                     guard mapped.count <= 1 else {
-                        throw SQLiteMigrator.migrationError(path, "'\(entityName).\(relationship.name)' became to-one, but record \(record) has \(mapped.count) related objects in it. Reduce them to one before migrating, or keep the relationship to-many")
+                        throw Self.migrationError(path, "'\(entityName).\(relationship.name)' became to-one, but record \(record) has \(mapped.count) related objects in it. Reduce them to one before migrating, or keep the relationship to-many")
                     }
                     values.append(mapped.first.map { .objectID($0) } ?? .null)
                 }
@@ -85,6 +86,11 @@ struct RowConverter {
             }
         }
         return StoreRow(objectID: newID, values: RowValues(values), version: row.version)
+    }
+
+    /// A failed migration's error (134110), naming the store.
+    static func migrationError(_ path: String, _ reason: String) -> NSError {
+        CoreDataError.make(NSMigrationError, "Migrating the store at \(path) failed: \(reason). The original store was left unchanged.", [NSFilePathErrorKey: path])
     }
 
     static func fits(_ value: Int64, _ type: NSAttributeType) -> Bool {

@@ -1,0 +1,175 @@
+import Foundation
+
+// Lightweight migration across deploys. The store keeps the model that made it (its compiled
+// archive in Z_MODELCACHE) and the checksums of the models it was made with before. The first
+// server of a new deploy that opens the store with NSMigratePersistentStoresAutomaticallyOption
+// and NSInferMappingModelAutomaticallyOption migrates it in place, inside the transaction that
+// holds the schema's advisory lock: PostgreSQL's DDL is transactional, so the migration
+// commits whole or not at all, and servers opening the store meanwhile wait for the lock,
+// then find the new model's hashes and open it. A server still running an older model (its
+// checksum among the store's earlier ones) gets NSPersistentStoreIncompatibleVersionHashError
+// and changes nothing.
+extension PostgreSQLStore {
+    /// Metadata key: the `versionChecksum`s of the models the store was made with before.
+    static let earlierModelsKey = "OCDEarlierModelVersionChecksums"
+
+    /// Keeps `model`'s archive in `Z_MODELCACHE` (inside the caller's transaction), so a later
+    /// deploy can migrate from it. A model the archive can't express (say, a custom
+    /// predicate) is left out: such a store can't be migrated automatically.
+    func writeModelCache(_ model: NSManagedObjectModel) throws {
+        try query("CREATE TABLE IF NOT EXISTS \"Z_MODELCACHE\" (\"Z_CONTENT\" bytea NOT NULL)")
+        try query("DELETE FROM \"Z_MODELCACHE\"")
+        var encoder = ArchivedModelEncoder(model)
+        guard let archive = try? encoder.archive() else { return }
+        try query("INSERT INTO \"Z_MODELCACHE\" (\"Z_CONTENT\") VALUES ($1)", [.bytes(archive)])
+    }
+
+    /// The model `Z_MODELCACHE` holds, frozen; nil when there is none or it does not decode.
+    func readModelCache(tables: Set<String>) throws -> NSManagedObjectModel? {
+        guard tables.contains("Z_MODELCACHE"), case .bytes(let archive)? = try query("SELECT \"Z_CONTENT\" FROM \"Z_MODELCACHE\" LIMIT 1").first?.first,
+              var decoder = try? ArchivedModelDecoder(archive, moduleName: nil), let model = try? decoder.makeModel() else { return nil }
+        model.freeze()
+        return model
+    }
+
+    /// Opens a store made with another model than `model`: migrates it in place when the
+    /// options ask for lightweight migration and the store's model is earlier; returns the
+    /// new metadata. Called inside the opening transaction, under the advisory lock.
+    func migrateOrRefuse(stored: [String: Any], model: NSManagedObjectModel, numbers: [String: Int], tables: Set<String>, refusal: NSError) throws -> [String: Any] {
+        let earlier = stored[Self.earlierModelsKey] as? [String] ?? []
+        if earlier.contains(model.versionChecksum) {
+            throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError, "The PostgreSQL store at \(describedURL) was migrated to a later model than this server's: it runs an earlier version of the app. Deploy the version the other servers run; the store was left unchanged.",
+                                     [NSStoreModelVersionHashesKey: stored[NSStoreModelVersionHashesKey] as Any])
+        }
+        guard NSPersistentStore.isOptionOn(NSMigratePersistentStoresAutomaticallyOption, in: options),
+              NSPersistentStore.isOptionOn(NSInferMappingModelAutomaticallyOption, in: options), !isReadOnly else { throw refusal }
+        guard let source = try readModelCache(tables: tables) else {
+            throw RowConverter.migrationError(describedURL, "the store keeps no readable model to migrate from (Z_MODELCACHE)")
+        }
+        let mapping: NSMappingModel
+        do {
+            mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: model)
+        } catch {
+            throw RowConverter.migrationError(describedURL, "no lightweight migration leads from the store's model to this one (\((error as NSError).localizedDescription))")
+        }
+        return try migrate(stored: stored, from: source, to: model, mapping: mapping, numbers: numbers, tables: tables)
+    }
+
+    private func migrate(stored: [String: Any], from source: NSManagedObjectModel, to destination: NSManagedObjectModel, mapping: NSMappingModel,
+                         numbers: [String: Int], tables: Set<String>) throws -> [String: Any] {
+        // Every row through the source model's layout, many-to-many members included (the
+        // tables holding them are about to go).
+        let sourceSchema: StoreSchema
+        do {
+            sourceSchema = try StoreSchema(model: source, entityNumbers: numbers, existingTables: tables)
+            schema = sourceSchema
+            try buildPlans()
+        } catch let error as StoreSchemaError {
+            throw RowConverter.migrationError(describedURL, "the store does not match its own model (\(error.message))")
+        }
+        var rows: [StoreRow] = []
+        for table in sourceSchema.tables {
+            rows += try query("SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName) ORDER BY \"Z_PK\"").map(decode)
+        }
+        try loadManyToMany(into: &rows, schema: sourceSchema)
+        var highWaterMark: Int64 = 0
+        for row in try query("SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" < 16000") {
+            if case .integer(let max) = row[0] { highWaterMark = Swift.max(highWaterMark, max) }
+        }
+
+        // The old tables go and the destination's come, in the same transaction.
+        for table in sourceSchema.tables { try query("DROP TABLE \(table.sqlName)") }
+        for join in sourceSchema.joinTables { try query("DROP TABLE \(join.sqlName)") }
+        try query("DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" < 16000")
+        do {
+            schema = try StoreSchema(model: destination, entityNumbers: nil, existingTables: [])
+            try buildPlans()
+            for sql in try PostgreSQLSchema.createStatements(for: schema) where !sql.contains("\"Z_PRIMARYKEY\"") && !sql.contains("\"Z_METADATA\"") {
+                try query(sql)
+            }
+        } catch let error as StoreSchemaError {
+            throw RowConverter.migrationError(describedURL, "this model has no PostgreSQL layout (\(error.message))")
+        }
+        // Keys stay (inheritance can't change in a lightweight migration, so each hierarchy
+        // keeps its keys unique); every root's counter starts above the highest key of any.
+        for e in schema.entities {
+            try query("INSERT INTO \"Z_PRIMARYKEY\" (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\") VALUES ($1, $2, $3, $4)",
+                      [.integer(Int64(schema.number(of: e))), .text(e.name ?? ""), .integer(Int64(e.superentity.map { schema.number(of: $0) } ?? 0)), .integer(highWaterMark)])
+        }
+        reservedKeys = [:]
+        let converter = RowConverter(mapping: mapping, destination: destination, store: self, path: describedURL)
+        let converted = try rows.compactMap { try converter.convert($0) }.sorted { ($0.entity.name ?? "") < ($1.entity.name ?? "") }
+        try insertMigrated(converted)
+
+        if tables.contains("ACHANGE") { try renumberHistory(from: sourceSchema, converter: converter) }
+
+        var plist = Self.metadata(for: destination, type: type)
+        for (key, value) in stored where plist[key] == nil && !Self.isStoreKey(key) { plist[key] = value }
+        let uuid = stored[NSStoreUUIDKey] as? String ?? UUID().uuidString
+        plist[Self.earlierModelsKey] = Array(Set((stored[Self.earlierModelsKey] as? [String] ?? []) + [source.versionChecksum])).sorted()
+        try query("UPDATE \"Z_METADATA\" SET \"Z_UUID\" = $1, \"Z_PLIST\" = $2", [.text(uuid), .bytes(try Self.encode(plist))])
+        try writeModelCache(destination)
+        plist[NSStoreUUIDKey] = uuid
+        return plist
+    }
+
+    /// Points the history's changes at the destination's entity numbers and property bitmaps
+    /// (changes of entities the migration removed go), as the SQLite store's migration does.
+    private func renumberHistory(from sourceSchema: StoreSchema, converter: RowConverter) throws {
+        var numbers: [Int64: (source: NSEntityDescription, destination: NSEntityDescription)] = [:]
+        for e in sourceSchema.entities {
+            if let d = converter.entities[e.name ?? ""] { numbers[Int64(sourceSchema.number(of: e))] = (e, d) }
+        }
+        for row in try query("SELECT \"Z_PK\", \"ZENTITY\", \"ZCOLUMNS\" FROM \"ACHANGE\"") {
+            guard case .integer(let id) = row[0], case .integer(let old) = row[1] else { continue }
+            guard let (source, destination) = numbers[old], let layout = destination.layout else {
+                try query("DELETE FROM \"ACHANGE\" WHERE \"Z_PK\" = $1", [.integer(id)])
+                continue
+            }
+            var columns: PostgreSQLValue = .null
+            if case .bytes(let bitmap) = row[2] {
+                let renamed = converter.sourceNames[destination.name ?? ""] ?? [:]
+                let names = Set(HistoryColumns.decode(bitmap, of: source).map(\.name))
+                let slots = layout.properties.indices.filter { names.contains(renamed[layout.properties[$0].name] ?? layout.properties[$0].name) }
+                columns = HistoryColumns.encode(slots, of: destination).map { .bytes($0) } ?? .null
+            }
+            try query("UPDATE \"ACHANGE\" SET \"ZENTITY\" = $1, \"ZCOLUMNS\" = $2 WHERE \"Z_PK\" = $3",
+                      [.integer(Int64(schema.number(of: destination))), columns, .integer(id)])
+        }
+    }
+
+    /// Fills the to-many slots of many-to-many relationships in `rows` from their join tables.
+    private func loadManyToMany(into rows: inout [StoreRow], schema: StoreSchema) throws {
+        var members: [String: [Int64: [NSManagedObjectID]]] = [:]  // "Entity.relationship" → owner key → members
+        for entity in schema.entities {
+            for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
+                guard case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable)? = schema.toManySource(for: relationship) else { continue }
+                var byOwner: [Int64: [NSManagedObjectID]] = [:]
+                let order = orderColumn.map { "j.\($0), " } ?? ""
+                for row in try query("SELECT j.\(ownerColumn), t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) ORDER BY \(order)t.\"Z_PK\"") {
+                    guard case .integer(let owner) = row[0], case .integer(let pk) = row[1], case .integer(let n) = row[2], let plan = planByNumber(Int(n)) else { continue }
+                    byOwner[owner, default: []].append(plan.origin.objectID(pk))
+                }
+                members["\(entity.name ?? "").\(relationship.name)"] = byOwner
+            }
+        }
+        guard !members.isEmpty else { return }
+        for i in rows.indices {
+            guard let layout = rows[i].entity.layout else { continue }
+            var values = Array(rows[i].values)
+            var changed = false
+            for (slot, property) in layout.properties.enumerated() {
+                guard let relationship = property as? NSRelationshipDescription, relationship.isToMany,
+                      let owner = relationship.entity?.name, let byOwner = members["\(owner).\(relationship.name)"] else { continue }
+                values[slot] = .objectIDs(byOwner[rows[i].key.primaryKey] ?? [])
+                changed = true
+            }
+            if changed { rows[i].values = RowValues(values) }
+        }
+    }
+
+    /// Whether `key` is one the store writes for itself, not one of the application's.
+    static func isStoreKey(_ key: String) -> Bool {
+        key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion") || key.hasPrefix("NSPersistence") || key == earlierModelsKey
+    }
+}
