@@ -285,6 +285,35 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    // MARK: Batch requests
+
+    func testBatchUpdatesAndDeletesReachEveryServer() throws {
+        let context = try server()
+        try context.performAndWait {
+            for i in 0..<6 {
+                let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+                e.setValue("b\(i)", forKey: "name")
+                e.setValue(Int16(20 + i), forKey: "age")
+            }
+            try context.save()
+            let update = NSBatchUpdateRequest(entityName: "Employee")
+            update.predicate = NSPredicate(format: "age < 23")
+            update.propertiesToUpdate = ["active": true]
+            update.resultType = .updatedObjectsCountResultType
+            XCTAssertEqual((try context.execute(update) as? NSBatchUpdateResult)?.result as? Int, 3)
+            let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
+            fetch.predicate = NSPredicate(format: "age >= 24")
+            let delete = NSBatchDeleteRequest(fetchRequest: fetch)
+            delete.resultType = .resultTypeCount
+            XCTAssertEqual((try context.execute(delete) as? NSBatchDeleteResult)?.result as? Int, 2)
+        }
+        let check = try server()
+        try check.performAndWait {
+            XCTAssertEqual(try Self.fetch("Employee", "active == YES", sortedBy: "name", in: check).map { $0.value(forKey: "name") as? String }, ["b0", "b1", "b2"])
+            XCTAssertEqual(try check.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 4)
+        }
+    }
+
     // MARK: Concurrency across servers
 
     func testPrimaryKeysOfServersInsertingAtOnceNeverCollide() throws {
