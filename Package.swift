@@ -77,6 +77,8 @@ let package = Package(
         // `ocd-torture`, the process that is killed or runs beside others.
         .target(name: "TortureKit", dependencies: ["OpenCoreData"], path: "Tests/Programs/TortureKit"),
         .executableTarget(name: "ocd-torture", dependencies: ["TortureKit"], path: "Tests/Programs/Torture"),
+        // One app server of the PostgreSQL store's multi-server proof, run four at a time.
+        .executableTarget(name: "ocd-pg-appserver", dependencies: ["OpenCoreDataPostgreSQL"], path: "Tests/Programs/PostgreSQLAppServer"),
         // The fuzz corpus is read from the source tree by path (FuzzRunner), not bundled.
         // What both test targets share: the company model and its stacks, fixture lookups,
         // temporary stores, the built tools. Public API of OpenCoreData only (and one counter
@@ -93,7 +95,7 @@ let package = Package(
         .testTarget(name: "OCDPortTests", dependencies: ["OCDPort", "OpenCoreDataTestSupport", "ocd-port", "ocd"], exclude: ["Samples"]),
         // Against a real server: Scripts/postgresql-test-cluster starts one (CI always does).
         .testTarget(name: "OpenCoreDataPostgreSQLTests", dependencies: [
-            "OpenCoreDataPostgreSQL",
+            "OpenCoreDataPostgreSQL", "OpenCoreDataTestSupport", "ocd-pg-appserver",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -15,8 +15,12 @@ extension PostgreSQLStore: HistoryKeepingStore {
 
     var tracksHistory: Bool { asksForHistoryTracking }
 
-    /// The history tables, made if missing (inside the opening transaction).
-    func createHistoryTablesIfNeeded() throws {
+    /// The history tables, made if missing (inside the opening transaction). Only then: even
+    /// `CREATE INDEX IF NOT EXISTS` locks its table, and one server's opening would wait for
+    /// another's save, which may wait for the opening's `Z_PRIMARYKEY` rows (a deadlock the
+    /// four-server test met).
+    func createHistoryTablesIfNeeded(tables: Set<String>) throws {
+        guard !tables.contains("ATRANSACTION") || !tables.contains("ACHANGE") else { return }
         try query("CREATE TABLE IF NOT EXISTS \"ATRANSACTION\" (\"Z_PK\" bigint PRIMARY KEY, \"ZTIMESTAMP\" double precision NOT NULL, \"ZAUTHOR\" text, \"ZBUNDLEID\" text, \"ZCONTEXTNAME\" text, \"ZPROCESSID\" text)")
         try query("CREATE TABLE IF NOT EXISTS \"ACHANGE\" (\"Z_PK\" bigint PRIMARY KEY, \"ZCHANGETYPE\" integer NOT NULL, \"ZENTITY\" integer NOT NULL, \"ZENTITYPK\" bigint NOT NULL, \"ZTRANSACTIONID\" bigint NOT NULL, \"ZCOLUMNS\" bytea, \"ZTOMBSTONE\" bytea)")
         try query("CREATE INDEX IF NOT EXISTS \"ACHANGE_ZTRANSACTIONID_INDEX\" ON \"ACHANGE\" (\"ZTRANSACTIONID\")")

@@ -100,8 +100,12 @@ extension PostgreSQLStore {
     /// object may take a unique value a deleted one held), then updates, versions of locked
     /// objects, inserts, and to-many memberships.
     private func write(_ changes: StoreChanges) throws {
-        for row in changes.deleted { try delete(row) }
-        for row in changes.updated { try update(row) }
+        // In key order, so that two servers' saves touching the same records lock them in the
+        // same order (in any other, each could hold a row the other waits for: a deadlock,
+        // which PostgreSQL ends by failing one of the saves).
+        let inKeyOrder = { (a: StoreRow, b: StoreRow) in (a.entity.rootEntityNumber, a.key.primaryKey) < (b.entity.rootEntityNumber, b.key.primaryKey) }
+        for row in changes.deleted.sorted(by: inKeyOrder) { try delete(row) }
+        for row in changes.updated.sorted(by: inKeyOrder) { try update(row) }
         for row in changes.locked {
             let plan = try entityPlan(row)
             if try query("UPDATE \(plan.table.sqlName) SET \"Z_OPT\" = $1 WHERE \"Z_PK\" = $2 AND \"Z_OPT\" = $3 RETURNING \"Z_PK\"",

@@ -160,7 +160,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
             } else {
                 stored = try createStore(model: model)
             }
-            if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded() }
+            if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded(tables: tables) }
             try query("COMMIT")
         } catch {
             try? query("ROLLBACK")
