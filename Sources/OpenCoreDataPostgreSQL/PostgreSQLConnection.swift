@@ -66,7 +66,8 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
         for value in values { value.bind(to: &bindings) }
         let result: PostgresQueryResult
         do {
-            result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Self.logger).wait()
+            guard !connection.isClosed else { throw ConnectionClosed() }
+            result = try waitUnlessClosed(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Self.logger))
         } catch {
             throw Self.error(NSPersistentStoreOperationError, "The PostgreSQL store at \(location) failed to run \(sql)", error)
         }
@@ -85,6 +86,30 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
         connection.closeFuture.whenComplete { _ in closed() }
         // postgres-nio sends its own LISTEN; this one returns only once the server listens.
         try query("LISTEN \"\(channel.replacingOccurrences(of: "\"", with: "\"\""))\"")
+    }
+
+    /// The connection ended (the server terminated it, the network failed, `close()`).
+    struct ConnectionClosed: Error, CustomStringConvertible {
+        var description: String { "the connection to the server was closed" }
+    }
+
+    /// `future`'s value, or ``ConnectionClosed`` as soon as the connection ends first: a query
+    /// sent as the server terminates the connection may otherwise never complete (the
+    /// terminated-connection test hung on one).
+    private func waitUnlessClosed<Value: Sendable>(_ future: EventLoopFuture<Value>) throws -> Value {
+        let promise = future.eventLoop.makePromise(of: Value.self)
+        let first = FirstCompletion()
+        future.whenComplete { result in if first.claim() { promise.completeWith(result) } }
+        connection.closeFuture.whenComplete { _ in if first.claim() { promise.fail(ConnectionClosed()) } }
+        return try promise.futureResult.wait()
+    }
+
+    /// Lets exactly one of two callbacks complete a promise.
+    private final class FirstCompletion: @unchecked Sendable {
+        // @unchecked Sendable: `claimed` is guarded by `lock`.
+        private let lock = NSLock()
+        private var claimed = false
+        func claim() -> Bool { lock.withLock { defer { claimed = true }; return !claimed } }
     }
 
     /// Closes the connection: waits for the socket to close, or on an event loop thread keeps

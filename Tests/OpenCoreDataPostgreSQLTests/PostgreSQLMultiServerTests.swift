@@ -1,6 +1,7 @@
 import Foundation
-import OpenCoreDataPostgreSQL
+@testable import OpenCoreDataPostgreSQL
 import OpenCoreDataTestSupport
+import Synchronization
 import XCTest
 
 /// Four app-server processes (`ocd-pg-appserver`, each its own coordinator) on one PostgreSQL
@@ -66,6 +67,122 @@ final class PostgreSQLMultiServerTests: XCTestCase {
                      (delays.last ?? .nan) * 1000, delays.count))
         XCTAssertLessThan(percentile(0.5), 250, "most saves reach the other servers within 250 ms")
         try coordinator.destroyPersistentStore(at: url, ofType: OCDPostgreSQLStoreType)
+    }
+
+    // MARK: Killed mid-save
+
+    private func proofStore() throws -> (server: URL, store: URL) {
+        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let server = URL(string: text) else {
+            throw XCTSkip("No PostgreSQL server: run `eval \"$(Scripts/postgresql-test-cluster start)\"` first.")
+        }
+        var components = URLComponents(url: server, resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "schema", value: "ocd_kill_\(UUID().uuidString.prefix(8).lowercased())")]
+        let url = components.url!
+        let (status, _, errors) = try runBuiltExecutable("ocd-pg-appserver", [url.absoluteString, "setup"])
+        XCTAssertEqual(status, 0, errors)
+        addTeardownBlock {
+            try NSPersistentStoreCoordinator(managedObjectModel: try Self.model(of: url)).destroyPersistentStore(at: url, ofType: OCDPostgreSQLStoreType)
+        }
+        return (server, url)
+    }
+
+    /// Batch tickets and the c0 counter agree, and every batch is whole: each save was all or
+    /// nothing. Returns how many batches the store holds.
+    @discardableResult
+    private func checkBatches(in url: URL) throws -> Int {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try Self.model(of: url))
+        try coordinator.addPersistentStore(ofType: OCDPostgreSQLStoreType, configurationName: nil, at: url, options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Counter")
+            request.predicate = NSPredicate(format: "name == 'c0'")
+            let counted = try XCTUnwrap(try context.fetch(request).first?.value(forKey: "value") as? Int64)
+            let tickets = NSFetchRequest<NSManagedObject>(entityName: "Ticket")
+            tickets.predicate = NSPredicate(format: "server == -1")
+            let codes = try context.fetch(tickets).compactMap { $0.value(forKey: "code") as? String }
+            XCTAssertEqual(Int64(codes.count), counted, "the counter counts exactly the tickets saved with it")
+            let batches = Dictionary(grouping: codes) { $0.split(separator: "-").dropLast().joined(separator: "-") }
+            XCTAssertTrue(batches.values.allSatisfy { $0.count == 10 }, "every batch whole")
+            return batches.count
+        }
+    }
+
+    func testAConnectionTerminatedMidSaveLeavesAllOrNothingAndTheServerGoesOn() throws {
+        let (server, url) = try proofStore()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try Self.model(of: url))
+        try coordinator.addPersistentStore(ofType: OCDPostgreSQLStoreType, configurationName: nil, at: url, options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let admin = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: server, environment: [:]))
+        defer { admin.close() }
+
+        let kills = Mutex(0)
+        let killer = Thread {
+            for _ in 0..<20 {
+                Thread.sleep(forTimeInterval: Double.random(in: 0.01...0.06))
+                let ended = (try? admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'OpenCoreData store' AND pid <> pg_backend_pid()").count) ?? 0
+                kills.withLock { $0 += ended }
+            }
+        }
+        killer.start()
+        var saved = 0, failed = 0
+        while !killer.isFinished {
+            Self.saveBatch(in: context) ? (saved += 1) : (failed += 1)
+        }
+        for _ in 0..<5 { if Self.saveBatch(in: context) { saved += 1 } }
+        XCTAssertGreaterThanOrEqual(kills.withLock { $0 }, 20, "twenty terminations")
+        XCTAssertGreaterThan(failed, 0, "terminations failed saves")
+        XCTAssertGreaterThan(saved, 0, "the server went on saving")
+        let batches = try checkBatches(in: url)
+        XCTAssertGreaterThanOrEqual(batches, saved, "every save reported saved is in the store (one whose COMMIT reply was lost may be too)")
+        print("terminated connections mid-save 20 times: \(saved) batches saved, \(failed) failed, \(batches) in the store")
+    }
+
+    func testAnAppServerKilledMidSaveLeavesAllOrNothingAndStartsAgain() throws {
+        let (_, url) = try proofStore()
+        for _ in 0..<20 {
+            let process = Process()
+            process.executableURL = try builtExecutable("ocd-pg-appserver")
+            process.arguments = [url.absoluteString, "batches"]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.15...0.4))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        }
+        let before = try checkBatches(in: url)
+        XCTAssertGreaterThan(before, 0, "the killed servers had saved batches")
+        let (status, output, errors) = try runBuiltExecutable("ocd-pg-appserver", [url.absoluteString, "batches", "0.5"])
+        XCTAssertEqual(status, 0, errors)
+        XCTAssertTrue(output.contains("SAVED"), output)
+        XCTAssertGreaterThan(try checkBatches(in: url), before, "a restarted server saves again")
+        print("killed an app server mid-save 20 times: \(before) whole batches in the store")
+    }
+
+    /// One all-or-nothing batch, as `ocd-pg-appserver batches` saves them.
+    private static func saveBatch(in context: NSManagedObjectContext) -> Bool {
+        context.performAndWait {
+            let batch = UUID().uuidString
+            for i in 0..<10 {
+                let ticket = NSEntityDescription.insertNewObject(forEntityName: "Ticket", into: context)
+                ticket.setValue("b\(batch)-\(i)", forKey: "code")
+                ticket.setValue(Int16(-1), forKey: "server")
+            }
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Counter")
+            request.predicate = NSPredicate(format: "name == 'c0'")
+            do {
+                guard let counter = try context.fetch(request).first else { return false }
+                counter.setValue(((counter.value(forKey: "value") as? Int64) ?? 0) + 10, forKey: "value")
+                try context.save()
+                return true
+            } catch {
+                context.rollback()
+                context.reset()
+                return false
+            }
+        }
     }
 
     /// The model `ocd-pg-appserver` uses (the same entities; a different model would be refused).

@@ -6,8 +6,9 @@ import OpenCoreDataPostgreSQL
 // inserts tickets under a uniqueness constraint, deletes and re-inserts its own, and measures
 // how long other servers' saves take to reach it through remote-change notifications.
 //
-//     ocd-pg-appserver <store URL> setup          # the counters c0...c3
-//     ocd-pg-appserver <store URL> <seconds> <n>  # prints one line: RESULT {json}
+//     ocd-pg-appserver <store URL> setup               # the counters c0...c3
+//     ocd-pg-appserver <store URL> <seconds> <n>       # prints one line: RESULT {json}
+//     ocd-pg-appserver <store URL> batches [seconds]   # all-or-nothing batches, until killed
 
 func attribute(_ name: String, _ type: NSAttributeType) -> NSAttributeDescription {
     let a = NSAttributeDescription()
@@ -46,6 +47,31 @@ do {
 let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
 context.persistentStoreCoordinator = coordinator
 
+/// One batch: ten tickets `b<uuid>-<i>` and c0 raised by ten, saved together; false when the
+/// save failed (its changes are dropped).
+func saveBatch(in context: NSManagedObjectContext) -> Bool {
+    context.performAndWait {
+        let batch = UUID().uuidString
+        for i in 0..<10 {
+            let ticket = NSEntityDescription.insertNewObject(forEntityName: "Ticket", into: context)
+            ticket.setValue("b\(batch)-\(i)", forKey: "code")
+            ticket.setValue(Int16(-1), forKey: "server")
+        }
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Counter")
+        request.predicate = NSPredicate(format: "name == 'c0'")
+        do {
+            guard let counter = try context.fetch(request).first else { return false }
+            counter.setValue(((counter.value(forKey: "value") as? Int64) ?? 0) + 10, forKey: "value")
+            try context.save()
+            return true
+        } catch {
+            context.rollback()
+            context.reset()
+            return false
+        }
+    }
+}
+
 if arguments[2] == "setup" {
     try context.performAndWait {
         for i in 0..<4 {
@@ -57,6 +83,19 @@ if arguments[2] == "setup" {
     }
     exit(0)
 }
+if arguments[2] == "batches" {
+    // Saves batches until killed (or for the seconds given): each one ten tickets and the
+    // counter c0 raised by ten, in one save, so the store holds as many batch tickets as c0
+    // counts exactly when every save was all or nothing.
+    let until = arguments.count > 3 ? Date().addingTimeInterval(Double(arguments[3]) ?? 0) : Date.distantFuture
+    var saved = 0
+    while Date() < until {
+        saved += saveBatch(in: context) ? 1 : 0
+    }
+    print("SAVED \(saved)")
+    exit(0)
+}
+
 guard arguments.count == 4, let seconds = Double(arguments[2]), let server = Int16(arguments[3]) else { exit(2) }
 let author = "server\(server)"
 

@@ -105,6 +105,8 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         let settings = try Settings(url: url ?? URL(fileURLWithPath: "/dev/null"))
         let connection = try driver.connect(to: settings.serverURL)
         do {
+            // Named, so an operator (or a test) can tell the store's connections in pg_stat_activity.
+            _ = try connection.query("SET application_name = 'OpenCoreData store'", [])
             if let schema = settings.schemaName { _ = try connection.query("SET search_path TO \(StoreSchema.quoted(schema))", []) }
             if let ms = settings.statementTimeout { _ = try connection.query("SET statement_timeout = \(ms)", []) }
         } catch {
