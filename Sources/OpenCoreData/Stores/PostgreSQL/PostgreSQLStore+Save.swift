@@ -194,19 +194,11 @@ extension PostgreSQLStore {
             case let .attribute(slot, attribute):
                 values.append(try PostgreSQLValueCoding.columnValue(row.values[slot], for: attribute))
             case let .foreignKey(slot):
-                values.append(try relatedID(row.values[slot], row).map { .integer($0.primaryKey) } ?? .null)
+                values.append(try savedRelatedID(row.values[slot], row).map { .integer($0.primaryKey) } ?? .null)
             case let .foreignEntity(slot):
-                values.append(try relatedID(row.values[slot], row).map { .integer(Int64(schema.number(of: $0.entity))) } ?? .null)
+                values.append(try savedRelatedID(row.values[slot], row).map { .integer(Int64(schema.number(of: $0.entity))) } ?? .null)
             }
         }
-    }
-
-    private func relatedID(_ value: StoredValue, _ row: StoreRow) throws -> NSManagedObjectID? {
-        guard case .objectID(let id) = value else { return nil }
-        guard !id.isTemporaryID, id.persistentStore === self else {
-            throw CoreDataError.make(NSPersistentStoreSaveError, "'\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) refers to an object that is unsaved or in another store (\(id.uriRepresentation().absoluteString)). Relationships between stores are not supported.")
-        }
-        return id
     }
 
     /// Join-table pairs of many-to-many relationships and the positions of ordered one-to-many
@@ -233,7 +225,7 @@ extension PostgreSQLStore {
                         let width = orderColumn == nil ? 2 : 3
                         var values: [PostgreSQLValue] = []
                         for (position, member) in members.enumerated() {
-                            guard let target = try relatedID(.objectID(member), row) else { continue }
+                            guard let target = try savedRelatedID(.objectID(member), row) else { continue }
                             values += [.integer(owner), .integer(target.primaryKey)]
                             if orderColumn != nil { values.append(.integer(Self.orderKey(position))) }
                         }

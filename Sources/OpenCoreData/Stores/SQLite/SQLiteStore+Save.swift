@@ -237,9 +237,9 @@ extension SQLiteStore {
             case let .compositeLeaf(slot, columns, leaf):
                 statement.bind(try columns.columnValue(of: row.values[slot], leaf: leaf), at: index)
             case let .foreignKey(slot):
-                if let target = try relatedID(row.values[slot], row) { statement.bind(target.primaryKey, at: index) } else { statement.bind(.null, at: index) }
+                if let target = try savedRelatedID(row.values[slot], row) { statement.bind(target.primaryKey, at: index) } else { statement.bind(.null, at: index) }
             case let .foreignEntity(slot):
-                if let target = try relatedID(row.values[slot], row) { statement.bind(Int64(schema.number(of: target.entity)), at: index) } else { statement.bind(.null, at: index) }
+                if let target = try savedRelatedID(row.values[slot], row) { statement.bind(Int64(schema.number(of: target.entity)), at: index) } else { statement.bind(.null, at: index) }
             }
             index += 1
         }
@@ -252,14 +252,6 @@ extension SQLiteStore {
             let exists = try !db.query("SELECT 1 FROM \(plan.table.sqlName) WHERE Z_PK = ?", [.integer(row.key.primaryKey)], { _ in true }).isEmpty
             throw conflict(row, exists ? "was changed by another context or process" : "was deleted by another context or process")
         }
-    }
-
-    private func relatedID(_ value: StoredValue, _ row: StoreRow) throws -> NSManagedObjectID? {
-        guard case .objectID(let id) = value else { return nil }
-        guard !id.isTemporaryID, id.persistentStore === self else {
-            throw CoreDataError.make(NSPersistentStoreSaveError, "'\(row.entity.name ?? "?")' \(row.objectID.uriRepresentation().absoluteString) refers to an object that is unsaved or in another store (\(id.uriRepresentation().absoluteString)). Relationships between stores are not supported.")
-        }
-        return id
     }
 
     /// Records to-many memberships: join-table pairs of many-to-many relationships, and the
@@ -289,7 +281,7 @@ extension SQLiteStore {
                         let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
                         let sql = "INSERT OR REPLACE INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
                         for (position, member) in members.enumerated() {
-                            guard let target = try relatedID(.objectID(member), row) else { continue }
+                            guard let target = try savedRelatedID(.objectID(member), row) else { continue }
                             var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
                             if orderColumn != nil { values.append(.integer(Self.orderKey(position))) }
                             try db.run(sql, values)
