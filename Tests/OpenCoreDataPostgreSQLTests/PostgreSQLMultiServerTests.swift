@@ -113,13 +113,15 @@ final class PostgreSQLMultiServerTests: XCTestCase {
         defer { admin.close() }
         let process = Process()
         process.executableURL = try builtExecutable("ocd-pg-appserver")
-        process.arguments = [url.absoluteString, "batches", "3"]
+        process.arguments = [url.absoluteString, "batches", "8"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         Thread.sleep(forTimeInterval: 0.3)
+        // Twenty terminations at random moments (a moment when the server is reconnecting
+        // finds no connection and does not count).
         var kills = 0
-        for _ in 0..<20 {
+        while kills < 20 && process.isRunning {
             Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.08))
             kills += try admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'OpenCoreData store' AND pid <> pg_backend_pid()").count
         }

@@ -26,7 +26,7 @@ final class PostgreSQLStoreTests: XCTestCase {
 
     // MARK: A model with every attribute type and every kind of relationship
 
-    nonisolated(unsafe) static let model: NSManagedObjectModel = makeModel()
+    static let model: NSManagedObjectModel = makeModel()
 
     private static func makeModel(extraAttribute: String? = nil) -> NSManagedObjectModel {
         func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true) -> NSAttributeDescription {

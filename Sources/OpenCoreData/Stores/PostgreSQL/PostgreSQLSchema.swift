@@ -66,8 +66,9 @@ enum PostgreSQLSchema {
             .joined(separator: ", ")
     }
 
-    /// Every statement that creates a new store's tables and indexes, bookkeeping included.
-    static func createStatements(for schema: StoreSchema) throws -> [String] {
+    /// Every statement that creates a new store's tables and indexes, and with `bookkeeping`
+    /// its `Z_PRIMARYKEY` and `Z_METADATA` (a migration keeps those).
+    static func createStatements(for schema: StoreSchema, bookkeeping: Bool = true) throws -> [String] {
         let q = StoreSchema.quoted
         var sql: [String] = []
         for table in schema.tables {
@@ -101,6 +102,7 @@ enum PostgreSQLSchema {
             sql.append("CREATE TABLE \(join.sqlName) (\(columns.joined(separator: ", ")))")
             sql.append("CREATE INDEX \(q("\(join.name)_\(join.secondaryOwnerColumn)_INDEX")) ON \(join.sqlName) (\(join.secondaryOwnerSQL), \(join.primaryOwnerSQL))")
         }
+        guard bookkeeping else { return sql }
         sql.append("CREATE TABLE \"Z_PRIMARYKEY\" (\"Z_ENT\" integer PRIMARY KEY, \"Z_NAME\" text NOT NULL, \"Z_SUPER\" integer NOT NULL, \"Z_MAX\" bigint NOT NULL)")
         sql.append("CREATE TABLE \"Z_METADATA\" (\"Z_VERSION\" integer PRIMARY KEY, \"Z_UUID\" text NOT NULL, \"Z_PLIST\" bytea NOT NULL)")
         return sql

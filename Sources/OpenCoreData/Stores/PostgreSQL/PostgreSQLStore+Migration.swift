@@ -84,9 +84,7 @@ extension PostgreSQLStore {
         do {
             schema = try StoreSchema(model: destination, entityNumbers: nil, existingTables: [])
             try buildPlans()
-            for sql in try PostgreSQLSchema.createStatements(for: schema) where !sql.contains("\"Z_PRIMARYKEY\"") && !sql.contains("\"Z_METADATA\"") {
-                try query(sql)
-            }
+            for sql in try PostgreSQLSchema.createStatements(for: schema, bookkeeping: false) { try query(sql) }
         } catch let error as StoreSchemaError {
             throw RowConverter.migrationError(describedURL, "this model has no PostgreSQL layout (\(error.message))")
         }

@@ -165,7 +165,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
             if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded(tables: tables) }
             try query("COMMIT")
         } catch {
-            try? query("ROLLBACK")
+            _ = try? query("ROLLBACK")
             throw error
         }
         metadata = stored
