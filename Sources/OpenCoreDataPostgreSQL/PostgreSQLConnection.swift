@@ -42,6 +42,8 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
     private init(connection: PostgresConnection, location: PostgreSQLStoreLocation) {
         self.connection = connection
         self.location = location
+        let pending = self.pending
+        connection.closeFuture.whenComplete { _ in pending.close() }
     }
 
     /// Connects to `location`'s server and database, waiting at most `timeout` seconds.
@@ -95,22 +97,48 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
 
     /// `future`'s value, or ``ConnectionClosed`` as soon as the connection ends first: a query
     /// sent as the server terminates the connection may otherwise never complete (the
-    /// terminated-connection test hung on one).
+    /// terminated-connection test hung on one). The one close callback of the connection
+    /// (``pending``) fails the waiting promise; a callback per query would keep every result
+    /// alive until the connection closes.
     private func waitUnlessClosed<Value: Sendable>(_ future: EventLoopFuture<Value>) throws -> Value {
         let promise = future.eventLoop.makePromise(of: Value.self)
-        let first = FirstCompletion()
-        future.whenComplete { result in if first.claim() { promise.completeWith(result) } }
-        connection.closeFuture.whenComplete { _ in if first.claim() { promise.fail(ConnectionClosed()) } }
+        let failure: @Sendable () -> Void = { promise.fail(ConnectionClosed()) }
+        let pending = self.pending
+        guard pending.begin(failure) else { throw ConnectionClosed() }
+        future.whenComplete { result in
+            if pending.end() { promise.completeWith(result) }
+        }
         return try promise.futureResult.wait()
     }
 
-    /// Lets exactly one of two callbacks complete a promise.
-    private final class FirstCompletion: @unchecked Sendable {
-        // @unchecked Sendable: `claimed` is guarded by `lock`.
+    /// The failure of the query being waited for, which the connection's close callback
+    /// calls; at most one, as the store calls a connection from one thread at a time.
+    private final class PendingQuery: @unchecked Sendable {
+        // @unchecked Sendable: both properties are guarded by `lock`.
         private let lock = NSLock()
-        private var claimed = false
-        func claim() -> Bool { lock.withLock { defer { claimed = true }; return !claimed } }
+        private var failure: (@Sendable () -> Void)?
+        private var isClosed = false
+        /// Registers the waiting query's failure; false when the connection has closed.
+        func begin(_ failure: @escaping @Sendable () -> Void) -> Bool {
+            lock.withLock {
+                guard !isClosed else { return false }
+                self.failure = failure
+                return true
+            }
+        }
+        /// The query completed: true unless the close callback failed it first.
+        func end() -> Bool { lock.withLock { defer { failure = nil }; return failure != nil } }
+        /// The connection closed: fails the waiting query, if any.
+        func close() {
+            let waiting = lock.withLock { () -> (@Sendable () -> Void)? in
+                isClosed = true
+                defer { failure = nil }
+                return failure
+            }
+            waiting?()
+        }
     }
+    private let pending = PendingQuery()
 
     /// Closes the connection: waits for the socket to close, or on an event loop thread keeps
     /// the connection alive until it has (postgres-nio requires a connection to be closed

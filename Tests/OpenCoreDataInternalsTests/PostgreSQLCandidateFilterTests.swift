@@ -26,7 +26,8 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
     func testNumbersDatesAndBooleansAreComparedInSQL() throws {
         let cases: [(String, [Any], String, [PostgreSQLValue])] = [
             ("age >= 30", [], "\"ZAGE\" >= $3", [.integer(30)]),
-            ("rating < 2", [], "\"ZRATING\" < $3", [.double(2)]),
+            ("rating < 2", [], "(\"ZRATING\" < $3 OR \"ZRATING\" = 'NaN'::float8)", [.double(2)]),
+            ("rating > 2", [], "\"ZRATING\" > $3", [.double(2)]),
             ("active == YES", [], "\"ZACTIVE\" = $3", [.bool(true)]),
             ("hired > %@", [Date(timeIntervalSinceReferenceDate: 5)], "\"ZHIRED\" > $3", [.double(5)]),
             ("age == nil", [], "\"ZAGE\" IS NULL", []),
@@ -56,7 +57,7 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
     }
 
     func testAnOrNarrowsOnlyWhenEveryPartTranslates() throws {
-        XCTAssertEqual(try filter("age > 1 OR rating < 3")?.sql, "(\"ZAGE\" > $1 OR \"ZRATING\" < $2)")
+        XCTAssertEqual(try filter("age > 1 OR rating >= 3")?.sql, "(\"ZAGE\" > $1 OR \"ZRATING\" >= $2)")
         XCTAssertNil(try filter("age > 1 OR name == 'x'"))
         let f = try XCTUnwrap(try filter("rating > 4 AND (age > 1 OR name == 'x')"))
         XCTAssertEqual(f.values, [.double(4)], "the OR's values were taken back")

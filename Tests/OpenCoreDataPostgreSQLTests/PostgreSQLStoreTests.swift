@@ -28,7 +28,7 @@ final class PostgreSQLStoreTests: XCTestCase {
 
     static let model: NSManagedObjectModel = makeModel()
 
-    private static func makeModel(extraAttribute: String? = nil) -> NSManagedObjectModel {
+    private static func makeModel(extraAttribute: String? = nil, extraEntity: Bool = false) -> NSManagedObjectModel {
         func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true) -> NSAttributeDescription {
             let a = NSAttributeDescription()
             a.name = name
@@ -65,6 +65,13 @@ final class PostgreSQLStoreTests: XCTestCase {
         project.properties = [attribute("title", .stringAttributeType), members]
         let model = NSManagedObjectModel()
         model.entities = [department, employee, manager, project]
+        if extraEntity {
+            // Sorts first: numbered from scratch, every other entity's number would move.
+            let aardvark = NSEntityDescription()
+            aardvark.name = "Aardvark"
+            aardvark.properties = [attribute("name", .stringAttributeType)]
+            model.entities.append(aardvark)
+        }
         return model
     }
 
@@ -110,6 +117,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
         let identifiers = results.withLock { $0 }
         XCTAssertEqual(identifiers.count, 4)
+        XCTAssertTrue(identifiers.allSatisfy { UUID(uuidString: $0) != nil }, "every server opened the store: \(identifiers)")
         XCTAssertEqual(Set(identifiers).count, 1, "one store, made once under the advisory lock: \(identifiers)")
     }
 
@@ -185,7 +193,8 @@ final class PostgreSQLStoreTests: XCTestCase {
         for context in [try server(), memory] {
             try context.performAndWait {
                 let people: [(String, Int16?, Double?, Bool?)] = [("ada", 36, 4.5, true), ("Ådne", 28, nil, false), ("bob", 51, 2, true),
-                                                                 ("Carl", 28, 3.25, nil), ("carl", 19, 1, false), ("dee", nil, 5, true)]
+                                                                 ("Carl", 28, 3.25, nil), ("carl", 19, 1, false), ("dee", nil, 5, true),
+                                                                 ("eve", 40, .nan, true)]
                 for (i, (name, age, rating, active)) in people.enumerated() {
                     let e = NSEntityDescription.insertNewObject(forEntityName: name == "bob" ? "Manager" : "Employee", into: context)
                     e.setValue(name, forKey: "name")
@@ -214,6 +223,10 @@ final class PostgreSQLStoreTests: XCTestCase {
             ("Employee", "active != 1", [NSSortDescriptor(key: "name", ascending: true)], 0),
             ("Employee", "hired > CAST(1500, 'NSDate') AND hired <= CAST(4000, 'NSDate')", [NSSortDescriptor(key: "name", ascending: true)], 0),
             ("Employee", "NOT (age > 20) AND rating < 4", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            // A stored NaN: the evaluator compares it as equal to any number, PostgreSQL orders it last.
+            ("Employee", "rating == 5", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "rating <= 2", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            ("Employee", "rating > 4", [NSSortDescriptor(key: "name", ascending: true)], 0),
         ]
         for (entity, format, sorts, limit) in requests {
             func names(_ context: NSManagedObjectContext) throws -> [String] {
@@ -230,7 +243,7 @@ final class PostgreSQLStoreTests: XCTestCase {
             XCTAssertEqual(try names(reader), expected, "\(entity) \(format ?? "all") sorted by \(sorts.map { $0.key ?? "" }) limit \(limit)")
         }
         try reader.performAndWait {
-            XCTAssertEqual(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 6, "a fetch of an entity includes its subentities")
+            XCTAssertEqual(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 7, "a fetch of an entity includes its subentities")
         }
     }
 
@@ -509,8 +522,12 @@ final class PostgreSQLStoreTests: XCTestCase {
         guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let serverURL = URL(string: text) else { return }
         let admin = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: serverURL, environment: [:]))
         defer { admin.close() }
-        let terminated = try admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'OpenCoreData remote-change listener'")
-        XCTAssertFalse(terminated.isEmpty, "a listener connection was found")
+        let listeners = "SELECT pid FROM pg_stat_activity WHERE application_name = 'OpenCoreData remote-change listener'"
+        let old = try admin.query(listeners)
+        XCTAssertFalse(old.isEmpty, "a listener connection was found")
+        _ = try admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'OpenCoreData remote-change listener'")
+        // Saved only once the old connections are gone, so its NOTIFY can't reach them.
+        while try admin.query(listeners).contains(where: old.contains) { Thread.sleep(forTimeInterval: 0.002) }
         let (second, _) = try save("South")
         XCTAssertNotNil(changes.arrival(of: second, timeout: 10), "the listener reconnected and caught up")
         let transactions = try history(after: first, in: listening)
@@ -539,7 +556,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         let before = try Self.snapshot(v1)
 
         // Three servers of the new deploy start at once; one migrates, the others wait and open.
-        let v2 = Self.makeModel(extraAttribute: "motto")
+        let v2 = Self.makeModel(extraAttribute: "motto", extraEntity: true)
         let options = Self.migrating
         let url = storeURL!
         let outcomes = Mutex<[String]>([])
@@ -565,6 +582,8 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(transactions[1].changes?.first?.changedObjectID.entity.name, "Department")
         XCTAssertEqual(transactions[1].changes?.first?.updatedProperties?.map(\.name), ["budget"], "its updated properties in the new model's terms")
 
+        // A server of the earlier deploy still running reads on: entities keep their numbers.
+        XCTAssertEqual(try Self.snapshot(v1).count, before.count)
         XCTAssertThrowsError(try server(options: options), "a server of the earlier deploy") { error in
             XCTAssertEqual((error as NSError).code, NSPersistentStoreIncompatibleVersionHashError)
         }

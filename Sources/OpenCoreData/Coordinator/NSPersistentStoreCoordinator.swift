@@ -654,7 +654,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 for p in prepared { p.rollback() }
                 throw error
             }
-            for p in prepared { try p.commit() }
+            // A commit that fails leaves the stores after it staged: roll them back, so none
+            // keeps an open transaction (and its locks) for a later save to commit.
+            for (i, p) in prepared.enumerated() {
+                do { try p.commit() } catch {
+                    for later in prepared[(i + 1)...] { later.rollback() }
+                    throw error
+                }
+            }
             for (store, _) in perStore { store.metadataNeedsWrite = false }
             rowCache.update(changes.updated)
             rowCache.update(changes.locked)

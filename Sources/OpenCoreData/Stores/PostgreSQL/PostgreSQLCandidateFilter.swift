@@ -101,6 +101,13 @@ struct PostgreSQLCandidateFilter {
         }
         values.append(value)
         let parameter = "$\(first + values.count - 1)"
-        return (op == "<>" ? "(\(name) IS NULL OR \(name) <> \(parameter))" : "\(name) \(op) \(parameter)", true)
+        if op == "<>" { return ("(\(name) IS NULL OR \(name) <> \(parameter))", true) }
+        if case .double = value, op == "=" || op == "<=" || op == "<" {
+            // A stored NaN compares as equal to any number in memory (`NumericValue`), while
+            // PostgreSQL orders it above every number: keep it for `=` and `<=` (and `<`, to
+            // stay clear of either side's order).
+            return ("(\(name) \(op) \(parameter) OR \(name) = 'NaN'::float8)", true)
+        }
+        return ("\(name) \(op) \(parameter)", true)
     }
 }

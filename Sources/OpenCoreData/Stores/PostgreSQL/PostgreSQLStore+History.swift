@@ -20,11 +20,21 @@ extension PostgreSQLStore: HistoryKeepingStore {
     /// another's save, which may wait for the opening's `Z_PRIMARYKEY` rows (a deadlock the
     /// four-server test met).
     func createHistoryTablesIfNeeded(tables: Set<String>) throws {
-        guard !tables.contains("ATRANSACTION") || !tables.contains("ACHANGE") else { return }
+        guard !tables.contains("ATRANSACTION") || !tables.contains("ACHANGE") || !tables.contains("Z_PRIMARYKEY") else {
+            // The tables exist; their counters must too (a store made where old history
+            // tables were left behind would have none).
+            if try query("SELECT count(*) FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" IN (16001, 16002)").first?.first == .integer(2) { return }
+            try insertHistoryCounters()
+            return
+        }
         try query("CREATE TABLE IF NOT EXISTS \"ATRANSACTION\" (\"Z_PK\" bigint PRIMARY KEY, \"ZTIMESTAMP\" double precision NOT NULL, \"ZAUTHOR\" text, \"ZBUNDLEID\" text, \"ZCONTEXTNAME\" text, \"ZPROCESSID\" text)")
         try query("CREATE TABLE IF NOT EXISTS \"ACHANGE\" (\"Z_PK\" bigint PRIMARY KEY, \"ZCHANGETYPE\" integer NOT NULL, \"ZENTITY\" integer NOT NULL, \"ZENTITYPK\" bigint NOT NULL, \"ZTRANSACTIONID\" bigint NOT NULL, \"ZCOLUMNS\" bytea, \"ZTOMBSTONE\" bytea)")
         try query("CREATE INDEX IF NOT EXISTS \"ACHANGE_ZTRANSACTIONID_INDEX\" ON \"ACHANGE\" (\"ZTRANSACTIONID\")")
         try query("CREATE INDEX IF NOT EXISTS \"Z_TRANSACTION_TransactionTimestampIndex\" ON \"ATRANSACTION\" (\"ZTIMESTAMP\")")
+        try insertHistoryCounters()
+    }
+
+    private func insertHistoryCounters() throws {
         for (number, name) in [(Self.historyChangeEntity, "CHANGE"), (Self.historyTransactionEntity, "TRANSACTION")] {
             try query("INSERT INTO \"Z_PRIMARYKEY\" (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\") VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING", [.integer(number), .text(name)])
         }

@@ -69,9 +69,9 @@ extension PostgreSQLStore {
         }
         var rows: [StoreRow] = []
         for table in sourceSchema.tables {
-            rows += try query("SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName) ORDER BY \"Z_PK\"").map(decode)
+            rows += try query("SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName) ORDER BY \"Z_PK\"").map { try decode($0, from: table) }
         }
-        try loadManyToMany(into: &rows, schema: sourceSchema)
+        try loadToManyMembers(into: &rows, schema: sourceSchema)
         var highWaterMark: Int64 = 0
         for row in try query("SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" < 16000") {
             if case .integer(let max) = row[0] { highWaterMark = Swift.max(highWaterMark, max) }
@@ -81,8 +81,20 @@ extension PostgreSQLStore {
         for table in sourceSchema.tables { try query("DROP TABLE \(table.sqlName)") }
         for join in sourceSchema.joinTables { try query("DROP TABLE \(join.sqlName)") }
         try query("DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" < 16000")
+        // Entities that stay keep their numbers (Z_ENT of rows, keys of IDs servers still hold);
+        // new ones are numbered after the highest.
+        let converter = RowConverter(mapping: mapping, destination: destination, store: self, path: describedURL)
+        var destinationNumbers: [String: Int] = [:]
+        for e in sourceSchema.entities {
+            if let d = converter.entities[e.name ?? ""], let name = d.name { destinationNumbers[name] = sourceSchema.number(of: e) }
+        }
+        var next = (sourceSchema.entities.map { sourceSchema.number(of: $0) }.max() ?? 0) + 1
+        for e in destination.entities.sorted(by: { $0.entityNumber < $1.entityNumber }) where destinationNumbers[e.name ?? ""] == nil {
+            destinationNumbers[e.name ?? ""] = next
+            next += 1
+        }
         do {
-            schema = try StoreSchema(model: destination, entityNumbers: nil, existingTables: [])
+            schema = try StoreSchema(model: destination, entityNumbers: destinationNumbers, existingTables: [])
             try buildPlans()
             for sql in try PostgreSQLSchema.createStatements(for: schema, bookkeeping: false) { try query(sql) }
         } catch let error as StoreSchemaError {
@@ -95,7 +107,6 @@ extension PostgreSQLStore {
                       [.integer(Int64(schema.number(of: e))), .text(e.name ?? ""), .integer(Int64(e.superentity.map { schema.number(of: $0) } ?? 0)), .integer(highWaterMark)])
         }
         reservedKeys = [:]
-        let converter = RowConverter(mapping: mapping, destination: destination, store: self, path: describedURL)
         let converted = try rows.compactMap { try converter.convert($0) }.sorted { ($0.entity.name ?? "") < ($1.entity.name ?? "") }
         try insertMigrated(converted)
 
@@ -136,15 +147,26 @@ extension PostgreSQLStore {
         }
     }
 
-    /// Fills the to-many slots of many-to-many relationships in `rows` from their join tables.
-    private func loadManyToMany(into rows: inout [StoreRow], schema: StoreSchema) throws {
+    /// Fills the to-many slots of many-to-many and ordered one-to-many relationships in `rows`.
+    private func loadToManyMembers(into rows: inout [StoreRow], schema: StoreSchema) throws {
         var members: [String: [Int64: [NSManagedObjectID]]] = [:]  // "Entity.relationship" → owner key → members
         for entity in schema.entities {
             for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
-                guard case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable)? = schema.toManySource(for: relationship) else { continue }
+                // Join tables go with the migration; an ordered one-to-many's order is in its
+                // members' rows, which the converter rebuilds from the owner's member list.
+                let sql: String
+                switch schema.toManySource(for: relationship) {
+                case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable)?:
+                    let order = orderColumn.map { "j.\($0), " } ?? ""
+                    sql = "SELECT j.\(ownerColumn), t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) ORDER BY \(order)t.\"Z_PK\""
+                case let .foreignKey(table, column, orderColumn?)? where relationship.isOrdered:
+                    let fk = table.columns[column].sqlName
+                    sql = "SELECT \(fk), \"Z_PK\", \"Z_ENT\" FROM \(table.sqlName) WHERE \(fk) IS NOT NULL ORDER BY \(fk), \(table.columns[orderColumn].sqlName), \"Z_PK\""
+                default:
+                    continue
+                }
                 var byOwner: [Int64: [NSManagedObjectID]] = [:]
-                let order = orderColumn.map { "j.\($0), " } ?? ""
-                for row in try query("SELECT j.\(ownerColumn), t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) ORDER BY \(order)t.\"Z_PK\"") {
+                for row in try query(sql) {
                     guard case .integer(let owner) = row[0], case .integer(let pk) = row[1], case .integer(let n) = row[2], let plan = planByNumber(Int(n)) else { continue }
                     byOwner[owner, default: []].append(plan.origin.objectID(pk))
                 }

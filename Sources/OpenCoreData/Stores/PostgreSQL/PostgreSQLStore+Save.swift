@@ -50,8 +50,14 @@ extension PostgreSQLStore {
         }
         let writesMetadata = metadataNeedsWrite
         guard !changes.isEmpty || writesMetadata else { return PreparedStoreSave(commit: {}, rollback: {}) }
+        // A save staged and never committed or rolled back (a caller's failure between the
+        // phases) must not be committed by this one.
+        rollBack()
         do {
-            try query("BEGIN")
+            // READ COMMITTED whatever the database's default: the version checks rely on an
+            // UPDATE re-checking its WHERE against a row another server committed meanwhile
+            // (stricter levels fail such a save with SQLSTATE 40001 instead).
+            try query("BEGIN ISOLATION LEVEL READ COMMITTED")
             isInTransaction = true
             do {
                 try write(changes)
@@ -72,7 +78,11 @@ extension PostgreSQLStore {
                     isInTransaction = false
                 } catch {
                     rollBack()
-                    throw saveError(error)
+                    let nsError = error as NSError
+                    guard nsError.userInfo[OCDPostgreSQLSQLStateKey] == nil else { throw saveError(error) }
+                    // The connection was lost after COMMIT was sent: the server may have
+                    // committed. Say so rather than "nothing was saved".
+                    throw CoreDataError.make(NSPersistentStoreSaveError, "The connection to the PostgreSQL store at \(describedURL) was lost while the save committed: it may or may not have been saved. Fetch the objects again before saving them again.", [NSUnderlyingErrorKey: nsError])
                 }
             },
             rollback: { [self] in
@@ -100,9 +110,10 @@ extension PostgreSQLStore {
     /// object may take a unique value a deleted one held), then updates, versions of locked
     /// objects, inserts, and to-many memberships.
     private func write(_ changes: StoreChanges) throws {
-        // In key order, so that two servers' saves touching the same records lock them in the
-        // same order (in any other, each could hold a row the other waits for: a deadlock,
-        // which PostgreSQL ends by failing one of the saves).
+        // Deletes, then updates, each in key order: two servers' saves updating the same
+        // records lock them in the same order. (A save deleting X and updating Y beside one
+        // deleting Y and updating X can still deadlock; PostgreSQL then fails one of them with
+        // NSPersistentStoreSaveError, and nothing of it is written.)
         let inKeyOrder = { (a: StoreRow, b: StoreRow) in (a.entity.rootEntityNumber, a.key.primaryKey) < (b.entity.rootEntityNumber, b.key.primaryKey) }
         for row in changes.deleted.sorted(by: inKeyOrder) { try delete(row) }
         for row in changes.updated.sorted(by: inKeyOrder) { try update(row) }
@@ -229,10 +240,16 @@ extension PostgreSQLStore {
                             values += [.integer(owner), .integer(target.primaryKey)]
                             if orderColumn != nil { values.append(.integer(Self.orderKey(position))) }
                         }
-                        let tuples = (0..<(values.count / width)).map { r in "(" + (1...width).map { "$\(r * width + $0)" }.joined(separator: ", ") + ")" }
                         let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
                         let onConflict = orderColumn.map { "DO UPDATE SET \($0) = EXCLUDED.\($0)" } ?? "DO NOTHING"
-                        try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) \(onConflict)", values)
+                        // At most ``insertParameterLimit`` parameters per statement.
+                        let rowsPerStatement = Self.insertParameterLimit / width
+                        for start in stride(from: 0, to: values.count / width, by: rowsPerStatement) {
+                            let end = min(start + rowsPerStatement, values.count / width)
+                            let tuples = (0..<(end - start)).map { r in "(" + (1...width).map { "$\(r * width + $0)" }.joined(separator: ", ") + ")" }
+                            try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) \(onConflict)",
+                                      Array(values[(start * width)..<(end * width)]))
+                        }
                     }
                 }
             }

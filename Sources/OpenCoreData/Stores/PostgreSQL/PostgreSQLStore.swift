@@ -285,7 +285,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         var sql = "SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName)"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY \"Z_PK\""
-        return try query(sql, values).map(decode)
+        return try query(sql, values).map { try decode($0, from: table) }
     }
 
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
@@ -305,17 +305,17 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
             for start in stride(from: 0, to: keys.count, by: 1000) {
                 let chunk = keys[start..<min(start + 1000, keys.count)]
                 let sql = "SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName) WHERE \"Z_PK\" IN (\(chunk.indices.map { "$\($0 - start + 1)" }.joined(separator: ", ")))"
-                rows += try query(sql, chunk.map { .integer($0) }).map(decode)
+                rows += try query(sql, chunk.map { .integer($0) }).map { try decode($0, from: table) }
             }
         }
         return rows
     }
 
     /// A row of ``PostgreSQLSchema/selectList(of:)`` as a ``StoreRow``.
-    func decode(_ columns: [PostgreSQLValue]) throws -> StoreRow {
-        guard columns.count >= 3, case .integer(let pk) = columns[0], case .integer(let number) = columns[1], case .integer(let version) = columns[2],
-              let plan = plansByNumber[Int(number)] else {
-            throw CoreDataError.make(NSPersistentStoreOperationError, "The PostgreSQL store at \(describedURL) holds a row of an entity its Z_PRIMARYKEY does not list (Z_ENT \(columns.count > 1 ? "\(columns[1])" : "?")).")
+    func decode(_ columns: [PostgreSQLValue], from table: StoreEntityTable) throws -> StoreRow {
+        guard columns.count == 3 + table.columns.count, case .integer(let pk) = columns[0], case .integer(let number) = columns[1], case .integer(let version) = columns[2],
+              let plan = plansByNumber[Int(number)], plan.table === table else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "The PostgreSQL store at \(describedURL) holds a row in \(table.name) that this model does not describe (Z_ENT \(columns.count > 1 ? "\(columns[1])" : "?")): the store was changed by another model version. Open it with the model the other servers run.")
         }
         let values = RowValues(count: plan.slots.count) { i -> StoredValue in
             switch plan.slots[i] {
@@ -373,7 +373,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
 
     /// Drops the store's tables: the whole PostgreSQL schema when the URL names one
     /// (`schema=`), else every table of Core Data's naming (`Z` and upper-case letters, digits
-    /// and underscores) beside its `Z_METADATA`. A database without a store is left alone.
+    /// and underscores; the history's `ATRANSACTION` and `ACHANGE`) beside its `Z_METADATA`. A database without a store is left alone.
     override class func destroyPersistentStore(at url: URL) throws {
         guard let driver = registration.withLock({ $0?.driver }) else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "No PostgreSQL driver is registered. Import OpenCoreDataPostgreSQL and use OCDPostgreSQLStoreType.")
@@ -388,7 +388,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         _ = try db.query("BEGIN", [])
         do {
             _ = try db.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [.integer(schemaLockKey)])
-            let names = try db.query("SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename ~ '^Z[A-Z0-9_]*$'", [])
+            let names = try db.query("SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename ~ '^(Z[A-Z0-9_]*|ATRANSACTION|ACHANGE)$'", [])
                 .compactMap { row -> String? in if case .text(let name) = row.first { return name } else { return nil } }
             if names.contains("Z_METADATA") {
                 for name in names { _ = try db.query("DROP TABLE IF EXISTS \(StoreSchema.quoted(name)) CASCADE", []) }
