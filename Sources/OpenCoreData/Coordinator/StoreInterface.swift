@@ -251,7 +251,13 @@ extension StoreBackend {
     func permanentIDs(for objects: [NSManagedObject]) throws -> [NSManagedObjectID]? { nil }
     func row(for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoreRow? { try row(for: objectID) }
     func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
-        // Stores that return complete rows never leave a relationship unloaded; read it from the row.
+        // Stores that return complete rows never leave a relationship unloaded.
+        try relationshipValueFromRow(relationship, for: objectID, in: context)
+    }
+
+    /// The relationship's value in the object's row: nothing (no object, no members) when the
+    /// record is gone.
+    func relationshipValueFromRow(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
         let index = objectID.entity.layout?.indexByName[relationship.name]
         guard let index, let row = try row(for: objectID, in: context), index < row.values.count else { return relationship.isToMany ? .objectIDs([]) : .null }
         return row.values[index]

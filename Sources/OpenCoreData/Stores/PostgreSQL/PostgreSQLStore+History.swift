@@ -141,8 +141,13 @@ extension PostgreSQLStore: HistoryKeepingStore {
         }
     }
 
+    /// Whether the history tables exist: known from opening, else asked of the catalog (a
+    /// server that tracks history may have made them since). Tables once made stay.
     private func hasHistoryTables() throws -> Bool {
-        try !query("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'ATRANSACTION'").isEmpty
+        if !historyTablesExist {
+            historyTablesExist = try !query("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'ATRANSACTION'").isEmpty
+        }
+        return historyTablesExist
     }
 
     func historyTransactions(_ selection: HistorySelection, withChanges: Bool) throws -> [HistoryTransactionRecord] {

@@ -190,6 +190,6 @@ extension PostgreSQLStore {
 
     /// Whether `key` is one the store writes for itself, not one of the application's.
     static func isStoreKey(_ key: String) -> Bool {
-        key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion") || key.hasPrefix("NSPersistence") || key == earlierModelsKey
+        StoreMetadataCheck.isStoreKey(key, storeKeys: [earlierModelsKey])
     }
 }

@@ -16,7 +16,7 @@ extension PostgreSQLStore {
         guard postsRemoteChangeNotifications else { return }
         lock.lock(); defer { lock.unlock() }
         guard let driver = Self.registration.withLock({ $0?.driver }), let url, let identifier,
-              let settings = try? Settings(url: url) else { return }
+              let settings = try? urlSettings() else { return }
         remoteChangeListener?.cancel()
         let storeURL = url
         remoteChangeListener = PostgreSQLRemoteChangeListener(driver: driver, settings: settings, channel: notificationChannel) { [weak coordinator] number in

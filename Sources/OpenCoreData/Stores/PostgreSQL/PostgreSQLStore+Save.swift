@@ -217,47 +217,38 @@ extension PostgreSQLStore {
     /// unchanged and not rewritten). Unordered sides first, so that an ordered side's order
     /// column is written last.
     private func writeToManyRelationships(of rows: [StoreRow]) throws {
-        for orderedPass in [false, true] {
-            for row in rows {
-                let plan = try entityPlan(row)
-                for (slot, relationship) in plan.toManySlots where relationship.isOrdered == orderedPass {
-                    guard case .objectIDs(let members) = row.values[slot], let source = schema.toManySource(for: relationship) else { continue }
-                    let owner = row.key.primaryKey
-                    switch source {
-                    case let .foreignKey(table, _, orderColumn):
-                        guard let orderColumn else { continue }
-                        for (position, member) in members.enumerated() {
-                            try query("UPDATE \(table.sqlName) SET \(table.columns[orderColumn].sqlName) = $1 WHERE \"Z_PK\" = $2",
-                                      [.integer(Self.orderKey(position)), .integer(member.primaryKey)])
-                        }
-                    case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
-                        try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1", [.integer(owner)])
-                        guard !members.isEmpty else { continue }
-                        let width = orderColumn == nil ? 2 : 3
-                        var values: [PostgreSQLValue] = []
-                        for (position, member) in members.enumerated() {
-                            guard let target = try savedRelatedID(.objectID(member), row) else { continue }
-                            values += [.integer(owner), .integer(target.primaryKey)]
-                            if orderColumn != nil { values.append(.integer(Self.orderKey(position))) }
-                        }
-                        let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
-                        let onConflict = orderColumn.map { "DO UPDATE SET \($0) = EXCLUDED.\($0)" } ?? "DO NOTHING"
-                        // At most ``insertParameterLimit`` parameters per statement.
-                        let rowsPerStatement = Self.insertParameterLimit / width
-                        for start in stride(from: 0, to: values.count / width, by: rowsPerStatement) {
-                            let end = min(start + rowsPerStatement, values.count / width)
-                            let tuples = (0..<(end - start)).map { r in "(" + (1...width).map { "$\(r * width + $0)" }.joined(separator: ", ") + ")" }
-                            try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) \(onConflict)",
-                                      Array(values[(start * width)..<(end * width)]))
-                        }
-                    }
+        try schema.forEachSavedToMany(in: rows, toManySlots: { try entityPlan($0).toManySlots }) { row, members, source in
+            let owner = row.key.primaryKey
+            switch source {
+            case let .foreignKey(table, _, orderColumn):
+                guard let orderColumn else { return }
+                for (position, member) in members.enumerated() {
+                    try query("UPDATE \(table.sqlName) SET \(table.columns[orderColumn].sqlName) = $1 WHERE \"Z_PK\" = $2",
+                              [.integer(StoreSchema.orderKey(position)), .integer(member.primaryKey)])
+                }
+            case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
+                try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1", [.integer(owner)])
+                guard !members.isEmpty else { return }
+                let width = orderColumn == nil ? 2 : 3
+                var values: [PostgreSQLValue] = []
+                for (position, member) in members.enumerated() {
+                    guard let target = try savedRelatedID(.objectID(member), row) else { continue }
+                    values += [.integer(owner), .integer(target.primaryKey)]
+                    if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }
+                }
+                let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
+                let onConflict = orderColumn.map { "DO UPDATE SET \($0) = EXCLUDED.\($0)" } ?? "DO NOTHING"
+                // At most ``insertParameterLimit`` parameters per statement.
+                let rowsPerStatement = Self.insertParameterLimit / width
+                for start in stride(from: 0, to: values.count / width, by: rowsPerStatement) {
+                    let end = min(start + rowsPerStatement, values.count / width)
+                    let tuples = (0..<(end - start)).map { r in "(" + (1...width).map { "$\(r * width + $0)" }.joined(separator: ", ") + ")" }
+                    try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) \(onConflict)",
+                              Array(values[(start * width)..<(end * width)]))
                 }
             }
         }
     }
-
-    /// The order column's value of the member at `position`, numbered as Apple's stores do.
-    static func orderKey(_ position: Int) -> Int64 { Int64(position + 2) * 1024 }
 
     private func entityPlan(_ row: StoreRow) throws -> PostgreSQLEntityPlan {
         guard let plan = plan(for: row.entity) else {

@@ -49,6 +49,10 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
     var reservedKeys: [Int: (next: Int64, last: Int64)] = [:]
     /// Whether a save's transaction is open on `connection` (between prepare and commit).
     var isInTransaction = false
+    /// Whether the history tables (`ATRANSACTION`, `ACHANGE`) are known to exist.
+    var historyTablesExist = false
+    /// The URL's settings, read once (``urlSettings()``).
+    private var parsedSettings: Settings?
 
     override var type: String { Self.registration.withLock { $0?.storeType } ?? "PostgreSQL" }
     var checksVersionsOnWrite: Bool { true }
@@ -89,6 +93,14 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         }
     }
 
+    /// The store URL's settings, read the first time they are needed. Called under `lock`.
+    func urlSettings() throws -> Settings {
+        if let parsedSettings { return parsedSettings }
+        let settings = try Settings(url: url ?? URL(fileURLWithPath: "/dev/null"))
+        parsedSettings = settings
+        return settings
+    }
+
     /// The advisory-lock key under which stores create and check the schema: one number for
     /// every OpenCoreData store (the bytes of "OCDSCHEM"), so that servers starting at once
     /// take turns.
@@ -102,7 +114,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         guard let driver = Self.registration.withLock({ $0?.driver }) else {
             throw CoreDataError.make(NSPersistentStoreOpenError, "No PostgreSQL driver is registered. Import OpenCoreDataPostgreSQL and add the store with OCDPostgreSQLStoreType.")
         }
-        let settings = try Settings(url: url ?? URL(fileURLWithPath: "/dev/null"))
+        let settings = try urlSettings()
         let connection = try driver.connect(to: settings.serverURL)
         do {
             // Named, so an operator (or a test) can tell the store's connections in pg_stat_activity.
@@ -146,7 +158,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         guard let model = persistentStoreCoordinator?.managedObjectModel else {
             throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store has no coordinator with a model.")
         }
-        let settings = try Settings(url: url ?? URL(fileURLWithPath: "/dev/null"))
+        let settings = try urlSettings()
         _ = try openConnection()
         var stored: [String: Any] = [:]
         try query("BEGIN")
@@ -164,6 +176,7 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
             }
             if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded(tables: tables) }
             try query("COMMIT")
+            historyTablesExist = tables.contains("ATRANSACTION") || (tracksHistory && !isReadOnly)
         } catch {
             _ = try? query("ROLLBACK")
             throw error
@@ -337,12 +350,8 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
 
     /// The members of a to-many relationship, read when the relationship is first used.
     func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
-        guard relationship.isToMany else {
-            // To-ones come with their row.
-            let index = objectID.entity.layout?.indexByName[relationship.name]
-            guard let index, let row = try row(for: objectID), index < row.values.count else { return .null }
-            return row.values[index]
-        }
+        // To-ones come with their row.
+        guard relationship.isToMany else { return try relationshipValueFromRow(relationship, for: objectID, in: context) }
         lock.lock(); defer { lock.unlock() }
         guard let source = schema.toManySource(for: relationship) else { return .objectIDs([]) }
         let sql: String

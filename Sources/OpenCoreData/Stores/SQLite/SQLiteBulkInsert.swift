@@ -80,7 +80,7 @@ final class SQLiteBulkInsert {
                           case .objectIDs(let members) = row.values[slot] else { continue }
                     let sql = "UPDATE \(target.table) SET \(target.column) = ? WHERE Z_PK = ?"
                     for (position, member) in members.enumerated() {
-                        try db.run(sql, [.integer(SQLiteStore.orderKey(position)), .integer(member.primaryKey)])
+                        try db.run(sql, [.integer(StoreSchema.orderKey(position)), .integer(member.primaryKey)])
                     }
                 }
             }
@@ -125,7 +125,7 @@ final class SQLiteBulkInsert {
             }
             for (position, member) in members.enumerated() {
                 var values: [SQLiteValue] = [.integer(row.key.primaryKey), .integer(member.primaryKey)]
-                if orderColumn != nil { values.append(.integer(SQLiteStore.orderKey(position))) }
+                if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }
                 try db.run(sql, values)
             }
         }

@@ -63,7 +63,7 @@ enum SQLiteMetadata {
     /// Whether `key` is one the store writes for itself (type, UUID, the model's version hashes
     /// and identifiers, framework keys), not one of the application's.
     static func isStoreKey(_ key: String) -> Bool {
-        key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion") || key.hasPrefix("NSPersistence") || key.hasPrefix("_NS") || key == hashSchemeKey
+        key.hasPrefix("_NS") || StoreMetadataCheck.isStoreKey(key, storeKeys: [hashSchemeKey])
     }
 
     /// The store UUID and metadata dictionary of `db`'s `Z_METADATA` row; nil when there is no

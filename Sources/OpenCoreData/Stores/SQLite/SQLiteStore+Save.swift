@@ -261,41 +261,28 @@ extension SQLiteStore {
         // A model without to-many relationships has nothing here; walking 50,000 saved rows
         // twice to find that out copied each row (three retains) on memory gone cold.
         guard hasToManyRelationships else { return }
-        // Unordered sides first: when both sides of a pair are saved, the ordered side's pass
-        // runs last and leaves its order column filled.
-        for orderedPass in [false, true] {
-            for row in rowLists.joined() {
-                let plan = try entityPlan(row)
-                for (slot, relationship) in plan.toManySlots where relationship.isOrdered == orderedPass {
-                    guard case .objectIDs(let members) = row.values[slot], let source = schema.toManySource(for: relationship) else { continue }
-                    let owner = row.key.primaryKey
-                    switch source {
-                    case let .foreignKey(table, _, orderColumn):
-                        guard let orderColumn else { continue }
-                        let sql = "UPDATE \(table.sqlName) SET \(table.columns[orderColumn].sqlName) = ? WHERE Z_PK = ?"
-                        for (position, member) in members.enumerated() {
-                            try db.run(sql, [.integer(Self.orderKey(position)), .integer(member.primaryKey)])
-                        }
-                    case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
-                        try db.run("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = ?", [.integer(owner)])
-                        let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
-                        let sql = "INSERT OR REPLACE INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-                        for (position, member) in members.enumerated() {
-                            guard let target = try savedRelatedID(.objectID(member), row) else { continue }
-                            var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
-                            if orderColumn != nil { values.append(.integer(Self.orderKey(position))) }
-                            try db.run(sql, values)
-                        }
-                    }
+        try schema.forEachSavedToMany(in: rowLists.joined(), toManySlots: { try entityPlan($0).toManySlots }) { row, members, source in
+            let owner = row.key.primaryKey
+            switch source {
+            case let .foreignKey(table, _, orderColumn):
+                guard let orderColumn else { return }
+                let sql = "UPDATE \(table.sqlName) SET \(table.columns[orderColumn].sqlName) = ? WHERE Z_PK = ?"
+                for (position, member) in members.enumerated() {
+                    try db.run(sql, [.integer(StoreSchema.orderKey(position)), .integer(member.primaryKey)])
+                }
+            case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
+                try db.run("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = ?", [.integer(owner)])
+                let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
+                let sql = "INSERT OR REPLACE INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                for (position, member) in members.enumerated() {
+                    guard let target = try savedRelatedID(.objectID(member), row) else { continue }
+                    var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
+                    if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }
+                    try db.run(sql, values)
                 }
             }
         }
     }
-
-    /// The order column's value of the member at `position` of an ordered to-many. Apple's
-    /// stores number ordered members 2048, 3072, 4096, ... (seen in every ordered relationship
-    /// of the BrowserServicesKit fixtures); the gaps leave room to insert.
-    static func orderKey(_ position: Int) -> Int64 { Int64(position + 2) * 1024 }
 
     func saveError(_ error: SQLiteError) -> NSError {
         let path = url?.path ?? "?"

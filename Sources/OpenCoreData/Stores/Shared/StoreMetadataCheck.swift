@@ -18,4 +18,11 @@ enum StoreMetadataCheck {
             throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError, "The model used to open the store is incompatible with the one used to create it: \(store.url?.path ?? "the store") was made with a model whose entities differ in \(differing.joined(separator: ", ")). Open it with the model version it was made with, or migrate it.", [NSStoreModelVersionHashesKey: hashes])
         }
     }
+
+    /// Whether metadata `key` is one a store writes for itself (type, UUID, the model's version
+    /// hashes and identifiers, framework keys, and the store's own `storeKeys`), not one of the
+    /// application's: a migration writes these afresh and carries the others over.
+    static func isStoreKey(_ key: String, storeKeys: Set<String>) -> Bool {
+        key == NSStoreTypeKey || key == NSStoreUUIDKey || key.hasPrefix("NSStoreModelVersion") || key.hasPrefix("NSPersistence") || storeKeys.contains(key)
+    }
 }
