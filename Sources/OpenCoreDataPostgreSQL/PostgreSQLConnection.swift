@@ -80,6 +80,9 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
         return rows
     }
 
+    /// Whether the connection ended (postgres-nio saw its channel close, or the close callback ran).
+    var isClosed: Bool { connection.isClosed || pending.hasClosed }
+
     /// Delivers the payloads of `NOTIFY` on `channel` to `notification` and reports the
     /// connection's end to `closed`, both on the store's event loop (see
     /// `PostgreSQLDriverConnection.listen`).
@@ -104,7 +107,11 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
         let promise = future.eventLoop.makePromise(of: Value.self)
         let failure: @Sendable () -> Void = { promise.fail(ConnectionClosed()) }
         let pending = self.pending
-        guard pending.begin(failure) else { throw ConnectionClosed() }
+        guard pending.begin(failure) else {
+            // Closed already: a promise left incomplete is a leak SwiftNIO traps on.
+            failure()
+            throw ConnectionClosed()
+        }
         future.whenComplete { result in
             if pending.end() { promise.completeWith(result) }
         }
@@ -126,6 +133,8 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
                 return true
             }
         }
+        /// Whether the connection's close callback has run.
+        var hasClosed: Bool { lock.withLock { isClosed } }
         /// The query completed: true unless the close callback failed it first.
         func end() -> Bool { lock.withLock { defer { failure = nil }; return failure != nil } }
         /// The connection closed: fails the waiting query, if any.

@@ -40,6 +40,16 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
         }
     }
 
+    func testOnlyAWholePredicateOfIntegersBooleansAndNilIsDecidedInSQL() throws {
+        for format in ["age >= 30", "age != 5", "active == YES", "age == nil", "age > 1 AND active == NO", "age < 3 OR age > 60"] {
+            XCTAssertEqual(try filter(format)?.isExact, true, "\(format): the SQL keeps exactly the evaluator's rows")
+        }
+        for format in ["rating < 2", "rating > 2", "hired > %@", "age > 1 AND name CONTAINS 'x'", "age > 1 AND rating > 2"] {
+            let arguments: [Any] = format.contains("%@") ? [Date(timeIntervalSinceReferenceDate: 5)] : []
+            XCTAssertEqual(try filter(format, arguments)?.isExact, false, "\(format): the evaluator decides what the SQL keeps")
+        }
+    }
+
     func testNotEqualKeepsNilBecauseTheEvaluatorDoes() throws {
         XCTAssertEqual(try filter("age != 5")?.sql, "(\"ZAGE\" IS NULL OR \"ZAGE\" <> $1)")
     }

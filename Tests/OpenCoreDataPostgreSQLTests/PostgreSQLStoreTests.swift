@@ -397,6 +397,36 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    func testAnEditOfOneObjectIsSavedAndHeardByTheOtherServers() throws {
+        // Without history, a save of one edited object is one statement (PostgreSQLStore+Save).
+        let listening = try server(options: [NSPersistentStoreRemoteChangeNotificationPostOptionKey: true])
+        let changes = RemoteChanges(listening.persistentStoreCoordinator!)
+        let writer = try server()
+        Thread.sleep(forTimeInterval: 0.3)  // the listener connects
+        let department = try writer.performAndWait {
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: writer)
+            d.setValue("North", forKey: "name")
+            try writer.save()
+            return d
+        }
+        XCTAssertTrue(changes.wait(until: { $0 >= 1 }), "the insert was heard")
+        let heardBefore = changes.count
+        try writer.performAndWait {
+            department.setValue("North-East", forKey: "name")
+            try writer.save()
+        }
+        XCTAssertTrue(changes.wait(until: { $0 > heardBefore }), "the edit was heard")
+        let reader = try server()
+        try reader.performAndWait {
+            XCTAssertEqual(try Self.fetch("Department", in: reader).compactMap { $0.value(forKey: "name") as? String }, ["North-East"])
+        }
+        // The next edit saves on top of the version the last one left.
+        try writer.performAndWait {
+            department.setValue("North", forKey: "name")
+            XCTAssertNoThrow(try writer.save(), "the saved version is the one the object holds")
+        }
+    }
+
     func testAUniqueValueAnotherServerSavedFirstIsAConstraintConflict() throws {
         let first = try server(), second = try server()
         try first.performAndWait {
@@ -489,6 +519,19 @@ final class PostgreSQLStoreTests: XCTestCase {
             }
         }
         deinit { observer.map(NotificationCenter.default.removeObserver) }
+
+        /// How many notifications arrived.
+        var count: Int { lock.withLock { notes.count } }
+
+        /// Whether `condition` held for the number of notifications within `timeout` seconds.
+        func wait(timeout: TimeInterval = 5, until condition: (Int) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if condition(count) { return true }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            return false
+        }
 
         /// When the first notification whose token is `token` or later arrived; nil after `timeout` seconds.
         func arrival(of token: NSPersistentHistoryToken, timeout: TimeInterval = 5) -> Date? {

@@ -646,26 +646,36 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 perStore.append((store, StoreChanges(inserted: [], updated: [], deleted: [])))
             }
             try checkRelationshipsStayInTheirStores(changes)
-            // Two phases: every store stages its part first; one refusal rolls all back.
-            var prepared: [PreparedStoreSave] = []
-            do {
-                for (store, storeChanges) in perStore { prepared.append(try backend(of: store).prepareSave(storeChanges)) }
-            } catch {
-                for p in prepared { p.rollback() }
-                throw error
-            }
-            // A commit that fails leaves the stores after it staged: roll them back, so none
-            // keeps an open transaction (and its locks) for a later save to commit.
-            for (i, p) in prepared.enumerated() {
-                do { try p.commit() } catch {
-                    for later in prepared[(i + 1)...] { later.rollback() }
-                    throw error
-                }
+            if perStore.count == 1 {
+                // One store: its own atomicity is the save's, and it may save in fewer steps
+                // than staging and committing (the PostgreSQL store: one statement).
+                try backend(of: perStore[0].0).save(perStore[0].1)
+            } else {
+                try saveInTwoPhases(perStore)
             }
             for (store, _) in perStore { store.metadataNeedsWrite = false }
             rowCache.update(changes.updated)
             rowCache.update(changes.locked)
             for row in changes.deleted { rowCache.remove(row.key) }
+        }
+    }
+
+    /// A save across several stores: every store stages its part first; one refusal rolls all back.
+    private func saveInTwoPhases(_ perStore: [(NSPersistentStore, StoreChanges)]) throws {
+        var prepared: [PreparedStoreSave] = []
+        do {
+            for (store, storeChanges) in perStore { prepared.append(try backend(of: store).prepareSave(storeChanges)) }
+        } catch {
+            for p in prepared { p.rollback() }
+            throw error
+        }
+        // A commit that fails leaves the stores after it staged: roll them back, so none
+        // keeps an open transaction (and its locks) for a later save to commit.
+        for (i, p) in prepared.enumerated() {
+            do { try p.commit() } catch {
+                for later in prepared[(i + 1)...] { later.rollback() }
+                throw error
+            }
         }
     }
 

@@ -185,7 +185,9 @@ protocol StoreBackend: AnyObject {
     func row(for objectID: NSManagedObjectID) throws -> StoreRow?
     /// `count` new primary keys for objects of `entity` (one key sequence per root entity).
     func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64]
-    /// Applies a save atomically: all of it, or nothing and a thrown error.
+    /// Applies a save atomically: all of it, or nothing and a thrown error. The coordinator
+    /// calls this when a save reaches this store alone, and ``prepareSave(_:)`` when it spans
+    /// several stores.
     func save(_ changes: StoreChanges) throws
     /// The rows of several records in one round trip (missing records are left out).
     func rows(for identities: [ObjectIdentity]) throws -> [StoreRow]

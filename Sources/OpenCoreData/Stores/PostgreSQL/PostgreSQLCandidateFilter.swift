@@ -22,25 +22,33 @@ import Foundation
 struct PostgreSQLCandidateFilter {
     let sql: String
     let values: [PostgreSQLValue]
+    /// Whether the clause keeps exactly the rows the evaluator would, no more: the whole
+    /// predicate translated, and only comparisons of integers, Booleans and nil (a comparison
+    /// of Doubles, Floats or dates — stored as seconds — keeps stored NaNs, which PostgreSQL and
+    /// the evaluator order differently, for the evaluator to decide).
+    let isExact: Bool
 
     /// nil when no part of `predicate` narrows.
     init?(_ predicate: NSPredicate, plan: PostgreSQLEntityPlan, firstParameter: Int) {
         var values: [PostgreSQLValue] = []
-        guard let (sql, _) = Self.translate(predicate, plan, &values, firstParameter) else { return nil }
+        var approximate = false
+        guard let (sql, complete) = Self.translate(predicate, plan, &values, &approximate, firstParameter) else { return nil }
         self.sql = sql
         self.values = values
+        isExact = complete && !approximate
     }
 
     /// The clause for `predicate` and whether it decides all of it (else it keeps more rows);
     /// nil when nothing of it translates.
-    private static func translate(_ predicate: NSPredicate, _ plan: PostgreSQLEntityPlan, _ values: inout [PostgreSQLValue], _ first: Int) -> (String, complete: Bool)? {
+    /// `approximate` is set when a translated part may keep more rows than it decides.
+    private static func translate(_ predicate: NSPredicate, _ plan: PostgreSQLEntityPlan, _ values: inout [PostgreSQLValue], _ approximate: inout Bool, _ first: Int) -> (String, complete: Bool)? {
         if let compound = predicate as? NSCompoundPredicate {
             switch compound.compoundPredicateType {
             case .and:
                 var parts: [String] = []
                 var complete = true
                 for subpredicate in compound.predicates {
-                    guard let (part, whole) = translate(subpredicate, plan, &values, first) else { complete = false; break }
+                    guard let (part, whole) = translate(subpredicate, plan, &values, &approximate, first) else { complete = false; break }
                     parts.append(part)
                     guard whole else { complete = false; break }
                 }
@@ -49,7 +57,7 @@ struct PostgreSQLCandidateFilter {
                 var parts: [String] = []
                 let before = values
                 for subpredicate in compound.predicates {
-                    guard case let (part, true)? = translate(subpredicate, plan, &values, first) else { values = before; return nil }
+                    guard case let (part, true)? = translate(subpredicate, plan, &values, &approximate, first) else { values = before; return nil }
                     parts.append(part)
                 }
                 return parts.isEmpty ? nil : ("(" + parts.joined(separator: " OR ") + ")", true)
@@ -100,6 +108,7 @@ struct PostgreSQLCandidateFilter {
             return nil
         }
         values.append(value)
+        if case .double = value { approximate = true }
         let parameter = "$\(first + values.count - 1)"
         if op == "<>" { return ("(\(name) IS NULL OR \(name) <> \(parameter))", true) }
         if case .double = value, op == "=" || op == "<=" || op == "<" {

@@ -28,10 +28,14 @@ public protocol PostgreSQLDriver: Sendable {
 @_spi(PostgreSQLDriver)
 public protocol PostgreSQLDriverConnection: AnyObject, Sendable {
     /// Runs `sql` with `$1`, `$2`, ... bound to `values` and returns every row's values.
-    /// Throws `NSPersistentStoreOperationError` (134070) when the statement fails, with the
-    /// server's SQLSTATE under ``PostgreSQLSQLStateKey``; any other error means the connection
-    /// is lost.
+    /// Throws `NSPersistentStoreOperationError` (134070) when the statement fails (with the
+    /// server's SQLSTATE under ``OCDPostgreSQLSQLStateKey``), when its result cannot be read,
+    /// or when the connection is lost (then ``isClosed`` is true).
     func query(_ sql: String, _ values: [PostgreSQLValue]) throws -> [[PostgreSQLValue]]
+    /// Whether the connection has ended. After a query threw: true when the connection was
+    /// lost (the statement may or may not have run), false when the statement failed and the
+    /// connection can run the next one.
+    var isClosed: Bool { get }
     /// Starts delivering the payloads of `NOTIFY` on `channel` (an unquoted identifier) to
     /// `notification`, and calls `closed` once when the connection ends, for whatever reason
     /// (the server terminated it, the network failed, ``close()``). Returns once the server

@@ -22,16 +22,17 @@ import Synchronization
 /// missing), `statement_timeout=<milliseconds>` bounds every statement.
 ///
 /// **Reading.** A fetch reads the rows of its entities its predicate may match (comparisons of
-/// numbers and dates narrow in SQL: ``PostgreSQLCandidateFilter``) and the context evaluates
-/// predicate, sort descriptors and limits on them in memory (``RowListingStore``): the
-/// in-memory evaluator's answers exactly. To-many relationships load when first read.
+/// numbers and dates narrow in SQL: ``PostgreSQLCandidateFilter``); the context evaluates
+/// predicate, sort descriptors and limits on them in memory unless the SQL decided the whole
+/// fetch (``PostgreSQLFetch``): the in-memory evaluator's answers exactly. To-many
+/// relationships load when first read.
 ///
 /// **Writing.** A save is one transaction: each `UPDATE` and `DELETE` checks `Z_OPT` in its
 /// `WHERE`, so a record another server changed fails the save with `NSManagedObjectMergeError`
 /// for the merge policy; uniqueness constraints are unique indexes, and a violation fails it
 /// with `NSManagedObjectConstraintMergeError`. Primary keys are reserved in blocks from
 /// `Z_PRIMARYKEY` (``newPrimaryKeys(for:count:)``).
-final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Sendable {
+final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendable {
     // @unchecked Sendable: the connection, schema, plans and reserved keys are guarded by `lock`.
 
     /// The registered store type and driver (``registerPostgreSQLStore(storeType:driver:)``).
@@ -119,6 +120,9 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         do {
             // Named, so an operator (or a test) can tell the store's connections in pg_stat_activity.
             _ = try connection.query("SET application_name = 'OpenCoreData store'", [])
+            // Saves rely on READ COMMITTED (PostgreSQLStore+Save.swift); a staged save asks for it
+            // in its BEGIN, a save of one statement has the session's default.
+            _ = try connection.query("SET default_transaction_isolation = 'read committed'", [])
             if let schema = settings.schemaName { _ = try connection.query("SET search_path TO \(StoreSchema.quoted(schema))", []) }
             if let ms = settings.statementTimeout { _ = try connection.query("SET statement_timeout = \(ms)", []) }
         } catch {
@@ -129,15 +133,18 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
         return connection
     }
 
-    /// Runs `sql` on the connection; a lost connection (an error without SQLSTATE) is dropped,
-    /// so the next call reconnects.
+    /// Runs `sql` on the connection; a lost connection is dropped (`connection` is nil after
+    /// the error), so the next call reconnects. Lost: closed, or the server said it ends the
+    /// session (SQLSTATE class 08, connection exception, or 57P, `pg_terminate_backend` and
+    /// shutdowns), which it may say before the connection reads as closed.
     @discardableResult
     func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws -> [[PostgreSQLValue]] {
         let db = try openConnection()
         do {
             return try db.query(sql, values)
-        } catch let error as NSError {
-            if error.userInfo[OCDPostgreSQLSQLStateKey] == nil {
+        } catch {
+            let state = (error as NSError).userInfo[OCDPostgreSQLSQLStateKey] as? String ?? ""
+            if db.isClosed || state.hasPrefix("08") || state.hasPrefix("57P") {
                 db.close()
                 connection = nil
                 isInTransaction = false
@@ -276,30 +283,6 @@ final class PostgreSQLStore: NSPersistentStore, RowListingStore, @unchecked Send
     }
 
     // MARK: Reading
-
-    /// The rows of the plan's entities its predicate may match (``PostgreSQLCandidateFilter``),
-    /// in primary-key order.
-    func allRows(for plan: FetchPlan) throws -> [StoreRow] {
-        lock.lock(); defer { lock.unlock() }
-        guard let table = schema.tableIfPresent(for: plan.entity) else { return [] }
-        let numbers = table.entities.filter { plan.includes($0) }.map { Int64(schema.number(of: $0)) }
-        guard !numbers.isEmpty else { return [] }
-        var conditions: [String] = []
-        var values: [PostgreSQLValue] = []
-        if !table.holdsOneEntity {
-            conditions.append("\"Z_ENT\" IN (\(numbers.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))")
-            values = numbers.map { .integer($0) }
-        }
-        if let predicate = plan.predicate, let entityPlan = self.plan(for: plan.entity),
-           let filter = PostgreSQLCandidateFilter(predicate, plan: entityPlan, firstParameter: values.count + 1) {
-            conditions.append(filter.sql)
-            values += filter.values
-        }
-        var sql = "SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName)"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY \"Z_PK\""
-        return try query(sql, values).map { try decode($0, from: table) }
-    }
 
     func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
         try rows(for: [.id(objectID)]).first
