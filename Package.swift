@@ -67,7 +67,14 @@ let package = Package(
         .plugin(name: "OpenCoreDataModelPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         // Benchmarks: OpenCoreData against raw SQLite C calls in one process.
         .target(name: "OCDBenchKit", dependencies: ["OpenCoreData", "OpenCoreDataMacros", "CSQLite"]),
-        .executableTarget(name: "ocd-bench", dependencies: ["OCDBenchKit", "OpenCoreData", "CSQLite"]),
+        .executableTarget(name: "ocd-bench", dependencies: [
+            "OCDBenchKit", "OpenCoreData", "CSQLite",
+            // P1–P4 (`--postgresql`): the PostgreSQL store against postgres-nio itself.
+            "OpenCoreDataPostgreSQL",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Programs the tests run as child processes: a main-queue context in a program whose main
         // thread is parked in `dispatchMain()`, and in one with an async `main`.
         .target(name: "MainQueueProbe", dependencies: ["OpenCoreData"], path: "Tests/Programs/MainQueueProbe"),

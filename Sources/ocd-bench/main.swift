@@ -9,6 +9,8 @@ import OpenCoreData
 //   swift run -c release ocd-bench --quick    small sizes, under a minute
 //   --repeat N                                 runs per workload and side (default 3)
 //   --only NAME                                one workload (W2) or group (W7, B, H)
+//   --postgresql [URL]                         only P1–P4: the PostgreSQL store against postgres-nio,
+//                                              on the server at URL (default: $OCD_POSTGRESQL_URL)
 //
 // The workloads both this program and `ocd-bench-peers` (Benchmarks/Peers) run — W1–W5, W7–W10 —
 // live in OCDBenchKit; how runs are measured is `BenchRun`'s documentation.
@@ -48,6 +50,17 @@ if let index = arguments.firstIndex(of: "--w6-child"), index + 2 < arguments.cou
 // measurement (MigrationStore.swift) and exits.
 if let index = arguments.firstIndex(of: "--migration-store"), index + 2 < arguments.count, let count = Int(arguments[index + 1]) {
     try MigrationStore.make(rows: count, in: URL(fileURLWithPath: arguments[index + 2]))
+    bench.finish()
+}
+
+if let index = arguments.firstIndex(of: "--postgresql") {
+    let given = index + 1 < arguments.count && arguments[index + 1].hasPrefix("postgres") ? arguments[index + 1] : nil
+    guard let text = given ?? ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let url = URL(string: text) else {
+        print("ocd-bench --postgresql needs a server: --postgresql postgresql://user@host:port/database, or OCD_POSTGRESQL_URL (Scripts/postgresql-test-cluster starts one)")
+        bench.finish(2)
+    }
+    print("ocd-bench --postgresql (\(bench.quick ? "quick" : "full") sizes, fastest of \(bench.repetitions) runs per side)")
+    try PostgreSQLWorkloads(bench: bench, url: url).run { bench.runs($0) || only == "P" }
     bench.finish()
 }
 
