@@ -138,6 +138,30 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try server().persistentStoreCoordinator!.persistentStores[0].metadata["deployedVersion"] as? String, "42")
     }
 
+    func testMetadataIsReadAndWrittenWithoutAddingTheStore() throws {
+        XCTAssertThrowsError(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: OCDPostgreSQLStoreType, at: storeURL, options: nil),
+                             "no store in the schema yet") { error in
+            XCTAssertEqual((error as NSError).code, NSFileReadNoSuchFileError)
+        }
+        let store = try server().persistentStoreCoordinator!.persistentStores[0]
+        var metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: OCDPostgreSQLStoreType, at: storeURL, options: nil)
+        XCTAssertEqual(metadata[NSStoreUUIDKey] as? String, store.identifier)
+        XCTAssertEqual(metadata[NSStoreTypeKey] as? String, OCDPostgreSQLStoreType)
+        XCTAssertTrue(Self.model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata), "the version hashes tell a deploy whether its model opens the store")
+
+        try NSPersistentStoreCoordinator.setMetadata(["deployedVersion": "43"], forPersistentStoreOfType: OCDPostgreSQLStoreType, at: storeURL, options: nil)
+        metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: OCDPostgreSQLStoreType, at: storeURL, options: nil)
+        XCTAssertEqual(metadata["deployedVersion"] as? String, "43")
+        XCTAssertEqual(metadata[NSStoreUUIDKey] as? String, store.identifier, "the store's own keys are kept")
+        XCTAssertNotNil(metadata[NSStoreModelVersionHashesKey])
+        XCTAssertEqual(try server().persistentStoreCoordinator!.persistentStores[0].metadata["deployedVersion"] as? String, "43", "the next server reads it")
+        XCTAssertThrowsError(try NSPersistentStoreCoordinator.setMetadata(["bad": NSObject()], forPersistentStoreOfType: OCDPostgreSQLStoreType, at: storeURL, options: nil)) { error in
+            XCTAssertEqual((error as NSError).code, NSPersistentStoreOperationError)
+        }
+        XCTAssertEqual(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: OCDPostgreSQLStoreType, at: storeURL, options: nil)["deployedVersion"] as? String, "43",
+                       "a refused write changes nothing")
+    }
+
     // MARK: Values
 
     func testEveryAttributeTypeComesBackAsSaved() throws {

@@ -276,8 +276,11 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     }
 
     /// The store URL without its password, for messages.
-    var describedURL: String {
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "?" }
+    var describedURL: String { url.map(Self.described) ?? "?" }
+
+    /// `url` without its password, for messages.
+    static func described(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "?" }
         if components.password != nil { components.password = "•••" }
         return components.string ?? "?"
     }
@@ -367,29 +370,96 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     /// (`schema=`), else every table of Core Data's naming (`Z` and upper-case letters, digits
     /// and underscores; the history's `ATRANSACTION` and `ACHANGE`) beside its `Z_METADATA`. A database without a store is left alone.
     override class func destroyPersistentStore(at url: URL) throws {
+        let schemaName = try Settings(url: url).schemaName
+        try withConnection(to: url) { db, _ in
+            if let name = schemaName {
+                _ = try db.query("DROP SCHEMA IF EXISTS \(StoreSchema.quoted(name)) CASCADE", [])
+                return
+            }
+            _ = try db.query("BEGIN", [])
+            do {
+                _ = try db.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [.integer(schemaLockKey)])
+                let names = try db.query("SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename ~ '^(Z[A-Z0-9_]*|ATRANSACTION|ACHANGE)$'", [])
+                    .compactMap { row -> String? in if case .text(let name) = row.first { return name } else { return nil } }
+                if names.contains("Z_METADATA") {
+                    for name in names { _ = try db.query("DROP TABLE IF EXISTS \(StoreSchema.quoted(name)) CASCADE", []) }
+                }
+                _ = try db.query("COMMIT", [])
+            } catch {
+                _ = try? db.query("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+
+    /// The metadata of the store at `url` (its `Z_METADATA` row), read without adding the store:
+    /// what `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:options:)`
+    /// returns, for example to check a model before a deploy migrates the store.
+    ///
+    /// Throws `NSFileReadNoSuchFileError` (260) when the database (or the URL's schema) holds no
+    /// store, and creates nothing.
+    override class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
+        try withConnection(to: url) { db, described in
+            guard let (uuid, plist) = try readMetadata(db, described) else {
+                throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(described): no Z_METADATA table in its schema.")
+            }
+            var metadata = plist
+            metadata[NSStoreUUIDKey] = uuid
+            if metadata[NSStoreTypeKey] == nil { metadata[NSStoreTypeKey] = registration.withLock { $0?.storeType } ?? "PostgreSQL" }
+            return metadata
+        }
+    }
+
+    /// Replaces the application's metadata of the store at `url` in one transaction, without
+    /// adding the store. The keys the store writes for itself (its type, UUID and the model's
+    /// version hashes) are kept when `metadata` leaves them out. Servers that have the store
+    /// open keep the metadata they read, and write it back with their next metadata change.
+    override class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
+        try withConnection(to: url) { db, described in
+            _ = try db.query("BEGIN", [])
+            do {
+                // Under the lock of opening and migrating, so a migration does not interleave.
+                _ = try db.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [.integer(schemaLockKey)])
+                guard let (uuid, current) = try readMetadata(db, described) else {
+                    throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(described): no Z_METADATA table in its schema.")
+                }
+                var plist = metadata ?? [:]
+                plist[NSStoreUUIDKey] = nil
+                for (key, value) in current where plist[key] == nil && isStoreKey(key) { plist[key] = value }
+                guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
+                    throw CoreDataError.make(NSPersistentStoreOperationError, "The metadata for the PostgreSQL store at \(described) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries); the store was left unchanged.")
+                }
+                _ = try db.query("UPDATE \"Z_METADATA\" SET \"Z_UUID\" = $1, \"Z_PLIST\" = $2", [.text(uuid), .bytes(try encode(plist))])
+                _ = try db.query("COMMIT", [])
+            } catch {
+                _ = try? db.query("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+
+    /// The store UUID and metadata of `db`'s `Z_METADATA`; nil when the schema has no store.
+    private static func readMetadata(_ db: any PostgreSQLDriverConnection, _ described: String) throws -> (String, [String: Any])? {
+        guard try !db.query("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'Z_METADATA'", []).isEmpty else { return nil }
+        guard let row = try db.query("SELECT \"Z_UUID\", \"Z_PLIST\" FROM \"Z_METADATA\" ORDER BY \"Z_VERSION\" LIMIT 1", []).first,
+              case .text(let uuid) = row[0], case .bytes(let data) = row[1],
+              let plist = (try? UntrustedPropertyList.propertyList(from: data)) as? [String: Any] else {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store at \(described) has no readable metadata (Z_METADATA is empty or its Z_PLIST is not a property list).")
+        }
+        return (uuid, plist)
+    }
+
+    /// Runs `body` on a new connection to `url`'s database, in its schema, with the URL
+    /// without its password for messages; closes the connection after.
+    private static func withConnection<T>(to url: URL, _ body: (any PostgreSQLDriverConnection, String) throws -> T) throws -> T {
         guard let driver = registration.withLock({ $0?.driver }) else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "No PostgreSQL driver is registered. Import OpenCoreDataPostgreSQL and use OCDPostgreSQLStoreType.")
         }
         let settings = try Settings(url: url)
         let db = try driver.connect(to: settings.serverURL)
         defer { db.close() }
-        if let name = settings.schemaName {
-            _ = try db.query("DROP SCHEMA IF EXISTS \(StoreSchema.quoted(name)) CASCADE", [])
-            return
-        }
-        _ = try db.query("BEGIN", [])
-        do {
-            _ = try db.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [.integer(schemaLockKey)])
-            let names = try db.query("SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename ~ '^(Z[A-Z0-9_]*|ATRANSACTION|ACHANGE)$'", [])
-                .compactMap { row -> String? in if case .text(let name) = row.first { return name } else { return nil } }
-            if names.contains("Z_METADATA") {
-                for name in names { _ = try db.query("DROP TABLE IF EXISTS \(StoreSchema.quoted(name)) CASCADE", []) }
-            }
-            _ = try db.query("COMMIT", [])
-        } catch {
-            _ = try? db.query("ROLLBACK", [])
-            throw error
-        }
+        if let schema = settings.schemaName { _ = try db.query("SET search_path TO \(StoreSchema.quoted(schema))", []) }
+        return try body(db, described(url))
     }
 
     /// A PostgreSQL store has no files: `replacePersistentStore` does not apply.
