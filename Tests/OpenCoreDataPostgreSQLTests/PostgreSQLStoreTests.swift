@@ -251,20 +251,37 @@ final class PostgreSQLStoreTests: XCTestCase {
             ("Employee", "rating == 5", [NSSortDescriptor(key: "name", ascending: true)], 0),
             ("Employee", "rating <= 2", [NSSortDescriptor(key: "name", ascending: true)], 0),
             ("Employee", "rating > 4", [NSSortDescriptor(key: "name", ascending: true)], 0),
+            // Fetches the store answers in SQL: integer and Boolean sorts (nil first ascending,
+            // last descending, ties in key order), limits and offsets.
+            ("Employee", "age > 20", [NSSortDescriptor(key: "age", ascending: true)], 0),
+            ("Employee", nil, [NSSortDescriptor(key: "age", ascending: true)], 3),
+            ("Employee", nil, [NSSortDescriptor(key: "age", ascending: false), NSSortDescriptor(key: "active", ascending: true)], 0),
+            ("Employee", nil, [NSSortDescriptor(key: "active", ascending: false)], 0),
+            ("Employee", "active == YES", [], 2),
         ]
-        for (entity, format, sorts, limit) in requests {
-            func names(_ context: NSManagedObjectContext) throws -> [String] {
-                try context.performAndWait {
-                    let request = NSFetchRequest<NSManagedObject>(entityName: entity)
-                    request.predicate = format.map { NSPredicate(format: $0) }
-                    request.sortDescriptors = sorts
-                    request.fetchLimit = limit
-                    return try context.fetch(request).map { $0.value(forKey: "name") as? String ?? "-" }
-                }
+        let pages: [(String?, [NSSortDescriptor], Int, Int)] = [
+            (nil, [NSSortDescriptor(key: "age", ascending: true)], 2, 2),
+            ("age != 28", [], 2, 1),
+            (nil, [NSSortDescriptor(key: "age", ascending: false)], 0, 3),
+            ("age > 20", [NSSortDescriptor(key: "age", ascending: true)], 10, 6),
+        ]
+        for (entity, format, sorts, limit, offset) in requests.map({ ($0.0, $0.1, $0.2, $0.3, 0) }) + pages.map({ ("Employee", $0.0, $0.1, $0.2, $0.3) }) {
+            func request() -> NSFetchRequest<NSManagedObject> {
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+                request.predicate = format.map { NSPredicate(format: $0) }
+                request.sortDescriptors = sorts
+                request.fetchLimit = limit
+                request.fetchOffset = offset
+                return request
             }
+            func names(_ context: NSManagedObjectContext) throws -> [String] {
+                try context.performAndWait { try context.fetch(request()).map { $0.value(forKey: "name") as? String ?? "-" } }
+            }
+            let described = "\(entity) \(format ?? "all") sorted by \(sorts.map { $0.key ?? "" }) limit \(limit) offset \(offset)"
             let expected = try names(memory)
-            XCTAssertFalse(expected.isEmpty)
-            XCTAssertEqual(try names(reader), expected, "\(entity) \(format ?? "all") sorted by \(sorts.map { $0.key ?? "" }) limit \(limit)")
+            XCTAssertFalse(expected.isEmpty && offset < 6, described)
+            XCTAssertEqual(try names(reader), expected, described)
+            XCTAssertEqual(try reader.performAndWait { try reader.count(for: request()) }, try memory.performAndWait { try memory.count(for: request()) }, "count: \(described)")
         }
         try reader.performAndWait {
             XCTAssertEqual(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 7, "a fetch of an entity includes its subentities")
