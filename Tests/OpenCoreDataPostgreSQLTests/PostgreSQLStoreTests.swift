@@ -468,6 +468,55 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    func testCachedRowsOfRecordsAnotherServerChangedAreReadAgain() throws {
+        let posting: [AnyHashable: Any] = [NSPersistentStoreRemoteChangeNotificationPostOptionKey: true]
+        let reading = try server(options: posting)
+        let changes = RemoteChanges(reading.persistentStoreCoordinator!)
+        let writing = try server(options: posting)
+        Thread.sleep(forTimeInterval: 0.3)  // the listeners connect
+        // 600 departments: one save's notice names them all, another's is too long and says `*`.
+        let ids: [NSManagedObjectID] = try writing.performAndWait {
+            let departments = (0..<600).map { i -> NSManagedObject in
+                let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: writing)
+                d.setValue("D\(i)", forKey: "name")
+                return d
+            }
+            try writing.save()
+            return departments.map(\.objectID)
+        }
+        // The same records as the reading server names them.
+        let readingIDs = try ids.map { try XCTUnwrap(reading.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: $0.uriRepresentation())) }
+        func namesInAFreshContext() throws -> [String] {
+            let fresh = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            fresh.persistentStoreCoordinator = reading.persistentStoreCoordinator
+            return fresh.performAndWait { readingIDs.map { fresh.object(with: $0).value(forKey: "name") as? String ?? "-" } }
+        }
+        // The reading server holds the rows (its objects keep them in the coordinator's cache).
+        let held = try reading.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Department")
+            request.returnsObjectsAsFaults = false
+            let departments = try reading.fetch(request)
+            XCTAssertEqual(departments.count, 600)
+            return departments
+        }
+        XCTAssertEqual(try namesInAFreshContext()[0], "D0")
+        func rename(_ indexes: Range<Int>, _ prefix: String) throws {
+            let heard = changes.count
+            try writing.performAndWait {
+                for i in indexes { try writing.existingObject(with: ids[i]).setValue("\(prefix)\(i)", forKey: "name") }
+                try writing.save()
+            }
+            XCTAssertTrue(changes.wait(until: { $0 > heard }), "the save was heard")
+        }
+        try rename(0..<1, "one-")       // one object: the one-statement save
+        XCTAssertEqual(try namesInAFreshContext()[0], "one-0", "the cached row of the edited record was read again")
+        try rename(0..<3, "few-")       // a staged save naming its records
+        XCTAssertEqual(Array(try namesInAFreshContext()[0..<4]), ["few-0", "few-1", "few-2", "D3"])
+        try rename(0..<600, "all-")     // too many to name: every cached row of the store
+        XCTAssertEqual(try namesInAFreshContext(), (0..<600).map { "all-\($0)" })
+        withExtendedLifetime(held) {}
+    }
+
     func testAUniqueValueAnotherServerSavedFirstIsAConstraintConflict() throws {
         let first = try server(), second = try server()
         try first.performAndWait {

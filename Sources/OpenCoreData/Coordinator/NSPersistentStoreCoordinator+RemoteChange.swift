@@ -55,3 +55,11 @@ extension NSPersistentStore {
         NotificationCenter.default.post(name: .NSPersistentStoreRemoteChange, object: coordinator, userInfo: userInfo)
     }
 }
+
+extension NSPersistentStoreCoordinator {
+    /// Stops answering faults with the cached rows of `objectIDs` (nil: of every record of
+    /// `store`), which another process changed: they are read from the store again.
+    func invalidateCachedRows(_ objectIDs: [NSManagedObjectID]?, of store: NSPersistentStore) {
+        locked { rowCache.invalidate(objectIDs?.map(\.key)) { $0.objectID.persistentStore === store } }
+    }
+}

@@ -131,6 +131,15 @@ final class RowCache {
         entries.removeValue(forKey: key)
     }
 
+    /// Keeps the entries of `keys` (nil: of every row `isAffected` names) for their references,
+    /// but no longer answers with their rows: another process changed the records, so the next
+    /// read goes to the store (and a newer row replaces the entry).
+    func invalidate(_ keys: [ObjectKey]?, isAffected: (StoreRow) -> Bool) {
+        for key in keys ?? entries.keysAndValues.compactMap({ isAffected($0.value.row) ? $0.key : nil }) {
+            if let index = entries.index(forKey: key) { entries[index].loadedAt = .nan }
+        }
+    }
+
     /// Forgets every row of `entities` (a batch request changed records without naming them).
     func removeRows(of entities: Set<ObjectIdentifier>) {
         for (key, entry) in entries.keysAndValues where entities.contains(ObjectIdentifier(entry.row.entity)) {

@@ -1,7 +1,8 @@
 import Foundation
 
 // Remote-change notifications (NSPersistentStoreRemoteChangeNotificationPostOptionKey) for the
-// PostgreSQL store: every save ends with `NOTIFY "OCD_<store UUID>", '<history number>'`,
+// PostgreSQL store: every save ends with `NOTIFY "OCD_<store UUID>", '<notice>'` (the history
+// number and the changed records: ``PostgreSQLChangeNotice``),
 // which PostgreSQL delivers at COMMIT to every connection listening on the channel, on any
 // server. A coordinator whose store was added with the option keeps one listening connection
 // and posts `.NSPersistentStoreRemoteChange` for each notification, its own saves' included
@@ -11,6 +12,11 @@ import Foundation
 // network failure) the listener reconnects, listens again, and then posts one notification
 // with the store's last history number: whatever committed while nobody listened is after
 // the token the app processed last, so fetching history after that token catches up on it.
+//
+// Each notification also names the records the save changed (``PostgreSQLChangeNotice``), and
+// the listener invalidates the coordinator's cached rows of them before posting, so that a
+// fault fired afterwards reads what the other server saved. After a reconnect every cached
+// row of the store is invalidated: what changed meanwhile is unknown.
 extension PostgreSQLStore {
     func startListening(for coordinator: NSPersistentStoreCoordinator) {
         guard postsRemoteChangeNotifications else { return }
@@ -19,10 +25,18 @@ extension PostgreSQLStore {
               let settings = try? urlSettings() else { return }
         remoteChangeListener?.cancel()
         let storeURL = url
-        remoteChangeListener = PostgreSQLRemoteChangeListener(driver: driver, settings: settings, channel: notificationChannel) { [weak coordinator] number in
-            guard let coordinator else { return }
-            Self.postRemoteChange(to: coordinator, historyNumber: number, url: storeURL, identifier: identifier)
-        }
+        let ownSaver = saverID
+        remoteChangeListener = PostgreSQLRemoteChangeListener(driver: driver, settings: settings, channel: notificationChannel, received: { [weak coordinator, weak self] notice in
+            guard let coordinator, let self else { return }
+            if notice.saver != ownSaver {
+                // A record of an entity this model does not know has no cached row.
+                let changed = notice.records.map { records in
+                    self.lock.withLock { records.compactMap { self.planByNumber($0.entity)?.origin.objectID($0.key) } }
+                }
+                coordinator.invalidateCachedRows(changed, of: self)
+            }
+            Self.postRemoteChange(to: coordinator, historyNumber: notice.historyNumber, url: storeURL, identifier: identifier)
+        })
     }
 
     func stopListeningAndDisconnect() {
@@ -45,18 +59,20 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
     private let driver: any PostgreSQLDriver
     private let settings: PostgreSQLStore.Settings
     private let channel: String
-    private let post: @Sendable (_ historyNumber: Int64?) -> Void
+    private let received: @Sendable (PostgreSQLChangeNotice) -> Void
     private var connection: (any PostgreSQLDriverConnection)?
     private var isCancelled = false
     private var hasListened = false
     /// How long the listener waits before connecting again after a failure.
     static let reconnectDelay: DispatchTimeInterval = .milliseconds(200)
 
-    init(driver: any PostgreSQLDriver, settings: PostgreSQLStore.Settings, channel: String, post: @escaping @Sendable (Int64?) -> Void) {
+    /// `received` is called on the listener's queue with each notification, and after a
+    /// reconnect with one naming every record (saved by nobody) and the last history number.
+    init(driver: any PostgreSQLDriver, settings: PostgreSQLStore.Settings, channel: String, received: @escaping @Sendable (PostgreSQLChangeNotice) -> Void) {
         self.driver = driver
         self.settings = settings
         self.channel = channel
-        self.post = post
+        self.received = received
         queue.async { self.connect() }
     }
 
@@ -78,7 +94,7 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
             let listened = ObjectIdentifier(connection)
             try connection.listen(channel, notification: { [weak self] payload in
                 guard let self else { return }
-                self.queue.async { self.received(payload) }
+                self.queue.async { self.deliver(payload) }
             }, closed: { [weak self] in
                 guard let self else { return }
                 self.queue.async { self.lost(listened) }
@@ -86,7 +102,7 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
             self.connection = connection
             if hasListened {
                 // Catch up: saves may have committed while nobody listened.
-                post(try lastHistoryNumber(on: connection))
+                received(PostgreSQLChangeNotice(historyNumber: try lastHistoryNumber(on: connection), saver: "", records: nil))
             }
             hasListened = true
         } catch {
@@ -96,9 +112,9 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
         }
     }
 
-    private func received(_ payload: String) {
+    private func deliver(_ payload: String) {
         guard !isCancelled else { return }
-        post(Int64(payload))
+        received(PostgreSQLChangeNotice(payload: payload))
     }
 
     private func lost(_ closed: ObjectIdentifier) {
@@ -113,5 +129,59 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
         let rows = try connection.query("SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = $1", [.integer(PostgreSQLStore.historyTransactionEntity)])
         if case .integer(let number)? = rows.first?.first { return number }
         return nil
+    }
+}
+
+/// What a save's `NOTIFY` says: `<history number>;<saver>;<records>`. The history number is
+/// empty when the store keeps no history; the saver is the saving store's ``PostgreSQLStore/saverID``
+/// (a listener ignores its own coordinator's saves, whose rows its cache has); the records are
+/// the updated, deleted and locked ones as `<entity number>.<primary key>` separated by spaces,
+/// or `*` when they would not fit in PostgreSQL's 8,000-byte payload.
+struct PostgreSQLChangeNotice: Sendable, Equatable {
+    var historyNumber: Int64?
+    var saver: String
+    /// nil: possibly every record.
+    var records: [Record]?
+
+    struct Record: Sendable, Equatable {
+        var entity: Int
+        var key: Int64
+    }
+
+    /// The most bytes of records a payload carries; PostgreSQL refuses payloads of 8,000.
+    static let recordBytesLimit = 7_800
+
+    init(historyNumber: Int64?, saver: String, records: [Record]?) {
+        self.historyNumber = historyNumber
+        self.saver = saver
+        self.records = records
+    }
+
+    /// The notice of `payload`; a payload it cannot read (a server of an earlier version sends
+    /// only the number) names every record.
+    init(payload: String) {
+        let fields = payload.split(separator: ";", maxSplits: 2, omittingEmptySubsequences: false)
+        historyNumber = fields.first.flatMap { Int64($0) }
+        saver = fields.count == 3 ? String(fields[1]) : ""
+        guard fields.count == 3, fields[2] != "*" else { records = nil; return }
+        var records: [Record] = []
+        for item in fields[2].split(separator: " ") {
+            let parts = item.split(separator: ".")
+            guard parts.count == 2, let entity = Int(parts[0]), let key = Int64(parts[1]) else { self.records = nil; return }
+            records.append(Record(entity: entity, key: key))
+        }
+        self.records = records
+    }
+
+    /// The `NOTIFY` payload: only digits, letters and `; . *`, so it needs no quoting.
+    var payload: String {
+        var text = "\(historyNumber.map(String.init) ?? "");\(saver);"
+        guard let records else { return text + "*" }
+        let start = text.utf8.count
+        for (i, record) in records.enumerated() {
+            text += (i == 0 ? "" : " ") + "\(record.entity).\(record.key)"
+            if text.utf8.count - start > Self.recordBytesLimit { return String(text.utf8.prefix(start))! + "*" }
+        }
+        return text
     }
 }

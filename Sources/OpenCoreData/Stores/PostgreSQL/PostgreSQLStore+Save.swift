@@ -65,12 +65,13 @@ extension PostgreSQLStore {
         } catch {
             throw saveError(error)
         }
-        values += [.integer(row.key.primaryKey), .integer(row.version - 1), .text(notificationChannel)]
+        values += [.integer(row.key.primaryKey), .integer(row.version - 1), .text(notificationChannel),
+                   .text(changeNotice(historyNumber: nil, rows: [row]).payload)]
         let saved: [[PostgreSQLValue]]
         do {
             // pg_notify runs once per updated row (none when the version check fails); it
             // returns `void`, which is never NULL, and which the store does not read.
-            saved = try query("WITH saved AS (\(plan.updateSQL)) SELECT \"Z_PK\" FROM saved WHERE pg_notify($\(values.count), '') IS NOT NULL", values)
+            saved = try query("WITH saved AS (\(plan.updateSQL)) SELECT \"Z_PK\" FROM saved WHERE pg_notify($\(values.count - 1), $\(values.count)) IS NOT NULL", values)
         } catch {
             let nsError = error as NSError
             guard connection == nil else { throw saveError(error) }
@@ -174,7 +175,14 @@ extension PostgreSQLStore {
         if let history = changes.history, tracksHistory { number = try recordHistory(changes, history) }
         // Delivered at COMMIT (never for a save that rolls back) to every server listening
         // (PostgreSQLRemoteChangeListener), with the history number when there is one.
-        try query("NOTIFY \(StoreSchema.quoted(notificationChannel)), '\(number.map(String.init) ?? "")'")
+        let notice = changeNotice(historyNumber: number, rows: [changes.updated, changes.deleted, changes.locked].joined())
+        try query("NOTIFY \(StoreSchema.quoted(notificationChannel)), '\(notice.payload)'")
+    }
+
+    /// The notification of a save that changed `rows` (inserted ones are in no other server's cache).
+    private func changeNotice<Rows: Sequence<StoreRow>>(historyNumber: Int64?, rows: Rows) -> PostgreSQLChangeNotice {
+        PostgreSQLChangeNotice(historyNumber: historyNumber, saver: saverID,
+                               records: rows.map { .init(entity: schema.number(of: $0.entity), key: $0.key.primaryKey) })
     }
 
     /// A migration's rows, inside its transaction: the rows, then their to-many memberships.

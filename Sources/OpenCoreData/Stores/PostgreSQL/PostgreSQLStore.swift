@@ -50,6 +50,9 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     var reservedKeys: [Int: (next: Int64, last: Int64)] = [:]
     /// Whether a save's transaction is open on `connection` (between prepare and commit).
     var isInTransaction = false
+    /// Names this store's saves in their notifications (``PostgreSQLChangeNotice``), so that
+    /// its own listener leaves the cached rows of its own saves alone.
+    let saverID = String(UUID().uuidString.prefix(8))
     /// Whether the history tables (`ATRANSACTION`, `ACHANGE`) are known to exist.
     var historyTablesExist = false
     /// The URL's settings, read once (``urlSettings()``).
