@@ -66,4 +66,31 @@ public enum BenchModel {
             context.reset()
         }
     }
+
+    /// W4 and P3: `times` saves of the row whose `a0` is 0, each changing `a1`.
+    public static func saveOneRow(times: Int, in context: NSManagedObjectContext) throws {
+        try context.performAndWait {
+            let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
+            request.predicate = NSPredicate(format: "a0 == 0")
+            let row = try context.fetch(request)[0]
+            for i in 0..<times {
+                row.a1 = Int64(i)
+                try context.save()
+            }
+        }
+    }
+
+    /// W5 and P4: the rows whose `a0` is below `limit`, as realized objects, every attribute
+    /// read; their number and the sum of their attributes. Resets the context.
+    public static func fetchRows(below limit: Int64, in context: NSManagedObjectContext) throws -> (count: Int, sum: Int64) {
+        try context.performAndWait {
+            let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
+            request.predicate = NSPredicate(format: "a0 < %lld", limit)
+            request.returnsObjectsAsFaults = false
+            let rows = try context.fetch(request)
+            let sum = rows.reduce(Int64(0)) { $0 &+ $1.sum }
+            context.reset()
+            return (rows.count, sum)
+        }
+    }
 }

@@ -80,17 +80,7 @@ public struct RowWorkloads {
             try bench.measure("W4_saves_\(sizes.saves)", key: "W4", ocd: { run in
                 let context = try openStack("w4-\(run)")
                 try BenchModel.insertRows(10, into: context)
-                return try time {
-                    try context.performAndWait {
-                        let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                        request.predicate = NSPredicate(format: "a0 == 0")
-                        let row = try context.fetch(request)[0]
-                        for i in 0..<sizes.saves {
-                            row.a1 = Int64(i)
-                            try context.save()
-                        }
-                    }
-                }
+                return try time { try BenchModel.saveOneRow(times: sizes.saves, in: context) }
             }, raw: { run in
                 let raw = try RawSQLite(path: bench.path("w4-raw-\(run).sqlite").path)
                 try raw.createTable()
@@ -104,17 +94,7 @@ public struct RowWorkloads {
             let limit = Int64(sizes.read / 100 * 10)  // a0 = 10 * i, so this selects 1% of rows
             try bench.measure("W5_indexed_1pct_of_\(sizes.read)", key: "W5", ocd: { _ in
                 var count = 0
-                let seconds = try time {
-                    try readContext.performAndWait {
-                        let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                        request.predicate = NSPredicate(format: "a0 < %lld", limit)
-                        request.returnsObjectsAsFaults = false
-                        let rows = try readContext.fetch(request)
-                        count = rows.count
-                        for row in rows { _ = row.sum }
-                        readContext.reset()
-                    }
-                }
+                let seconds = try time { count = try BenchModel.fetchRows(below: limit, in: readContext).count }
                 precondition(count == sizes.read / 100, "W5 returned \(count) rows")
                 return seconds
             }, raw: { _ in

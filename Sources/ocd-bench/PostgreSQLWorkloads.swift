@@ -111,17 +111,7 @@ struct PostgreSQLWorkloads {
             try bench.measure("P3_pg_saves_\(saveCount)", ocd: { _ in
                 let context = try freshContext("p3")
                 try BenchModel.insertRows(10, into: context)
-                return try time {
-                    try context.performAndWait {
-                        let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                        request.predicate = NSPredicate(format: "a0 == 0")
-                        let row = try context.fetch(request)[0]
-                        for i in 0..<saveCount {
-                            row.a1 = Int64(i)
-                            try context.save()
-                        }
-                    }
-                }
+                return try time { try BenchModel.saveOneRow(times: saveCount, in: context) }
             }, raw: { _ in
                 try raw.createTable("scratch")
                 try raw.insert(count: 10, into: "scratch")
@@ -134,19 +124,8 @@ struct PostgreSQLWorkloads {
             let limit = Int64(readCount / 100 * 10)
             var ocdSum: Int64 = 0
             try bench.measure("P4_pg_indexed_1pct_of_\(readCount)", ocd: { _ in
-                ocdSum = 0
                 var count = 0
-                let seconds = try time {
-                    try readContext.performAndWait {
-                        let request = NSFetchRequest<BenchRow>(entityName: "BenchRow")
-                        request.predicate = NSPredicate(format: "a0 < %lld", limit)
-                        request.returnsObjectsAsFaults = false
-                        let rows = try readContext.fetch(request)
-                        count = rows.count
-                        for row in rows { ocdSum &+= row.sum }
-                        readContext.reset()
-                    }
-                }
+                let seconds = try time { (count, ocdSum) = try BenchModel.fetchRows(below: limit, in: readContext) }
                 precondition(count == readCount / 100, "P4 returned \(count) rows")
                 return seconds
             }, raw: { _ in
