@@ -71,6 +71,8 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
             guard !connection.isClosed else { throw ConnectionClosed() }
             result = try waitUnlessClosed(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Self.logger))
         } catch {
+            // postgres-nio fails the waiting query before it closes the channel: say it now.
+            if Self.endsConnection(error) { pending.close() }
             throw Self.error(NSPersistentStoreOperationError, "The PostgreSQL store at \(location) failed to run \(sql)", error)
         }
         var rows: [[PostgreSQLValue]] = []
@@ -80,7 +82,16 @@ final class PostgreSQLConnection: PostgreSQLDriverConnection {
         return rows
     }
 
-    /// Whether the connection ended (postgres-nio saw its channel close, or the close callback ran).
+    /// Whether `error` of a query means the connection is gone or unusable: everything but the
+    /// server's refusal of the statement (or its cancellation, or too many parameters), after
+    /// which the connection runs the next one.
+    private static func endsConnection(_ error: any Error) -> Bool {
+        guard let psql = error as? PSQLError else { return true }
+        return ![PSQLError.Code.server, .queryCancelled, .tooManyParameters].contains(psql.code)
+    }
+
+    /// Whether the connection ended (postgres-nio saw its channel close, a query failed with
+    /// the connection, or the close callback ran).
     var isClosed: Bool { connection.isClosed || pending.hasClosed }
 
     /// Delivers the payloads of `NOTIFY` on `channel` to `notification` and reports the

@@ -84,22 +84,23 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
 /// The notification each save of the PostgreSQL store sends: history number, saver, records.
 final class PostgreSQLChangeNoticeTests: XCTestCase {
     func testANoticeNamesTheChangedRecordsAndReadsBack() {
-        let notice = PostgreSQLChangeNotice(historyNumber: 42, saver: "AB12CD34", records: [.init(entity: 3, key: 7), .init(entity: 4, key: 9_000_000_000)])
-        XCTAssertEqual(notice.payload, "42;AB12CD34;3.7 4.9000000000")
+        let notice = PostgreSQLChangeNotice(historyNumber: 42, saver: "AB12CD34", records: [.init(entity: 3, key: 7, version: 2), .init(entity: 4, key: 9_000_000_000, version: .max)])
+        XCTAssertEqual(notice.payload, "42;AB12CD34;3.7.2 4.9000000000.9223372036854775807")
         XCTAssertEqual(PostgreSQLChangeNotice(payload: notice.payload), notice)
-        let withoutHistory = PostgreSQLChangeNotice(payload: ";AB12CD34;3.7")
+        let withoutHistory = PostgreSQLChangeNotice(payload: ";AB12CD34;3.7.5")
         XCTAssertNil(withoutHistory.historyNumber)
-        XCTAssertEqual(withoutHistory.records, [.init(entity: 3, key: 7)])
+        XCTAssertEqual(withoutHistory.records, [.init(entity: 3, key: 7, version: 5)])
     }
 
     func testTooManyRecordsOrAnUnreadablePayloadNameEveryRecord() {
-        let many = PostgreSQLChangeNotice(historyNumber: nil, saver: "S", records: (0..<2_000).map { .init(entity: 12, key: Int64($0) + 1_000_000) })
+        let many = PostgreSQLChangeNotice(historyNumber: nil, saver: "S", records: (0..<2_000).map { .init(entity: 12, key: Int64($0) + 1_000_000, version: 1) })
         XCTAssertLessThan(many.payload.utf8.count, 8_000, "PostgreSQL refuses payloads of 8,000 bytes")
         XCTAssertEqual(many.payload, ";S;*")
         XCTAssertNil(PostgreSQLChangeNotice(payload: many.payload).records)
         let earlierServer = PostgreSQLChangeNotice(payload: "17")
         XCTAssertEqual(earlierServer.historyNumber, 17, "a server of an earlier version sends only the number")
         XCTAssertNil(earlierServer.records)
-        XCTAssertNil(PostgreSQLChangeNotice(payload: "1;S;3.x").records)
+        XCTAssertNil(PostgreSQLChangeNotice(payload: "1;S;3.x.1").records)
+        XCTAssertNil(PostgreSQLChangeNotice(payload: "1;S;3.7").records, "a record without its version")
     }
 }

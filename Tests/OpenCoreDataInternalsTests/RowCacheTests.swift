@@ -408,6 +408,35 @@ extension RowCacheTests {
         XCTAssertFalse(batch.isEmpty)
     }
 
+    /// Another process changed records (a PostgreSQL store's notice): their cached rows stop
+    /// answering, and so do rows of older versions that a read begun before the notice brings
+    /// in afterwards; a row of the announced version answers again.
+    func testRowsOlderThanAnAnnouncedChangeNeverAnswer() throws {
+        let entity = NSEntityDescription(name: "Thing", properties: [])
+        let cache = RowCache()
+        func row(_ key: Int64, version: Int64) -> StoreRow {
+            StoreRow(objectID: NSManagedObjectID(entity: entity, store: nil, primaryKey: key), values: [.integer(version)], version: version)
+        }
+        func cached(_ key: Int64) -> Int64? { cache.row(for: row(key, version: 0).key, stalenessInterval: -1)?.version }
+        cache.retain(row(1, version: 1))
+        cache.retain(row(2, version: 3))
+        cache.invalidate([(row(1, version: 0).key, 2), (row(2, version: 0).key, 3), (row(5, version: 0).key, 2)]) { _ in false }
+        XCTAssertNil(cached(1), "changed by another process")
+        XCTAssertEqual(cached(2), 3, "the cache has the announced version already")
+        cache.retain(row(1, version: 1), at: ProcessInfo.processInfo.systemUptime)  // a fetch read before the notice
+        cache.update(row(1, version: 1))
+        XCTAssertNil(cached(1), "a row older than the announced change does not answer")
+        cache.retain(row(5, version: 1))                // a record not cached when the notice came
+        XCTAssertNil(cached(5))
+        cache.update(row(1, version: 2))
+        XCTAssertEqual(cached(1), 2, "the announced version answers")
+        cache.retain(row(5, version: 2))
+        XCTAssertEqual(cached(5), 2)
+        cache.invalidate(nil) { $0.objectID.primaryKey == 2 }
+        XCTAssertNil(cached(2), "a notice naming no records invalidates every row it may concern")
+        XCTAssertEqual(cached(1), 2)
+    }
+
     /// Rows a fetch hands over give their values to the cache: none left in the rows, the
     /// cached ones whole, and a second retain of a row the cache has counts one more reference.
     func testRowsHandedOverMoveTheirValuesIntoTheCache() throws {

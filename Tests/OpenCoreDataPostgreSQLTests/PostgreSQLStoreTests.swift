@@ -88,6 +88,24 @@ final class PostgreSQLStoreTests: XCTestCase {
         return context
     }
 
+    /// Waits (at most 10 s) until `count` coordinators listen to the store `context` uses: their
+    /// listener's last statement is the `LISTEN` of the store's channel. A listener's first
+    /// connection posts no catch-up, so a save made before it listens would go unheard.
+    private func waitForListeners(_ count: Int, of context: NSManagedObjectContext) throws {
+        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let serverURL = URL(string: text) else { return }
+        let uuid = try XCTUnwrap(context.persistentStoreCoordinator!.persistentStores[0].identifier)
+        let admin = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: serverURL, environment: [:]))
+        defer { admin.close() }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            // (The UUID is hexadecimal digits and dashes: nothing to escape.)
+            let listening = try admin.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'OpenCoreData remote-change listener' AND query = 'LISTEN \"OCD_\(uuid)\"' HAVING count(*) >= \(count)")
+            if !listening.isEmpty { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        XCTFail("\(count) listeners of the store did not start listening within 10 s")
+    }
+
     private static func fetch(_ entity: String, _ format: String? = nil, sortedBy key: String? = nil, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
         let request = NSFetchRequest<NSManagedObject>(entityName: entity)
         request.predicate = format.map { NSPredicate(format: $0) }
@@ -443,7 +461,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         let listening = try server(options: [NSPersistentStoreRemoteChangeNotificationPostOptionKey: true])
         let changes = RemoteChanges(listening.persistentStoreCoordinator!)
         let writer = try server()
-        Thread.sleep(forTimeInterval: 0.3)  // the listener connects
+        try waitForListeners(1, of: writer)
         let department = try writer.performAndWait {
             let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: writer)
             d.setValue("North", forKey: "name")
@@ -473,10 +491,11 @@ final class PostgreSQLStoreTests: XCTestCase {
         let reading = try server(options: posting)
         let changes = RemoteChanges(reading.persistentStoreCoordinator!)
         let writing = try server(options: posting)
-        Thread.sleep(forTimeInterval: 0.3)  // the listeners connect
-        // 600 departments: one save's notice names them all, another's is too long and says `*`.
+        try waitForListeners(2, of: writing)
+        // 1,500 departments: a save of a few names them, a save of all is too long to name
+        // them (10 kB) and says `*`.
         let ids: [NSManagedObjectID] = try writing.performAndWait {
-            let departments = (0..<600).map { i -> NSManagedObject in
+            let departments = (0..<1_500).map { i -> NSManagedObject in
                 let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: writing)
                 d.setValue("D\(i)", forKey: "name")
                 return d
@@ -484,6 +503,7 @@ final class PostgreSQLStoreTests: XCTestCase {
             try writing.save()
             return departments.map(\.objectID)
         }
+        XCTAssertTrue(changes.wait(until: { $0 >= 1 }), "the insert was heard")
         // The same records as the reading server names them.
         let readingIDs = try ids.map { try XCTUnwrap(reading.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: $0.uriRepresentation())) }
         func namesInAFreshContext() throws -> [String] {
@@ -496,7 +516,7 @@ final class PostgreSQLStoreTests: XCTestCase {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Department")
             request.returnsObjectsAsFaults = false
             let departments = try reading.fetch(request)
-            XCTAssertEqual(departments.count, 600)
+            XCTAssertEqual(departments.count, 1_500)
             return departments
         }
         XCTAssertEqual(try namesInAFreshContext()[0], "D0")
@@ -512,8 +532,8 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try namesInAFreshContext()[0], "one-0", "the cached row of the edited record was read again")
         try rename(0..<3, "few-")       // a staged save naming its records
         XCTAssertEqual(Array(try namesInAFreshContext()[0..<4]), ["few-0", "few-1", "few-2", "D3"])
-        try rename(0..<600, "all-")     // too many to name: every cached row of the store
-        XCTAssertEqual(try namesInAFreshContext(), (0..<600).map { "all-\($0)" })
+        try rename(0..<1_500, "all-")   // too many to name: every cached row of the store
+        XCTAssertEqual(try namesInAFreshContext(), (0..<1_500).map { "all-\($0)" })
         withExtendedLifetime(held) {}
     }
 
@@ -646,7 +666,7 @@ final class PostgreSQLStoreTests: XCTestCase {
                 return (token, Date())
             }
         }
-        Thread.sleep(forTimeInterval: 0.3)  // the listener connects
+        try waitForListeners(1, of: listening)
         let (first, savedAt) = try save("North")
         let heard = try XCTUnwrap(changes.arrival(of: first), "the other server's save was posted")
         XCTAssertLessThan(heard.timeIntervalSince(savedAt), 1, "posted within a second of the commit (typically a few milliseconds)")

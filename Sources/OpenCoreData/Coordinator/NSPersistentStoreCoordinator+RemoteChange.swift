@@ -57,9 +57,10 @@ extension NSPersistentStore {
 }
 
 extension NSPersistentStoreCoordinator {
-    /// Stops answering faults with the cached rows of `objectIDs` (nil: of every record of
-    /// `store`), which another process changed: they are read from the store again.
-    func invalidateCachedRows(_ objectIDs: [NSManagedObjectID]?, of store: NSPersistentStore) {
-        locked { rowCache.invalidate(objectIDs?.map(\.key)) { $0.objectID.persistentStore === store } }
+    /// Stops answering faults with cached rows older than `records`' versions (nil: with
+    /// every cached row of `store`), which another process changed: they are read from the
+    /// store again.
+    func invalidateCachedRows(_ records: [(objectID: NSManagedObjectID, version: Int64)]?, of store: NSPersistentStore) {
+        locked { rowCache.invalidate(records?.map { ($0.objectID.key, $0.version) }) { $0.objectID.persistentStore === store } }
     }
 }

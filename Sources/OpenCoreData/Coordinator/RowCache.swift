@@ -37,6 +37,22 @@ final class RowCache {
 
     @exclusivity(unchecked) private var entries = ObjectKeyTable<Entry>()
 
+    /// Records another process changed (``invalidate(_:isAffected:)``), with the first version
+    /// that is current and when the change was announced: a row of an older version that a
+    /// read begun before the announcement brings in afterwards must not answer faults either.
+    /// Kept a minute, far longer than such a read takes; empty unless a store announces changes.
+    private var staleBelow: [ObjectKey: (version: Int64, announced: TimeInterval)] = [:]
+
+    /// `now`, or NaN when `row` is older than an announced change of its record.
+    @inline(__always) private func loadTime(of row: StoreRow, _ now: TimeInterval) -> TimeInterval {
+        guard !staleBelow.isEmpty, let stale = staleBelow[row.key] else { return now }
+        guard row.version < stale.version else {
+            staleBelow[row.key] = nil
+            return now
+        }
+        return .nan
+    }
+
     /// The number of cached rows.
     var count: Int { entries.count }
 
@@ -58,6 +74,7 @@ final class RowCache {
         entries.reserveCapacity(forKeys: rows.lazy.map { $0.key })
         for row in rows where !row.isFault {  // a row without values is no snapshot
             let key = row.key
+            let now = loadTime(of: row, now)
             let (index, inserted) = entries.index(forKey: key) { Entry(row: row, references: 1, loadedAt: now) }
             if !inserted { entries[index].retain(row, at: now) }
         }
@@ -70,6 +87,7 @@ final class RowCache {
         entries.reserveCapacity(forKeys: positions.lazy.map { rows[$0].key })
         for i in positions where !rows[i].isFault {
             let key = rows[i].key
+            let now = loadTime(of: rows[i], now)
             let (index, inserted) = entries.index(forKey: key) { Entry(row: rows[i], references: 1, loadedAt: now) }
             if !inserted { entries[index].retain(rows[i], at: now) }
         }
@@ -85,6 +103,7 @@ final class RowCache {
             entries.reserveCapacity(forKeys: positions.lazy.map { rows[$0].key })
             for i in positions where !rows[i].isFault {
                 let key = rows[i].key
+                let now = loadTime(of: rows[i], now)
                 let (index, inserted) = entries.index(forKey: key) { Entry(row: rows[i].movingValues(), references: 1, loadedAt: now) }
                 if !inserted { entries[index].retain(rows[i].movingValues(), at: now) }
             }
@@ -107,7 +126,7 @@ final class RowCache {
     @inline(__always) private func update(_ row: StoreRow, at now: TimeInterval) {
         guard !row.isFault, let index = entries.index(forKey: row.key) else { return }
         entries[index].row = row
-        entries[index].loadedAt = now
+        entries[index].loadedAt = loadTime(of: row, now)
     }
 
     /// One object stopped using the row; the entry goes with the last one.
@@ -131,12 +150,22 @@ final class RowCache {
         entries.removeValue(forKey: key)
     }
 
-    /// Keeps the entries of `keys` (nil: of every row `isAffected` names) for their references,
-    /// but no longer answers with their rows: another process changed the records, so the next
-    /// read goes to the store (and a newer row replaces the entry).
-    func invalidate(_ keys: [ObjectKey]?, isAffected: (StoreRow) -> Bool) {
-        for key in keys ?? entries.keysAndValues.compactMap({ isAffected($0.value.row) ? $0.key : nil }) {
-            if let index = entries.index(forKey: key) { entries[index].loadedAt = .nan }
+    /// Another process changed `records` (key, and the first version that is current; nil:
+    /// possibly every row `isAffected` names): their entries keep their references but older
+    /// rows no longer answer, so the next read goes to the store and a current row replaces
+    /// the entry. Older rows that arrive later (``staleBelow``) do not answer either.
+    func invalidate(_ records: [(key: ObjectKey, version: Int64)]?, isAffected: (StoreRow) -> Bool) {
+        let now = ProcessInfo.processInfo.systemUptime
+        if !staleBelow.isEmpty { staleBelow = staleBelow.filter { now - $0.value.announced < 60 } }
+        guard let records else {
+            for (key, entry) in entries.keysAndValues where isAffected(entry.row) {
+                if let index = entries.index(forKey: key) { entries[index].loadedAt = .nan }
+            }
+            return
+        }
+        for (key, version) in records {
+            if let index = entries.index(forKey: key), entries[index].row.version < version { entries[index].loadedAt = .nan }
+            staleBelow[key] = (max(version, staleBelow[key]?.version ?? version), now)
         }
     }
 

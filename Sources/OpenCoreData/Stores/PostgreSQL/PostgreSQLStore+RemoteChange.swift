@@ -31,7 +31,9 @@ extension PostgreSQLStore {
             if notice.saver != ownSaver {
                 // A record of an entity this model does not know has no cached row.
                 let changed = notice.records.map { records in
-                    self.lock.withLock { records.compactMap { self.planByNumber($0.entity)?.origin.objectID($0.key) } }
+                    self.lock.withLock {
+                        records.compactMap { record in self.planByNumber(record.entity).map { ($0.origin.objectID(record.key), record.version) } }
+                    }
                 }
                 coordinator.invalidateCachedRows(changed, of: self)
             }
@@ -135,8 +137,9 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
 /// What a save's `NOTIFY` says: `<history number>;<saver>;<records>`. The history number is
 /// empty when the store keeps no history; the saver is the saving store's ``PostgreSQLStore/saverID``
 /// (a listener ignores its own coordinator's saves, whose rows its cache has); the records are
-/// the updated, deleted and locked ones as `<entity number>.<primary key>` separated by spaces,
-/// or `*` when they would not fit in PostgreSQL's 8,000-byte payload.
+/// the updated, deleted and locked ones as `<entity number>.<primary key>.<version>` separated
+/// by spaces — the version the save left, the largest integer for a deleted record — or `*`
+/// when they would not fit in PostgreSQL's 8,000-byte payload.
 struct PostgreSQLChangeNotice: Sendable, Equatable {
     var historyNumber: Int64?
     var saver: String
@@ -146,6 +149,8 @@ struct PostgreSQLChangeNotice: Sendable, Equatable {
     struct Record: Sendable, Equatable {
         var entity: Int
         var key: Int64
+        /// The first version that is current: rows of older versions are stale.
+        var version: Int64
     }
 
     /// The most bytes of records a payload carries; PostgreSQL refuses payloads of 8,000.
@@ -167,8 +172,8 @@ struct PostgreSQLChangeNotice: Sendable, Equatable {
         var records: [Record] = []
         for item in fields[2].split(separator: " ") {
             let parts = item.split(separator: ".")
-            guard parts.count == 2, let entity = Int(parts[0]), let key = Int64(parts[1]) else { self.records = nil; return }
-            records.append(Record(entity: entity, key: key))
+            guard parts.count == 3, let entity = Int(parts[0]), let key = Int64(parts[1]), let version = Int64(parts[2]) else { self.records = nil; return }
+            records.append(Record(entity: entity, key: key, version: version))
         }
         self.records = records
     }
@@ -179,7 +184,7 @@ struct PostgreSQLChangeNotice: Sendable, Equatable {
         guard let records else { return text + "*" }
         let start = text.utf8.count
         for (i, record) in records.enumerated() {
-            text += (i == 0 ? "" : " ") + "\(record.entity).\(record.key)"
+            text += (i == 0 ? "" : " ") + "\(record.entity).\(record.key).\(record.version)"
             if text.utf8.count - start > Self.recordBytesLimit { return String(text.utf8.prefix(start))! + "*" }
         }
         return text

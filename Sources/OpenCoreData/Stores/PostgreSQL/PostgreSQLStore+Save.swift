@@ -66,7 +66,7 @@ extension PostgreSQLStore {
             throw saveError(error)
         }
         values += [.integer(row.key.primaryKey), .integer(row.version - 1), .text(notificationChannel),
-                   .text(changeNotice(historyNumber: nil, rows: [row]).payload)]
+                   .text(changeNotice(historyNumber: nil, changed: [row], deleted: []).payload)]
         let saved: [[PostgreSQLValue]]
         do {
             // pg_notify runs once per updated row (none when the version check fails); it
@@ -175,14 +175,17 @@ extension PostgreSQLStore {
         if let history = changes.history, tracksHistory { number = try recordHistory(changes, history) }
         // Delivered at COMMIT (never for a save that rolls back) to every server listening
         // (PostgreSQLRemoteChangeListener), with the history number when there is one.
-        let notice = changeNotice(historyNumber: number, rows: [changes.updated, changes.deleted, changes.locked].joined())
+        let notice = changeNotice(historyNumber: number, changed: [changes.updated, changes.locked].joined(), deleted: changes.deleted)
         try query("NOTIFY \(StoreSchema.quoted(notificationChannel)), '\(notice.payload)'")
     }
 
-    /// The notification of a save that changed `rows` (inserted ones are in no other server's cache).
-    private func changeNotice<Rows: Sequence<StoreRow>>(historyNumber: Int64?, rows: Rows) -> PostgreSQLChangeNotice {
-        PostgreSQLChangeNotice(historyNumber: historyNumber, saver: saverID,
-                               records: rows.map { .init(entity: schema.number(of: $0.entity), key: $0.key.primaryKey) })
+    /// The notification of a save that changed and deleted these rows (inserted ones are in
+    /// no other server's cache): each with the version it now has, deleted ones with the
+    /// largest, which no row of theirs reaches.
+    private func changeNotice<Changed: Sequence<StoreRow>>(historyNumber: Int64?, changed: Changed, deleted: [StoreRow]) -> PostgreSQLChangeNotice {
+        let records = changed.map { PostgreSQLChangeNotice.Record(entity: schema.number(of: $0.entity), key: $0.key.primaryKey, version: $0.version) }
+            + deleted.map { PostgreSQLChangeNotice.Record(entity: schema.number(of: $0.entity), key: $0.key.primaryKey, version: .max) }
+        return PostgreSQLChangeNotice(historyNumber: historyNumber, saver: saverID, records: records)
     }
 
     /// A migration's rows, inside its transaction: the rows, then their to-many memberships.
