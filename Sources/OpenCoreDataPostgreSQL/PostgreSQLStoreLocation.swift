@@ -17,18 +17,20 @@ import OpenCoreData
 /// and `PGUSER` leave out is `postgres`; a database left out is named after the user. A
 /// password belongs in `PGPASSWORD` (or a secret store) rather than in a URL that may be
 /// logged; the URL's is accepted, and never printed (``description``).
-struct PostgreSQLStoreLocation: Equatable, Sendable, CustomStringConvertible {
-    var host: String
-    var port: Int
-    var user: String
-    var password: String?
-    var database: String
+///
+/// For the project's tools (`@_spi(Tooling)`), which connect as the store does; not API.
+@_spi(Tooling) public struct PostgreSQLStoreLocation: Equatable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var user: String
+    public var password: String?
+    public var database: String
 
     /// The location of `url`, completed from `environment` (the process's by default).
     ///
     /// Throws `NSPersistentStoreOpenError` (134080) in `NSCocoaErrorDomain` for a URL that
     /// is not `postgresql://` (or `postgres://`), or whose port is not a number from 1 to 65535.
-    init(url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public init(url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "postgresql" || scheme == "postgres" else {
             throw Self.error("The store URL \(Self.withoutPassword(url)) is not a PostgreSQL URL. Write it as postgresql://user@host:port/database.")
         }
@@ -56,7 +58,7 @@ struct PostgreSQLStoreLocation: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The URL without its password.
-    var description: String { "postgresql://\(user)@\(host):\(port)/\(database)" }
+    public var description: String { "postgresql://\(user)@\(host):\(port)/\(database)" }
 
     /// `url` as text with its password (if any) left out: error messages may be logged.
     private static func withoutPassword(_ url: URL) -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import OCDBenchKit
-import OpenCoreDataPostgreSQL
+@_spi(Tooling) import OpenCoreDataPostgreSQL
 import PostgresNIO
 
 /// P1–P4 (`ocd-bench --postgresql <url>`): the PostgreSQL store against postgres-nio doing the
@@ -148,9 +148,11 @@ final class RawPostgres {
     private let schema: String
 
     init(url: URL, schema: String) throws {
+        // Where the store connects, PG* variables included.
+        let location = try PostgreSQLStoreLocation(url: url)
         let configuration = PostgresConnection.Configuration(
-            host: url.host ?? "localhost", port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
-            database: url.path.isEmpty || url.path == "/" ? url.user ?? "postgres" : String(url.path.dropFirst()), tls: .disable)
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: .disable)
         connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 2, logger: logger).wait()
         self.schema = schema
         // Schemas of earlier runs that were killed before they could drop them: their process is gone.

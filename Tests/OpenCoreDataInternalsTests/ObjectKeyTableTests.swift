@@ -161,6 +161,9 @@ final class ObjectKeyTableTests: XCTestCase {
         XCTAssertEqual(table.count, reference.count)
         for (k, v) in reference { XCTAssertEqual(table[k], v) }
         XCTAssertEqual(table.keysAndValues.count, reference.count)
+        table.updateEach { $0 = -$0 }
+        for (k, v) in reference { XCTAssertEqual(table[k], -v, "updateEach changes every value in place, and only values") }
+        XCTAssertEqual(table.count, reference.count)
     }
 
     // MARK: The run directory (ObjectKeyRunDirectory)

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 @_spi(PostgreSQLDriver) import OpenCoreData
-@testable import OpenCoreDataPostgreSQL
+@_spi(Tooling) @testable import OpenCoreDataPostgreSQL
 import XCTest
 
 /// The PostgreSQL store's connection to its server: where the store URL points, values both

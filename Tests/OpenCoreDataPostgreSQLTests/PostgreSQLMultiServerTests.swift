@@ -1,5 +1,5 @@
 import Foundation
-@testable import OpenCoreDataPostgreSQL
+@_spi(Tooling) @testable import OpenCoreDataPostgreSQL
 import OpenCoreDataTestSupport
 import XCTest
 

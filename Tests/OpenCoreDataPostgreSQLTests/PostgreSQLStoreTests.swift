@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreData
-@testable import OpenCoreDataPostgreSQL
+@_spi(Tooling) @testable import OpenCoreDataPostgreSQL
 import Synchronization
 import XCTest
 

@@ -158,9 +158,7 @@ final class RowCache {
         let now = ProcessInfo.processInfo.systemUptime
         if !staleBelow.isEmpty { staleBelow = staleBelow.filter { now - $0.value.announced < 60 } }
         guard let records else {
-            for (key, entry) in entries.keysAndValues where isAffected(entry.row) {
-                if let index = entries.index(forKey: key) { entries[index].loadedAt = .nan }
-            }
+            entries.updateEach { entry in if isAffected(entry.row) { entry.loadedAt = .nan } }
             return
         }
         for (key, version) in records {

@@ -239,6 +239,15 @@ struct ObjectKeyTable<Value> {
     /// Every value, in no particular order.
     var values: [Value] { slots.compactMap { $0 } }
 
+    /// Calls `body` with every value, in no particular order, to change it in place.
+    mutating func updateEach(_ body: (inout Value) -> Void) {
+        for number in runs.indices where runs[number].occupied != 0 {
+            for offset in 0..<Self.runLength where runs[number].occupied & 1 << offset != 0 {
+                body(&slots[number << Int(Self.runShift) | offset]!)
+            }
+        }
+    }
+
     /// Every key with its value, in no particular order.
     var keysAndValues: [(key: ObjectKey, value: Value)] {
         var result: [(key: ObjectKey, value: Value)] = []

@@ -73,15 +73,10 @@ extension PostgreSQLStore {
             // returns `void`, which is never NULL, and which the store does not read.
             saved = try query("WITH saved AS (\(plan.updateSQL)) SELECT \"Z_PK\" FROM saved WHERE pg_notify($\(values.count - 1), $\(values.count)) IS NOT NULL", values)
         } catch {
-            let nsError = error as NSError
-            guard connection == nil else { throw saveError(error) }
             // Lost while the statement ran: the server may have committed it.
-            throw CoreDataError.make(NSPersistentStoreSaveError, "The connection to the PostgreSQL store at \(describedURL) was lost while the save committed: it may or may not have been saved. Fetch the objects again before saving them again.", [NSUnderlyingErrorKey: nsError])
+            throw connection == nil ? lostWhileCommitting(error) : saveError(error)
         }
-        if saved.isEmpty {
-            let exists = try !query("SELECT 1 FROM \(plan.table.sqlName) WHERE \"Z_PK\" = $1", [.integer(row.key.primaryKey)]).isEmpty
-            throw conflict(row, exists ? "was changed by another context or process" : "was deleted by another context or process")
-        }
+        if saved.isEmpty { throw try versionConflict(row, plan) }
         return true
     }
 
@@ -123,11 +118,8 @@ extension PostgreSQLStore {
                 } catch {
                     let lost = connection == nil
                     rollBack()
-                    let nsError = error as NSError
-                    guard lost else { throw saveError(error) }
-                    // The connection was lost after COMMIT was sent: the server may have
-                    // committed. Say so rather than "nothing was saved".
-                    throw CoreDataError.make(NSPersistentStoreSaveError, "The connection to the PostgreSQL store at \(describedURL) was lost while the save committed: it may or may not have been saved. Fetch the objects again before saving them again.", [NSUnderlyingErrorKey: nsError])
+                    // Lost after COMMIT was sent: the server may have committed.
+                    throw lost ? lostWhileCommitting(error) : saveError(error)
                 }
             },
             rollback: { [self] in
@@ -145,10 +137,7 @@ extension PostgreSQLStore {
         var plist = metadata ?? [:]
         let uuid = plist[NSStoreUUIDKey] as? String ?? identifier ?? UUID().uuidString
         plist[NSStoreUUIDKey] = nil
-        guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
-            throw CoreDataError.make(NSPersistentStoreSaveError, "The metadata of the PostgreSQL store at \(describedURL) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries). Nothing was saved.")
-        }
-        try query("UPDATE \"Z_METADATA\" SET \"Z_UUID\" = $1, \"Z_PLIST\" = $2", [.text(uuid), .bytes(try Self.encode(plist))])
+        try Self.writeMetadata(plist, uuid: uuid, errorCode: NSPersistentStoreSaveError, at: describedURL) { try query($0, $1) }
     }
 
     /// Every write of a save, inside the caller's transaction: deletes first (an inserted
@@ -231,10 +220,20 @@ extension PostgreSQLStore {
         var values: [PostgreSQLValue] = [.integer(row.version)]
         try appendWrites(of: row, plan, to: &values)
         values += [.integer(row.key.primaryKey), .integer(row.version - 1)]
-        if try query(plan.updateSQL, values).isEmpty {
-            let exists = try !query("SELECT 1 FROM \(plan.table.sqlName) WHERE \"Z_PK\" = $1", [.integer(row.key.primaryKey)]).isEmpty
-            throw conflict(row, exists ? "was changed by another context or process" : "was deleted by another context or process")
-        }
+        if try query(plan.updateSQL, values).isEmpty { throw try versionConflict(row, plan) }
+    }
+
+    /// The error of an update whose version check matched no row: the record was changed, or
+    /// deleted, by another context or server since `row`'s version was read.
+    private func versionConflict(_ row: StoreRow, _ plan: PostgreSQLEntityPlan) throws -> NSError {
+        let exists = try !query("SELECT 1 FROM \(plan.table.sqlName) WHERE \"Z_PK\" = $1", [.integer(row.key.primaryKey)]).isEmpty
+        return conflict(row, exists ? "was changed by another context or process" : "was deleted by another context or process")
+    }
+
+    /// The error of a save whose connection was lost after its commit was sent: the server may
+    /// have committed it, so it must not say "nothing was saved".
+    private func lostWhileCommitting(_ error: Error) -> NSError {
+        CoreDataError.make(NSPersistentStoreSaveError, "The connection to the PostgreSQL store at \(describedURL) was lost while the save committed: it may or may not have been saved. Fetch the objects again before saving them again.", [NSUnderlyingErrorKey: error as NSError])
     }
 
     private func delete(_ row: StoreRow) throws {

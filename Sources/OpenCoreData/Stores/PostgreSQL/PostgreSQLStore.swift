@@ -219,11 +219,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
 
     /// Reads an existing store's metadata and entity numbers and checks that this model made it.
     private func openExistingStore(tables: Set<String>, model: NSManagedObjectModel) throws -> [String: Any] {
-        guard let row = try query("SELECT \"Z_UUID\", \"Z_PLIST\" FROM \"Z_METADATA\" ORDER BY \"Z_VERSION\" LIMIT 1").first,
-              case .text(let uuid) = row[0], case .bytes(let data) = row[1],
-              var stored = (try? UntrustedPropertyList.propertyList(from: data)) as? [String: Any] else {
-            throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store at \(describedURL) has no readable metadata (Z_METADATA is empty or its Z_PLIST is not a property list). It was left unchanged.")
-        }
+        var (uuid, stored) = try Self.storedMetadata(at: describedURL) { try query($0, $1) }
         stored[NSStoreUUIDKey] = uuid
         metadata = stored
         var numbers: [String: Int] = [:]
@@ -373,9 +369,8 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     /// (`schema=`), else every table of Core Data's naming (`Z` and upper-case letters, digits
     /// and underscores; the history's `ATRANSACTION` and `ACHANGE`) beside its `Z_METADATA`. A database without a store is left alone.
     override class func destroyPersistentStore(at url: URL) throws {
-        let schemaName = try Settings(url: url).schemaName
-        try withConnection(to: url) { db, _ in
-            if let name = schemaName {
+        try withConnection(to: url) { db, settings, _ in
+            if let name = settings.schemaName {
                 _ = try db.query("DROP SCHEMA IF EXISTS \(StoreSchema.quoted(name)) CASCADE", [])
                 return
             }
@@ -402,7 +397,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     /// Throws `NSFileReadNoSuchFileError` (260) when the database (or the URL's schema) holds no
     /// store, and creates nothing.
     override class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
-        try withConnection(to: url) { db, described in
+        try withConnection(to: url) { db, _, described in
             guard let (uuid, plist) = try readMetadata(db, described) else {
                 throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(described): no Z_METADATA table in its schema.")
             }
@@ -418,7 +413,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     /// version hashes) are kept when `metadata` leaves them out. Servers that have the store
     /// open keep the metadata they read, and write it back with their next metadata change.
     override class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
-        try withConnection(to: url) { db, described in
+        try withConnection(to: url) { db, _, described in
             _ = try db.query("BEGIN", [])
             do {
                 // Under the lock of opening and migrating, so a migration does not interleave.
@@ -429,10 +424,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
                 var plist = metadata ?? [:]
                 plist[NSStoreUUIDKey] = nil
                 for (key, value) in current where plist[key] == nil && isStoreKey(key) { plist[key] = value }
-                guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
-                    throw CoreDataError.make(NSPersistentStoreOperationError, "The metadata for the PostgreSQL store at \(described) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries); the store was left unchanged.")
-                }
-                _ = try db.query("UPDATE \"Z_METADATA\" SET \"Z_UUID\" = $1, \"Z_PLIST\" = $2", [.text(uuid), .bytes(try encode(plist))])
+                try writeMetadata(plist, uuid: uuid, errorCode: NSPersistentStoreOperationError, at: described, query: db.query)
                 _ = try db.query("COMMIT", [])
             } catch {
                 _ = try? db.query("ROLLBACK", [])
@@ -444,17 +436,34 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     /// The store UUID and metadata of `db`'s `Z_METADATA`; nil when the schema has no store.
     private static func readMetadata(_ db: any PostgreSQLDriverConnection, _ described: String) throws -> (String, [String: Any])? {
         guard try !db.query("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'Z_METADATA'", []).isEmpty else { return nil }
-        guard let row = try db.query("SELECT \"Z_UUID\", \"Z_PLIST\" FROM \"Z_METADATA\" ORDER BY \"Z_VERSION\" LIMIT 1", []).first,
+        return try storedMetadata(at: described, query: db.query)
+    }
+
+    /// Runs one statement (the store's ``query(_:_:)`` or a connection's).
+    typealias Query = (String, [PostgreSQLValue]) throws -> [[PostgreSQLValue]]
+
+    /// The store UUID and property list of `Z_METADATA`, which must exist.
+    static func storedMetadata(at described: String, query: Query) throws -> (uuid: String, plist: [String: Any]) {
+        guard let row = try query("SELECT \"Z_UUID\", \"Z_PLIST\" FROM \"Z_METADATA\" ORDER BY \"Z_VERSION\" LIMIT 1", []).first,
               case .text(let uuid) = row[0], case .bytes(let data) = row[1],
               let plist = (try? UntrustedPropertyList.propertyList(from: data)) as? [String: Any] else {
-            throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store at \(described) has no readable metadata (Z_METADATA is empty or its Z_PLIST is not a property list).")
+            throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store at \(described) has no readable metadata (Z_METADATA is empty or its Z_PLIST is not a property list). It was left unchanged.")
         }
         return (uuid, plist)
     }
 
-    /// Runs `body` on a new connection to `url`'s database, in its schema, with the URL
-    /// without its password for messages; closes the connection after.
-    private static func withConnection<T>(to url: URL, _ body: (any PostgreSQLDriverConnection, String) throws -> T) throws -> T {
+    /// Writes `plist` (without the UUID) and `uuid` to `Z_METADATA`; a value a property list
+    /// cannot hold throws `errorCode` and writes nothing.
+    static func writeMetadata(_ plist: [String: Any], uuid: String, errorCode: Int, at described: String, query: Query) throws {
+        guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
+            throw CoreDataError.make(errorCode, "The metadata of the PostgreSQL store at \(described) holds values a property list cannot (use strings, numbers, dates, data, arrays and dictionaries). Nothing was written.")
+        }
+        _ = try query("UPDATE \"Z_METADATA\" SET \"Z_UUID\" = $1, \"Z_PLIST\" = $2", [.text(uuid), .bytes(try encode(plist))])
+    }
+
+    /// Runs `body` on a new connection to `url`'s database, in its schema, with the URL's
+    /// settings and the URL without its password for messages; closes the connection after.
+    private static func withConnection<T>(to url: URL, _ body: (any PostgreSQLDriverConnection, Settings, String) throws -> T) throws -> T {
         guard let driver = registration.withLock({ $0?.driver }) else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "No PostgreSQL driver is registered. Import OpenCoreDataPostgreSQL and use OCDPostgreSQLStoreType.")
         }
@@ -462,7 +471,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
         let db = try driver.connect(to: settings.serverURL)
         defer { db.close() }
         if let schema = settings.schemaName { _ = try db.query("SET search_path TO \(StoreSchema.quoted(schema))", []) }
-        return try body(db, described(url))
+        return try body(db, settings, described(url))
     }
 
     /// A PostgreSQL store has no files: `replacePersistentStore` does not apply.
