@@ -10,7 +10,7 @@ let package = Package(
         // `@ManagedProperty`: typed accessors without key paths. A product of its own, because the
         // macro needs swift-syntax, which the core library must build without.
         .library(name: "OpenCoreDataMacros", targets: ["OpenCoreDataMacros"]),
-        // The PostgreSQL store (work in progress: docs/POSTGRESQL.md). A product of its own,
+        // The PostgreSQL store's driver (docs/POSTGRESQL.md). A product of its own,
         // because it needs postgres-nio (and SwiftNIO), which the core library must build without.
         .library(name: "OpenCoreDataPostgreSQL", targets: ["OpenCoreDataPostgreSQL"]),
         .executable(name: "ocd", targets: ["ocd"]),
@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "OCDBenchKit", targets: ["OCDBenchKit"]),
         // `ocd port`'s source rewriter: a program of its own, because it needs swift-syntax.
         .executable(name: "ocd-port", targets: ["ocd-port"]),
+        // `ocd copy` and `ocd inspect` for `postgresql://` URLs: a program of its own, because it
+        // needs SwiftNIO, which `ocd` (built in every app's build by the model plugin) must not.
+        .executable(name: "ocd-postgresql", targets: ["ocd-postgresql"]),
         // Generates the NSManagedObject subclasses of a target's Xcode models at build time.
         .plugin(name: "OpenCoreDataModelPlugin", targets: ["OpenCoreDataModelPlugin"]),
     ],
@@ -56,7 +59,10 @@ let package = Package(
             .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
         ]),
         .target(name: "OpenCoreDataMacros", dependencies: ["OpenCoreData", "OpenCoreDataMacrosPlugin"]),
-        .executableTarget(name: "ocd", dependencies: ["OpenCoreData"]),
+        // The commands `ocd` and `ocd-postgresql` share (inspect, copy); OpenCoreData only.
+        .target(name: "OCDCommands", dependencies: ["OpenCoreData"]),
+        .executableTarget(name: "ocd", dependencies: ["OCDCommands", "OpenCoreData"]),
+        .executableTarget(name: "ocd-postgresql", dependencies: ["OCDCommands", "OpenCoreDataPostgreSQL"]),
         // Ports Swift sources from Apple's Core Data (`ocd port`); swift-syntax, not OpenCoreData.
         .target(name: "OCDPort", dependencies: [
             .product(name: "SwiftSyntax", package: "swift-syntax"),
@@ -102,7 +108,7 @@ let package = Package(
         .testTarget(name: "OCDPortTests", dependencies: ["OCDPort", "OpenCoreDataTestSupport", "ocd-port", "ocd"], exclude: ["Samples"]),
         // Against a real server: Scripts/postgresql-test-cluster starts one (CI always does).
         .testTarget(name: "OpenCoreDataPostgreSQLTests", dependencies: [
-            "OpenCoreDataPostgreSQL", "OpenCoreDataTestSupport", "ocd-pg-appserver",
+            "OpenCoreDataPostgreSQL", "OpenCoreDataTestSupport", "ocd-pg-appserver", "ocd", "ocd-postgresql",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -1,3 +1,4 @@
+import OCDCommands
 import OpenCoreData
 
 /// `ocd model <path> [--version-info <momd>] [--module <name>]`: loads an Xcode model and prints
@@ -196,7 +197,5 @@ enum ModelCommand {
         }
     }
 
-    static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
+    static func printError(_ text: String) { printToolError(text) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OCDCommands
 
 /// `ocd port <directory> [--dry-run]`: runs `ocd-port`, the source rewriter, which is a program
 /// of its own because it needs swift-syntax and `ocd` builds without it.
@@ -12,22 +13,6 @@ enum PortCommand {
     """
 
     static func run(_ arguments: [String]) -> Int32 {
-        let own = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        let porter = own.deletingLastPathComponent().appendingPathComponent("ocd-port")
-        guard FileManager.default.isExecutableFile(atPath: porter.path) else {
-            print("ocd port: the source rewriter 'ocd-port' is not built beside ocd (\(porter.path)). Build it once with `swift build --product ocd-port` (it compiles swift-syntax, about 2 minutes), then run ocd port again.")
-            return 1
-        }
-        let process = Process()
-        process.executableURL = porter
-        process.arguments = arguments
-        do {
-            try process.run()
-        } catch {
-            print("ocd port: could not run \(porter.path): \(error.localizedDescription)")
-            return 1
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+        SiblingProgram.run("ocd-port", arguments, by: "ocd port", build: "it compiles swift-syntax, about 2 minutes")
     }
 }

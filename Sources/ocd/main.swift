@@ -1,3 +1,4 @@
+import OCDCommands
 import OpenCoreData
 
 // ocd: OpenCoreData's command-line tool.
@@ -10,7 +11,8 @@ commands:
   model   print a model (.momd, .mom, .xcdatamodeld, .xcdatamodel): entities, properties, problems
   compile compile an Xcode model into a .momd, as Xcode does: ocd compile <model> [--output <.momd>]
   generate write the model's NSManagedObject subclasses, as Xcode generates them: ocd generate <model> --output <folder>
-  inspect print a Core Data SQLite store: metadata, entities with row counts, tables and columns
+  inspect print a Core Data store (SQLite or postgresql://): metadata, entities with row counts, tables and columns
+  copy    copy a store into a new one, keeping primary keys: ocd copy <from> <to> (SQLite or postgresql://)
   migrate migrate a SQLite store to a new model version: ocd migrate <store> --from <old model> --to <new model>
   port    port Swift sources from Apple's Core Data: ocd port <directory> [--dry-run]
 """
@@ -24,6 +26,7 @@ let commandUsages: [String: String] = [
     "compile": CompileCommand.usage,
     "generate": GenerateCommand.usage,
     "inspect": InspectCommand.usage,
+    "copy": CopyCommand.usage,
     "migrate": MigrateCommand.usage,
     "port": PortCommand.usage,
     "sql-session": SQLSessionCommand.usage,
@@ -58,6 +61,8 @@ case "compile":
     exit(CompileCommand.run(Array(arguments.dropFirst())))
 case "inspect":
     exit(InspectCommand.run(Array(arguments.dropFirst())))
+case "copy":
+    exit(CopyCommand.run(Array(arguments.dropFirst())))
 case "migrate":
     exit(MigrateCommand.run(Array(arguments.dropFirst())))
 case "port":

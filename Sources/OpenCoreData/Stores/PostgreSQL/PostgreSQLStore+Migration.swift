@@ -12,6 +12,11 @@ import Foundation
 extension PostgreSQLStore {
     /// Metadata key: the `versionChecksum`s of the models the store was made with before.
     static let earlierModelsKey = "OCDEarlierModelVersionChecksums"
+    /// Metadata key: Apple's version hashes of the model the store was made with, when it came
+    /// with them (a model compiled by Xcode, or recovered from a store Apple's framework
+    /// wrote). The store compares its own hashes (`NSStoreModelVersionHashesKey`); these let a
+    /// copy back to SQLite carry Apple's again (``PostgreSQLInspection/recoveredModel()``).
+    static let appleVersionHashesKey = "OCDAppleVersionHashes"
 
     /// Keeps `model`'s archive in `Z_MODELCACHE` (inside the caller's transaction), so a later
     /// deploy can migrate from it. A model the archive can't express (say, a custom
@@ -190,6 +195,6 @@ extension PostgreSQLStore {
 
     /// Whether `key` is one the store writes for itself, not one of the application's.
     static func isStoreKey(_ key: String) -> Bool {
-        StoreMetadataCheck.isStoreKey(key, storeKeys: [earlierModelsKey])
+        StoreMetadataCheck.isStoreKey(key, storeKeys: [earlierModelsKey, appleVersionHashesKey])
     }
 }

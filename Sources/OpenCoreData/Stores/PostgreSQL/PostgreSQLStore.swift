@@ -261,13 +261,18 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
 
     /// The metadata of a new store made with `model`.
     static func metadata(for model: NSManagedObjectModel, type: String) -> [String: Any] {
-        [
+        let hashes = model.entityVersionHashesByName
+        var metadata: [String: Any] = [
             NSStoreTypeKey: type,
-            NSStoreModelVersionHashesKey: model.entityVersionHashesByName,
+            NSStoreModelVersionHashesKey: hashes,
             NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
             "NSStoreModelVersionHashesVersion": 3,
             "NSPersistenceFrameworkVersion": 1,
         ]
+        if let apple = model.appleEntityVersionHashesByName, hashes.keys.allSatisfy({ apple[$0] != nil }) {
+            metadata[appleVersionHashesKey] = hashes.keys.reduce(into: [String: Data]()) { $0[$1] = apple[$1] }
+        }
+        return metadata
     }
 
     static func encode(_ plist: [String: Any]) throws -> Data {
@@ -280,7 +285,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     /// `url` without its password, for messages.
     static func described(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "?" }
-        if components.password != nil { components.password = "•••" }
+        if components.password != nil { components.percentEncodedPassword = "***" }
         return components.string ?? "?"
     }
 
@@ -397,15 +402,9 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     /// Throws `NSFileReadNoSuchFileError` (260) when the database (or the URL's schema) holds no
     /// store, and creates nothing.
     override class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
-        try withConnection(to: url) { db, _, described in
-            guard let (uuid, plist) = try readMetadata(db, described) else {
-                throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(described): no Z_METADATA table in its schema.")
-            }
-            var metadata = plist
-            metadata[NSStoreUUIDKey] = uuid
-            if metadata[NSStoreTypeKey] == nil { metadata[NSStoreTypeKey] = registration.withLock { $0?.storeType } ?? "PostgreSQL" }
-            return metadata
-        }
+        var metadata = try PostgreSQLInspection.read(at: url) { try $0.metadata() }
+        if metadata[NSStoreTypeKey] == nil { metadata[NSStoreTypeKey] = PostgreSQLInspection.storeType }
+        return metadata
     }
 
     /// Replaces the application's metadata of the store at `url` in one transaction, without
@@ -435,7 +434,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
 
     /// The store UUID and metadata of `db`'s `Z_METADATA`; nil when the schema has no store.
     private static func readMetadata(_ db: any PostgreSQLDriverConnection, _ described: String) throws -> (String, [String: Any])? {
-        guard try !db.query("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'Z_METADATA'", []).isEmpty else { return nil }
+        guard try PostgreSQLInspection(db: db, described: described).holdsStore() else { return nil }
         return try storedMetadata(at: described, query: db.query)
     }
 
@@ -463,7 +462,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
 
     /// Runs `body` on a new connection to `url`'s database, in its schema, with the URL's
     /// settings and the URL without its password for messages; closes the connection after.
-    private static func withConnection<T>(to url: URL, _ body: (any PostgreSQLDriverConnection, Settings, String) throws -> T) throws -> T {
+    static func withConnection<T>(to url: URL, _ body: (any PostgreSQLDriverConnection, Settings, String) throws -> T) throws -> T {
         guard let driver = registration.withLock({ $0?.driver }) else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "No PostgreSQL driver is registered. Import OpenCoreDataPostgreSQL and use OCDPostgreSQLStoreType.")
         }
