@@ -1,5 +1,5 @@
 import Foundation
-import OpenCoreData
+@testable import OpenCoreData
 @_spi(Tooling) @testable import OpenCoreDataPostgreSQL
 import Synchronization
 import XCTest
@@ -384,6 +384,99 @@ final class PostgreSQLStoreTests: XCTestCase {
             XCTAssertEqual(try Self.fetch("Employee", "active == YES", sortedBy: "name", in: check).map { $0.value(forKey: "name") as? String }, ["b0", "b1", "b2"])
             XCTAssertEqual(try check.count(for: NSFetchRequest<NSManagedObject>(entityName: "Employee")), 4)
         }
+    }
+
+    /// Notes: an entity without relationships, whose batch deletes need no delete rules.
+    private static let notesModel: NSManagedObjectModel = {
+        let note = NSEntityDescription(name: "Note")
+        note.properties = [NSAttributeDescription(name: "text", type: .stringAttributeType),
+                           NSAttributeDescription(name: "priority", type: .integer32AttributeType),
+                           NSAttributeDescription(name: "weight", type: .decimalAttributeType)]
+        let model = NSManagedObjectModel()
+        model.entities = [note]
+        return model
+    }()
+
+    func testBatchRequestsRunAsOneStatementAndEveryServerSeesTheirChanges() throws {
+        let options: [AnyHashable: Any] = [NSPersistentHistoryTrackingKey: true, NSPersistentStoreRemoteChangeNotificationPostOptionKey: true]
+        let writing = try Self.server(at: storeURL, model: Self.notesModel, options: options)
+        let reading = try Self.server(at: storeURL, model: Self.notesModel, options: options)
+        let changes = RemoteChanges(reading.persistentStoreCoordinator!)
+        try waitForListeners(2, of: writing)
+        let store = try XCTUnwrap(writing.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
+        let ids: [NSManagedObjectID] = try writing.performAndWait {
+            let notes = (0..<10).map { i -> NSManagedObject in
+                let n = NSEntityDescription.insertNewObject(forEntityName: "Note", into: writing)
+                n.setValue("n\(i)", forKey: "text")
+                n.setValue(Int32(i), forKey: "priority")
+                return n
+            }
+            try writing.save()
+            return notes.map(\.objectID)
+        }
+        XCTAssertTrue(changes.wait(until: { $0 >= 1 }), "the insert was heard")
+        let readingIDs = try ids.map { try XCTUnwrap(reading.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: $0.uriRepresentation())) }
+        // The reading server holds every row in its cache.
+        let held = try reading.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
+            request.returnsObjectsAsFaults = false
+            return try reading.fetch(request)
+        }
+        XCTAssertEqual(held.count, 10)
+        // Faults fired in a fresh context: answered from the coordinator's cached rows unless
+        // the change notice marked them stale (a fetch would read the store anyway).
+        func textsInAFreshContext(_ indexes: [Int]) -> [String] {
+            let fresh = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            fresh.persistentStoreCoordinator = reading.persistentStoreCoordinator
+            return fresh.performAndWait {
+                indexes.map { let n = fresh.object(with: readingIDs[$0]); return "\(n.value(forKey: "text") ?? "-")/\(n.value(forKey: "weight") ?? "-")" }
+            }
+        }
+
+        // An update of the five highest priorities.
+        let heard = changes.count
+        let updated: [NSManagedObjectID] = try writing.performAndWait {
+            let update = NSBatchUpdateRequest(entityName: "Note")
+            update.predicate = NSPredicate(format: "priority >= 5")
+            update.propertiesToUpdate = ["text": "done", "weight": NSDecimalNumber(string: "1.25")]
+            update.resultType = .updatedObjectIDsResultType
+            return try XCTUnwrap((try writing.execute(update) as? NSBatchUpdateResult)?.result as? [NSManagedObjectID])
+        }
+        XCTAssertEqual(store.batchRequestsInSQL, 1, "one UPDATE")
+        XCTAssertEqual(Set(updated), Set(ids[5...]))
+        XCTAssertTrue(changes.wait(until: { $0 > heard }), "the update was heard")
+        XCTAssertEqual(textsInAFreshContext(Array(0..<10)), (0..<5).map { "n\($0)/-" } + Array(repeating: "done/1.25", count: 5),
+                       "the other server's cached rows of the updated records were read again")
+
+        // A delete of the two highest priorities below 3, sorted and limited: a subquery picks them.
+        let deleted: [NSManagedObjectID] = try writing.performAndWait {
+            let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Note")
+            fetch.predicate = NSPredicate(format: "priority < 3")
+            fetch.sortDescriptors = [NSSortDescriptor(key: "priority", ascending: false)]
+            fetch.fetchLimit = 2
+            let delete = NSBatchDeleteRequest(fetchRequest: fetch)
+            delete.resultType = .resultTypeObjectIDs
+            return try XCTUnwrap((try writing.execute(delete) as? NSBatchDeleteResult)?.result as? [NSManagedObjectID])
+        }
+        XCTAssertEqual(store.batchRequestsInSQL, 2, "one DELETE")
+        XCTAssertEqual(Set(deleted), [ids[1], ids[2]])
+        XCTAssertTrue(changes.wait(until: { $0 > heard + 1 }), "the delete was heard")
+        XCTAssertEqual(try reading.performAndWait { try reading.count(for: NSFetchRequest<NSManagedObject>(entityName: "Note")) }, 8)
+        let fresh = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        fresh.persistentStoreCoordinator = reading.persistentStoreCoordinator
+        try fresh.performAndWait {
+            XCTAssertThrowsError(try fresh.existingObject(with: readingIDs[1]), "a deleted record's cached row no longer answers")
+            XCTAssertEqual(try fresh.existingObject(with: readingIDs[0]).value(forKey: "text") as? String, "n0")
+        }
+
+        // History records both requests, with the attributes the update set.
+        let transactions = try history(after: nil, in: writing)
+        XCTAssertEqual(transactions.count, 3)
+        XCTAssertEqual(transactions[1].changes?.map(\.changeType), Array(repeating: .update, count: 5))
+        XCTAssertEqual(Set(transactions[1].changes?.first?.updatedProperties?.map(\.name) ?? []), ["text", "weight"])
+        XCTAssertEqual(Set(transactions[2].changes?.map(\.changedObjectID) ?? []), [ids[1], ids[2]])
+        XCTAssertEqual(transactions[2].changes?.map(\.changeType), [.delete, .delete])
+        withExtendedLifetime(held) {}
     }
 
     // MARK: Concurrency across servers

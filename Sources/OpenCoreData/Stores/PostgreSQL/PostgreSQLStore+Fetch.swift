@@ -60,14 +60,14 @@ extension PostgreSQLStore {
 final class PostgreSQLFetch: PreparedStoreFetch {
     private let store: PostgreSQLStore
     /// The plan's table; nil when its entity has none in this store.
-    fileprivate let table: StoreEntityTable?
+    let table: StoreEntityTable?
     /// ` WHERE ...` (or nothing) for the plan's entities and predicate; nil when no entity of
     /// the table is fetched.
-    fileprivate let whereClause: String?
-    fileprivate let values: [PostgreSQLValue]
+    let whereClause: String?
+    let values: [PostgreSQLValue]
     /// ` ORDER BY ... [LIMIT ... OFFSET ...]` and the limit's values, for the answer of an
     /// exact fetch that is sorted or limited; nil when the answer's order is the store's.
-    fileprivate let orderAndLimit: (String, [PostgreSQLValue])?
+    let orderAndLimit: (String, [PostgreSQLValue])?
     /// Whether the answer must come in primary-key order (``FetchPlan/inKeyOrder``).
     fileprivate let inKeyOrder: Bool
     let isExact: Bool

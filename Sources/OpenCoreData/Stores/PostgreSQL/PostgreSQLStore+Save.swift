@@ -128,7 +128,7 @@ extension PostgreSQLStore {
             })
     }
 
-    private func rollBack() {
+    func rollBack() {
         if isInTransaction { _ = try? query("ROLLBACK") }
         isInTransaction = false
     }
@@ -171,7 +171,7 @@ extension PostgreSQLStore {
     /// The notification of a save that changed and deleted these rows (inserted ones are in
     /// no other server's cache): each with the version it now has, deleted ones with the
     /// largest, which no row of theirs reaches.
-    private func changeNotice<Changed: Sequence<StoreRow>>(historyNumber: Int64?, changed: Changed, deleted: [StoreRow]) -> PostgreSQLChangeNotice {
+    func changeNotice<Changed: Sequence<StoreRow>>(historyNumber: Int64?, changed: Changed, deleted: [StoreRow]) -> PostgreSQLChangeNotice {
         let records = changed.map { PostgreSQLChangeNotice.Record(entity: schema.number(of: $0.entity), key: $0.key.primaryKey, version: $0.version) }
             + deleted.map { PostgreSQLChangeNotice.Record(entity: schema.number(of: $0.entity), key: $0.key.primaryKey, version: .max) }
         return PostgreSQLChangeNotice(historyNumber: historyNumber, saver: saverID, records: records)
@@ -232,7 +232,7 @@ extension PostgreSQLStore {
 
     /// The error of a save whose connection was lost after its commit was sent: the server may
     /// have committed it, so it must not say "nothing was saved".
-    private func lostWhileCommitting(_ error: Error) -> NSError {
+    func lostWhileCommitting(_ error: Error) -> NSError {
         CoreDataError.make(NSPersistentStoreSaveError, "The connection to the PostgreSQL store at \(describedURL) was lost while the save committed: it may or may not have been saved. Fetch the objects again before saving them again.", [NSUnderlyingErrorKey: error as NSError])
     }
 

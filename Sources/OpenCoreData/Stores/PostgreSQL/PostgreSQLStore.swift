@@ -55,6 +55,9 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     let saverID = String(UUID().uuidString.prefix(8))
     /// Whether the history tables (`ATRANSACTION`, `ACHANGE`) are known to exist.
     var historyTablesExist = false
+    /// How many batch requests ran as one SQL statement (PostgreSQLStore+BatchRequests.swift),
+    /// for tests.
+    var batchRequestsInSQL = 0
     /// The URL's settings, read once (``urlSettings()``).
     private var parsedSettings: Settings?
 
