@@ -89,8 +89,9 @@ final class PostgreSQLStoreTests: XCTestCase {
     }
 
     /// Waits (at most 10 s) until `count` coordinators listen to the store `context` uses: their
-    /// listener's last statement is the `LISTEN` of the store's channel. A listener's first
-    /// connection posts no catch-up, so a save made before it listens would go unheard.
+    /// listener's last statement is the `LISTEN` of the store's channel (or the read after it).
+    /// A save made before then would be posted as a catch-up, not as itself (and not at all on
+    /// a store without history).
     private func waitForListeners(_ count: Int, of context: NSManagedObjectContext) throws {
         guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let serverURL = URL(string: text) else { return }
         let uuid = try XCTUnwrap(context.persistentStoreCoordinator!.persistentStores[0].identifier)
@@ -99,7 +100,9 @@ final class PostgreSQLStoreTests: XCTestCase {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             // (The UUID is hexadecimal digits and dashes: nothing to escape.)
-            let listening = try admin.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'OpenCoreData remote-change listener' AND query = 'LISTEN \"OCD_\(uuid)\"' HAVING count(*) >= \(count)")
+            // Listening: the last statement is the LISTEN, or the history read that follows it
+            // on a store keeping history (the first connection's catch-up check).
+            let listening = try admin.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'OpenCoreData remote-change listener' AND (query = 'LISTEN \"OCD_\(uuid)\"' OR (query LIKE 'SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\"%' AND state = 'idle')) HAVING count(*) >= \(count)")
             if !listening.isEmpty { return }
             Thread.sleep(forTimeInterval: 0.01)
         }
@@ -778,6 +781,32 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertNotNil(changes.arrival(of: second, timeout: 10), "the listener reconnected and caught up")
         let transactions = try history(after: first, in: listening)
         XCTAssertEqual(transactions.flatMap { $0.changes ?? [] }.count, 1, "the history after the last token holds what happened while disconnected")
+    }
+
+    func testASaveCommittedBeforeTheListenerFirstListenedIsPosted() throws {
+        // The new server's listener connects half a second late; another server saves meanwhile.
+        PostgreSQLRemoteChangeListener.firstConnectionDelayForTesting.withLock { $0 = 0.5 }
+        let listening: NSManagedObjectContext
+        do {
+            defer { PostgreSQLRemoteChangeListener.firstConnectionDelayForTesting.withLock { $0 = 0 } }
+            listening = try server(options: Self.trackingAndPosting)
+        }
+        let changes = RemoteChanges(listening.persistentStoreCoordinator!)
+        let writer = try server(options: Self.tracking)
+        func save(_ name: String) throws -> NSPersistentHistoryToken {
+            try writer.performAndWait {
+                NSEntityDescription.insertNewObject(forEntityName: "Department", into: writer).setValue(name, forKey: "name")
+                try writer.save()
+                return try XCTUnwrap(writer.persistentStoreCoordinator!.currentPersistentHistoryToken(fromStores: nil))
+            }
+        }
+        let early = try save("Early")
+        XCTAssertEqual(changes.count, 0, "saved before the listener listened")
+        XCTAssertNotNil(changes.arrival(of: early), "the first connection caught up on it")
+        // Listening now: the next save is heard once, and the early one was posted once.
+        let next = try save("Next")
+        XCTAssertNotNil(changes.arrival(of: next))
+        XCTAssertEqual(changes.count, 2)
     }
 
     // MARK: Migrations across deploys

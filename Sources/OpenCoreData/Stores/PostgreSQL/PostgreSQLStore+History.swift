@@ -194,7 +194,7 @@ extension PostgreSQLStore: HistoryKeepingStore {
     }
 
     /// The number of the last transaction committed, deleted or not (`Z_PRIMARYKEY` keeps it).
-    private func lastTransactionNumber() throws -> Int64 {
+    func lastTransactionNumber() throws -> Int64 {
         if case .integer(let max)? = try query("SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = $1", [.integer(Self.historyTransactionEntity)]).first?.first {
             return max
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // Remote-change notifications (NSPersistentStoreRemoteChangeNotificationPostOptionKey) for the
 // PostgreSQL store: every save ends with `NOTIFY "OCD_<store UUID>", '<notice>'` (the history
@@ -12,6 +13,8 @@ import Foundation
 // network failure) the listener reconnects, listens again, and then posts one notification
 // with the store's last history number: whatever committed while nobody listened is after
 // the token the app processed last, so fetching history after that token catches up on it.
+// Its first connection does the same when a save committed between opening the store and the
+// first `LISTEN` (a store keeping history: the number it had when opened tells).
 //
 // Each notification also names the records the save changed (``PostgreSQLChangeNotice``), and
 // the listener invalidates the coordinator's cached rows of them before posting, so that a
@@ -26,7 +29,7 @@ extension PostgreSQLStore {
         remoteChangeListener?.cancel()
         let storeURL = url
         let ownSaver = saverID
-        remoteChangeListener = PostgreSQLRemoteChangeListener(driver: driver, settings: settings, channel: notificationChannel, received: { [weak coordinator, weak self] notice in
+        remoteChangeListener = PostgreSQLRemoteChangeListener(driver: driver, settings: settings, channel: notificationChannel, historyNumberAtOpen: historyNumberAtOpen, received: { [weak coordinator, weak self] notice in
             guard let coordinator, let self else { return }
             if notice.saver != ownSaver {
                 // A record of an entity this model does not know has no cached row.
@@ -65,18 +68,26 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
     private var connection: (any PostgreSQLDriverConnection)?
     private var isCancelled = false
     private var hasListened = false
+    /// The store's history number when it was opened; nil when it keeps no history.
+    private let historyNumberAtOpen: Int64?
     /// How long the listener waits before connecting again after a failure.
     static let reconnectDelay: DispatchTimeInterval = .milliseconds(200)
 
     /// `received` is called on the listener's queue with each notification, and after a
-    /// reconnect with one naming every record (saved by nobody) and the last history number.
-    init(driver: any PostgreSQLDriver, settings: PostgreSQLStore.Settings, channel: String, received: @escaping @Sendable (PostgreSQLChangeNotice) -> Void) {
+    /// reconnect with one naming every record (saved by nobody) and the last history number —
+    /// after the first connection too, when that number moved past `historyNumberAtOpen`.
+    init(driver: any PostgreSQLDriver, settings: PostgreSQLStore.Settings, channel: String, historyNumberAtOpen: Int64?, received: @escaping @Sendable (PostgreSQLChangeNotice) -> Void) {
         self.driver = driver
         self.settings = settings
         self.channel = channel
+        self.historyNumberAtOpen = historyNumberAtOpen
         self.received = received
-        queue.async { self.connect() }
+        let delay = Self.firstConnectionDelayForTesting.withLock { $0 }
+        queue.asyncAfter(deadline: .now() + delay) { self.connect() }
     }
+
+    /// Seconds the first connection waits, so that a test can save before the listener listens.
+    static let firstConnectionDelayForTesting = Mutex<Double>(0)
 
     /// Stops listening; never waits (a notification's observers may hold locks the caller needs).
     func cancel() {
@@ -105,6 +116,9 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
             if hasListened {
                 // Catch up: saves may have committed while nobody listened.
                 received(PostgreSQLChangeNotice(historyNumber: try lastHistoryNumber(on: connection), saver: "", records: nil))
+            } else if let opened = historyNumberAtOpen, let last = try lastHistoryNumber(on: connection), last > opened {
+                // Saves committed between opening the store and listening.
+                received(PostgreSQLChangeNotice(historyNumber: last, saver: "", records: nil))
             }
             hasListened = true
         } catch {

@@ -55,6 +55,9 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     let saverID = String(UUID().uuidString.prefix(8))
     /// Whether the history tables (`ATRANSACTION`, `ACHANGE`) are known to exist.
     var historyTablesExist = false
+    /// The store's last history transaction number when it was opened (nil without history):
+    /// the remote-change listener's first connection catches up on saves committed after it.
+    var historyNumberAtOpen: Int64?
     /// How many batch requests ran as one SQL statement (PostgreSQLStore+BatchRequests.swift),
     /// for tests.
     var batchRequestsInSQL = 0
@@ -188,8 +191,9 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
                 stored = try createStore(model: model)
             }
             if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded(tables: tables) }
-            try query("COMMIT")
             historyTablesExist = tables.contains("ATRANSACTION") || (tracksHistory && !isReadOnly)
+            historyNumberAtOpen = historyTablesExist ? try lastTransactionNumber() : nil
+            try query("COMMIT")
         } catch {
             _ = try? query("ROLLBACK")
             throw error
