@@ -712,6 +712,26 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try history(after: transactions[1].token, in: first).map { $0.changes?.first?.changeType }, [.delete], "history after a token")
     }
 
+    func testAServerWithoutHistoryTrackingOpensAStoreKeepingHistoryReadOnly() throws {
+        let tracking = try server(options: Self.tracking)
+        try tracking.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Department", into: tracking).setValue("Kept", forKey: "name")
+            try tracking.save()
+        }
+        // As Apple's stores: a save this server made would be missing from the history the
+        // other servers catch up from.
+        let other = try server()
+        XCTAssertTrue(other.persistentStoreCoordinator!.persistentStores[0].isReadOnly)
+        try other.performAndWait {
+            XCTAssertEqual(try Self.fetch("Department", in: other).map { $0.value(forKey: "name") as? String }, ["Kept"], "it reads")
+            NSEntityDescription.insertNewObject(forEntityName: "Department", into: other).setValue("Lost", forKey: "name")
+            XCTAssertThrowsError(try other.save()) { XCTAssertEqual(($0 as NSError).code, NSPersistentStoreSaveError) }
+        }
+        try tracking.performAndWait {
+            XCTAssertEqual(try tracking.count(for: NSFetchRequest<NSManagedObject>(entityName: "Department")), 1, "nothing was written")
+        }
+    }
+
     /// Collects a coordinator's remote-change notifications and when each arrived.
     private final class RemoteChanges: @unchecked Sendable {
         // @unchecked Sendable: `notes` is guarded by `lock`.

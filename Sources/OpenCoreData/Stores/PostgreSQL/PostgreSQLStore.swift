@@ -190,6 +190,12 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
             } else {
                 stored = try createStore(model: model)
             }
+            if !tracksHistory, !isReadOnly, tables.contains("ATRANSACTION") {
+                // As the SQLite store and Apple's: no save goes unrecorded in a history the
+                // other servers catch up from. Read-only, with Apple's warning.
+                isReadOnly = true
+                FileHandle.standardError.write(Data("CoreData: fault: Store opened without NSPersistentHistoryTrackingKey but previously had been opened with NSPersistentHistoryTrackingKey - Forcing into Read Only mode store at '\(describedURL)'\n".utf8))
+            }
             if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded(tables: tables) }
             historyTablesExist = tables.contains("ATRANSACTION") || (tracksHistory && !isReadOnly)
             historyNumberAtOpen = historyTablesExist ? try lastTransactionNumber() : nil
