@@ -28,8 +28,8 @@ package enum CopyCommand {
       postgresql://user@host:port/database[?schema=name] URL. The destination must not hold a store.
     """
 
-    /// Returns the exit status: 0 when copied, 1 when a store can't be read or written (the
-    /// destination then holds no partial copy), 2 for wrong arguments.
+    /// Returns the exit status: 0 when copied, 1 when a store can't be read or written (a copy
+    /// that fails part way is destroyed), 2 for wrong arguments.
     package static func run(_ arguments: [String]) -> Int32 {
         var locations: [String] = []
         var modelPath: String?
@@ -72,7 +72,8 @@ package enum CopyCommand {
 
         init(_ argument: String) throws {
             if PostgreSQLInspection.isStoreURL(argument) {
-                guard let url = URL(string: argument) else { throw ToolError.openError("'\(argument)' is not a URL. Write postgresql://user@host:port/database.") }
+                // Not echoed: it may hold a password.
+                guard let url = URL(string: argument) else { throw ToolError.openError("A postgresql:// argument is not a valid URL. Write postgresql://user@host:port/database.") }
                 self = .postgreSQL(url)
             } else {
                 self = .sqlite(path: argument)
@@ -113,19 +114,18 @@ package enum CopyCommand {
             let (folder, copyURL) = try InspectCommand.temporaryCopy(of: path)
             defer { try? FileManager.default.removeItem(at: folder) }
             do {
-                let model = try modelPath.map { try load($0, versionInfo) } ?? NSManagedObjectModel.recovered(fromSQLiteStoreAt: copyURL)
+                let model = try modelPath.map { try InspectCommand.load($0, versionInfo: versionInfo).0 } ?? NSManagedObjectModel.recovered(fromSQLiteStoreAt: copyURL)
                 let counts = try copy(from: (copyURL, NSSQLiteStoreType), to: destination, model: model)
                 return report(from: from, to: to, counts: counts)
             } catch let error as NSError {
-                // The temporary copy is ours: an error names the user's file.
-                throw NSError(domain: error.domain, code: error.code, userInfo: [NSLocalizedDescriptionKey: error.localizedDescription.replacingOccurrences(of: copyURL.path, with: path)])
+                throw InspectCommand.naming(path, insteadOf: copyURL, in: error)
             }
         case .postgreSQL(let url):
             let recovered = try PostgreSQLInspection.read(at: url) { db in
                 _ = try db.metadata()  // 260 when there is no store
                 return modelPath == nil ? try db.recoveredModel() : nil
             }
-            let model = try recovered ?? load(modelPath!, versionInfo)
+            let model = try recovered ?? InspectCommand.load(modelPath!, versionInfo: versionInfo).0
             let counts = try copy(from: (url, PostgreSQLInspection.storeType), to: destination, model: model)
             return report(from: from, to: to, counts: counts)
         }
@@ -133,11 +133,20 @@ package enum CopyCommand {
 
     /// Copies the store at `source` into a new store at `destination` with
     /// `migratePersistentStore`; returns how many objects the new store holds, by root entity.
+    /// A copy that fails is destroyed (the destination held no store before: ``copy(from:to:modelPath:versionInfo:)``
+    /// checked), so that it can be run again.
     private static func copy(from source: (url: URL, type: String), to destination: (url: URL, type: String), model: NSManagedObjectModel) throws -> [(String, Int)] {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(ofType: source.type, configurationName: nil, at: source.url,
                                                        options: [NSReadOnlyPersistentStoreOption: true])
-        let copied = try coordinator.migratePersistentStore(store, to: destination.url, options: nil, withType: destination.type)
+        let copied: NSPersistentStore
+        do {
+            copied = try coordinator.migratePersistentStore(store, to: destination.url, options: nil, withType: destination.type)
+        } catch {
+            // The store is added (its tables made) before its rows are saved.
+            try? NSPersistentStoreCoordinator(managedObjectModel: model).destroyPersistentStore(at: destination.url, ofType: destination.type, options: nil)
+            throw error
+        }
         defer { try? coordinator.remove(copied) }
         return try objectCounts(in: copied, of: coordinator)
     }
@@ -148,10 +157,6 @@ package enum CopyCommand {
         for (entity, count) in counts { out += "  " + entity.padding(toLength: width, withPad: " ", startingAt: 0) + "\(count) objects\n" }
         out += "  \(counts.reduce(0) { $0 + $1.1 }) objects; primary keys kept\n"
         return out
-    }
-
-    private static func load(_ path: String, _ versionInfo: String?) throws -> NSManagedObjectModel {
-        try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: path), versionInfo: versionInfo.map { URL(fileURLWithPath: $0) })
     }
 
     /// How many objects of each root entity (with its subentities') `store` holds, by name.

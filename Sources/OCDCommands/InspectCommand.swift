@@ -61,7 +61,8 @@ package enum InspectCommand {
         if PostgreSQLInspection.isStoreURL(path) {
             guard PostgreSQLInspection.isAvailable else { return SiblingProgram.runPostgreSQLTool(["inspect"] + arguments, by: "ocd inspect") }
             do {
-                guard let url = URL(string: path) else { throw ToolError.openError("'\(path)' is not a URL.") }
+                // Not echoed: it may hold a password.
+                guard let url = URL(string: path) else { throw ToolError.openError("The postgresql:// argument is not a valid URL. Write postgresql://user@host:port/database.") }
                 print(try postgreSQLReport(url: url, modelPath: modelPath, versionInfo: versionInfo), terminator: "")
                 return 0
             } catch {
@@ -88,8 +89,13 @@ package enum InspectCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-inspect-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let copy = directory.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy.path + suffix)
+        do {
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.copyItem(atPath: path + suffix, toPath: copy.path + suffix)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
         }
         return (directory, copy)
     }
@@ -100,12 +106,16 @@ package enum InspectCommand {
         do {
             return try report(path: path, copy: url, modelPath: modelPath, versionInfo: versionInfo)
         } catch let error as NSError {
-            // The copy is ours: an error names the user's file.
-            var info = error.userInfo
-            info[NSLocalizedDescriptionKey] = error.localizedDescription.replacingOccurrences(of: url.path, with: path)
-            if info[NSFilePathErrorKey] as? String == url.path { info[NSFilePathErrorKey] = path }
-            throw NSError(domain: error.domain, code: error.code, userInfo: info)
+            throw naming(path, insteadOf: url, in: error)
         }
+    }
+
+    /// `error` with the user's `path` where it names `copy`, the temporary copy read instead.
+    static func naming(_ path: String, insteadOf copy: URL, in error: NSError) -> NSError {
+        var info = error.userInfo
+        info[NSLocalizedDescriptionKey] = error.localizedDescription.replacingOccurrences(of: copy.path, with: path)
+        if info[NSFilePathErrorKey] as? String == copy.path { info[NSFilePathErrorKey] = path }
+        return NSError(domain: error.domain, code: error.code, userInfo: info)
     }
 
     private static func report(path: String, copy url: URL, modelPath: String?, versionInfo: String?) throws -> String {
@@ -144,7 +154,8 @@ package enum InspectCommand {
         }
     }
 
-    private static func load(_ modelPath: String, versionInfo: String?) throws -> (NSManagedObjectModel, String) {
+    /// The model at `modelPath` and how the report names it.
+    static func load(_ modelPath: String, versionInfo: String?) throws -> (NSManagedObjectModel, String) {
         let model = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: modelPath), versionInfo: versionInfo.map { URL(fileURLWithPath: $0) })
         return (model, modelPath + (model.xcodeVersionName.map { " (version \"\($0)\")" } ?? ""))
     }

@@ -38,7 +38,12 @@ package enum SiblingProgram {
 
     /// Runs `ocd-postgresql` for a command given a `postgresql://` URL.
     package static func runPostgreSQLTool(_ arguments: [String], by command: String) -> Int32 {
-        run("ocd-postgresql", arguments, by: command, build: "it compiles SwiftNIO and postgres-nio, about 4 minutes")
+        // ocd-postgresql registers the driver; if it could not, running itself again would loop.
+        guard (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).lastPathComponent != "ocd-postgresql" else {
+            printToolError("\(command): the PostgreSQL driver is not registered in ocd-postgresql.")
+            return 1
+        }
+        return run("ocd-postgresql", arguments, by: command, build: "it compiles SwiftNIO and postgres-nio, about 4 minutes")
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import OpenCoreData
+@_spi(PostgreSQLDriver) @testable import OpenCoreData
 @_spi(Tooling) @testable import OpenCoreDataPostgreSQL
 import Synchronization
 import XCTest
@@ -376,11 +376,14 @@ final class PostgreSQLStoreTests: XCTestCase {
             update.propertiesToUpdate = ["active": true]
             update.resultType = .updatedObjectsCountResultType
             XCTAssertEqual((try context.execute(update) as? NSBatchUpdateResult)?.result as? Int, 3)
+            let store = try XCTUnwrap(context.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
+            XCTAssertEqual(store.batchRequestsInSQL, 1, "constants, an integer predicate, Employee's table shared with Manager (Z_ENT IN): SQL")
             let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
             fetch.predicate = NSPredicate(format: "age >= 24")
             let delete = NSBatchDeleteRequest(fetchRequest: fetch)
             delete.resultType = .resultTypeCount
             XCTAssertEqual((try context.execute(delete) as? NSBatchDeleteResult)?.result as? Int, 2)
+            XCTAssertEqual(store.batchRequestsInSQL, 1, "Employee has relationships (delete rules, join rows): the rows path")
         }
         let check = try server()
         try check.performAndWait {
@@ -633,6 +636,35 @@ final class PostgreSQLStoreTests: XCTestCase {
         withExtendedLifetime(held) {}
     }
 
+    func testACommitWhoseReplyWasLostIsLookedUpOnTheServer() throws {
+        let context = try server()
+        let store = try XCTUnwrap(context.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
+        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let serverURL = URL(string: text) else { return }
+        let other = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: serverURL, environment: [:]))
+        defer { other.close() }
+        /// A transaction of another session, ended with `end` (or left open).
+        func transaction(ending end: String?) throws -> Int64 {
+            _ = try other.query("BEGIN")
+            guard case .integer(let id)? = try other.query("SELECT txid_current()").first?.first else { throw CocoaError(.coderInvalidValue) }
+            if let end { _ = try other.query(end) }
+            return id
+        }
+        let lost = NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [NSLocalizedDescriptionKey: "connection lost"])
+        func resolve(_ id: Int64) -> NSError? {
+            store.lock.withLock {
+                do { try store.resolveLostCommit(id, lost); return nil } catch { return error as NSError }
+            }
+        }
+        XCTAssertNil(resolve(try transaction(ending: "COMMIT")), "committed: the save stands")
+        let aborted = try XCTUnwrap(resolve(try transaction(ending: "ROLLBACK")))
+        XCTAssertEqual(aborted.code, NSPersistentStoreSaveError)
+        XCTAssertTrue(aborted.localizedDescription.contains("nothing was saved"), aborted.localizedDescription)
+        let open = try transaction(ending: nil)
+        let unknown = try XCTUnwrap(resolve(open), "still in progress after two seconds")
+        XCTAssertTrue(unknown.localizedDescription.contains("may or may not have been saved"), unknown.localizedDescription)
+        _ = try other.query("ROLLBACK")
+    }
+
     func testAUniqueValueAnotherServerSavedFirstIsAConstraintConflict() throws {
         let first = try server(), second = try server()
         try first.performAndWait {
@@ -804,8 +836,9 @@ final class PostgreSQLStoreTests: XCTestCase {
     }
 
     func testASaveCommittedBeforeTheListenerFirstListenedIsPosted() throws {
-        // The new server's listener connects half a second late; another server saves meanwhile.
-        PostgreSQLRemoteChangeListener.firstConnectionDelayForTesting.withLock { $0 = 0.5 }
+        // The new server's listener connects three seconds late (room for a loaded machine);
+        // another server saves meanwhile.
+        PostgreSQLRemoteChangeListener.firstConnectionDelayForTesting.withLock { $0 = 3 }
         let listening: NSManagedObjectContext
         do {
             defer { PostgreSQLRemoteChangeListener.firstConnectionDelayForTesting.withLock { $0 = 0 } }
@@ -822,7 +855,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
         let early = try save("Early")
         XCTAssertEqual(changes.count, 0, "saved before the listener listened")
-        XCTAssertNotNil(changes.arrival(of: early), "the first connection caught up on it")
+        XCTAssertNotNil(changes.arrival(of: early, timeout: 10), "the first connection caught up on it")
         // Listening now: the next save is heard once, and the early one was posted once.
         let next = try save("Next")
         XCTAssertNotNil(changes.arrival(of: next))

@@ -22,18 +22,9 @@ final class PostgreSQLToolTests: XCTestCase {
         }
     }
 
-    /// Copies a fixture store with its `-wal`/`-shm` into a temporary folder.
-    private func copyStore(_ relative: String) throws -> URL {
-        let source = try appleStores().appendingPathComponent(relative)
-        let destination = try makeTemporaryDirectory("ocd-pg-tool-test").appendingPathComponent(source.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
-            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
-        }
-        return destination
-    }
 
     func testOCDCopiesAnAppleStoreToPostgreSQLAndBackWithTheSameObjectsAndKeys() throws {
-        let original = try copyStore("log2timeline__plaso/ios/netusage.sqlite")
+        let original = try copyAppleStore("log2timeline__plaso/ios/netusage.sqlite")
         let (toServer, toOutput, toErrors) = try runOCD(["copy", original.path, storeURL.absoluteString])
         XCTAssertEqual(toServer, 0, toErrors)
         XCTAssertTrue(toOutput.contains("  703 objects; primary keys kept"), toOutput)
@@ -47,10 +38,12 @@ final class PostgreSQLToolTests: XCTestCase {
         XCTAssertEqual(fromServer, 0, fromErrors)
         XCTAssertTrue(fromOutput.contains("  703 objects; primary keys kept"), fromOutput)
         XCTAssertEqual(try storeSnapshot(at: back, type: NSSQLiteStoreType, model: model), expected, "and so does the copy back, read with the model the server kept")
+        let hashes = { (url: URL) in try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)[NSStoreModelVersionHashesKey] as? [String: Data] }
+        XCTAssertEqual(try hashes(back), try hashes(original), "the copy back carries Apple's version hashes again, as Apple's framework would check them")
     }
 
     func testOCDInspectsAPostgreSQLStoreWithoutItsModel() throws {
-        let original = try copyStore("log2timeline__plaso/ios/netusage.sqlite")
+        let original = try copyAppleStore("log2timeline__plaso/ios/netusage.sqlite")
         XCTAssertEqual(try runOCD(["copy", original.path, storeURL.absoluteString]).0, 0)
         let uuid = try XCTUnwrap(NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: OCDPostgreSQLStoreType, at: storeURL)[NSStoreUUIDKey] as? String)
         // The test cluster trusts local logins: a password is accepted and must not be printed.
@@ -78,6 +71,19 @@ final class PostgreSQLToolTests: XCTestCase {
         XCTAssertFalse(output.contains("secret"), "the password is never printed")
     }
 
+    func testACopyThatFailsPartWayLeavesNoStoreBehind() throws {
+        // PostgreSQL's text can't hold U+0000: the INSERT of this row fails after the new
+        // store's tables were made.
+        let original = try copyAppleStore("log2timeline__plaso/ios/netusage.sqlite")
+        try SQLiteInspector.execute(at: original.path, "UPDATE ZPROCESS SET ZPROCNAME = 'a' || char(0) || 'b' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ZPROCESS)")
+        let (status, _, errors) = try runOCD(["copy", original.path, storeURL.absoluteString])
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(errors.contains("Nothing was saved"), errors)
+        XCTAssertThrowsError(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: OCDPostgreSQLStoreType, at: storeURL), "the partial copy was destroyed") {
+            XCTAssertEqual(($0 as NSError).code, NSFileReadNoSuchFileError)
+        }
+    }
+
     func testOCDRefusesASchemaThatHoldsAStoreAndReadsNoStoreWhereThereIsNone() throws {
         let (none, _, noneErrors) = try runOCD(["inspect", storeURL.absoluteString])
         XCTAssertEqual(none, 1)
@@ -87,7 +93,7 @@ final class PostgreSQLToolTests: XCTestCase {
         XCTAssertTrue(noSourceErrors.contains("There is no store at"), noSourceErrors)
         XCTAssertThrowsError(try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: OCDPostgreSQLStoreType, at: storeURL), "reading created nothing")
 
-        let original = try copyStore("log2timeline__plaso/ios/netusage.sqlite")
+        let original = try copyAppleStore("log2timeline__plaso/ios/netusage.sqlite")
         XCTAssertEqual(try runOCD(["copy", original.path, storeURL.absoluteString]).0, 0)
         let uuid = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: OCDPostgreSQLStoreType, at: storeURL)[NSStoreUUIDKey] as? String
         let (again, _, againErrors) = try runOCD(["copy", original.path, storeURL.absoluteString])

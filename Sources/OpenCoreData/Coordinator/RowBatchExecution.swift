@@ -7,8 +7,8 @@ import Foundation
 /// let outcome = try RowBatchExecution(store: store).run(.delete(deletion))
 /// ```
 ///
-/// This is what a store gets unless it runs batch requests itself; the SQLite store uses it for
-/// what its SQL does not cover (delete rules that reach other records, expressions, external
+/// This is what a store gets unless it runs batch requests itself; the SQLite and PostgreSQL
+/// stores use it for what their SQL does not cover (delete rules that reach other records, expressions, external
 /// binary data). Reading and writing are two steps: a record another coordinator changes in
 /// between fails the save with `NSManagedObjectMergeError` (the versions are checked as for
 /// any save), and nothing is written.

@@ -6,19 +6,9 @@ import XCTest
 /// Apple-written stores into new ones. (Copies to and from PostgreSQL: PostgreSQLToolTests.)
 final class CopyCommandTests: XCTestCase {
 
-    /// Copies a fixture store with its `-wal`/`-shm` into a temporary folder (never copy the
-    /// fixtures in place).
-    private func copyStore(_ relative: String) throws -> URL {
-        let source = try appleStores().appendingPathComponent(relative)
-        let destination = try makeTemporaryDirectory("ocd-copy-test").appendingPathComponent(source.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
-            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
-        }
-        return destination
-    }
 
     func testCopyWritesANewStoreWithTheSameObjectsUnderTheSamePrimaryKeys() throws {
-        let original = try copyStore("log2timeline__plaso/ios/netusage.sqlite")
+        let original = try copyAppleStore("log2timeline__plaso/ios/netusage.sqlite")
         let before = try Data(contentsOf: original)
         let copy = original.deletingLastPathComponent().appendingPathComponent("copy.sqlite")
         let (status, output, errors) = try runOCD(["copy", original.path, copy.path])
@@ -34,7 +24,7 @@ final class CopyCommandTests: XCTestCase {
     }
 
     func testCopyWithAModelKeepsOrderedRelationshipsAndRowsThatLiveOnlyInTheWAL() throws {
-        let original = try copyStore("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V4.sqlite")
+        let original = try copyAppleStore("duckduckgo__BrowserServicesKit/Bookmarks/Bookmarks_V4.sqlite")
         let modelURL = try appleStores().appendingPathComponent("duckduckgo__BrowserServicesKit/Bookmarks/BookmarksModel.xcdatamodeld/BookmarksModel 4.xcdatamodel")
         let copy = original.deletingLastPathComponent().appendingPathComponent("copy.sqlite")
         let (status, output, errors) = try runOCD(["copy", original.path, copy.path, "--model", modelURL.path])
@@ -49,7 +39,7 @@ final class CopyCommandTests: XCTestCase {
     }
 
     func testCopyRefusesADestinationThatExistsAndLeavesItAlone() throws {
-        let original = try copyStore("log2timeline__plaso/ios/netusage.sqlite")
+        let original = try copyAppleStore("log2timeline__plaso/ios/netusage.sqlite")
         let existing = original.deletingLastPathComponent().appendingPathComponent("existing.sqlite")
         try Data("keep me".utf8).write(to: existing)
         let (status, output, errors) = try runOCD(["copy", original.path, existing.path])

@@ -46,8 +46,11 @@ extension PostgreSQLStore {
         guard let (orderAndLimit, limitValues) = fetch.orderAndLimit else {
             return BatchSelection(table: table, whereClause: whereClause, values: fetch.values)
         }
-        // The records a sorted or limited fetch answers: chosen by key in a subquery.
-        return BatchSelection(table: table, whereClause: " WHERE \"Z_PK\" IN (SELECT \"Z_PK\" FROM \(table.sqlName)\(whereClause)\(orderAndLimit))",
+        // The records a sorted or limited fetch answers: chosen by key in a subquery. The
+        // condition is repeated outside it, where READ COMMITTED re-checks it against a row
+        // another server changed meanwhile (it re-checks no subquery).
+        let page = "\"Z_PK\" IN (SELECT \"Z_PK\" FROM \(table.sqlName)\(whereClause)\(orderAndLimit))"
+        return BatchSelection(table: table, whereClause: whereClause.isEmpty ? " WHERE " + page : whereClause + " AND " + page,
                               values: fetch.values + limitValues)
     }
 
@@ -63,7 +66,7 @@ extension PostgreSQLStore {
         return assignments
     }
 
-    /// `DELETE FROM <table> WHERE ... RETURNING "Z_PK", "Z_ENT"`: the records and how many.
+    /// `DELETE FROM <table> WHERE ... RETURNING "Z_PK", "Z_ENT", "Z_OPT"`: the records deleted.
     private func delete(_ selection: BatchSelection) throws -> ([StoreRow], [StoreRow]) {
         let returned = try query("DELETE FROM \(selection.table.sqlName)\(selection.whereClause) RETURNING \"Z_PK\", \"Z_ENT\", \"Z_OPT\"", selection.values)
         return ([], try changedRows(returned))

@@ -92,6 +92,7 @@ extension PostgreSQLStore {
         // A save staged and never committed or rolled back (a caller's failure between the
         // phases) must not be committed by this one.
         rollBack()
+        let transaction: Int64
         do {
             // READ COMMITTED whatever the database's default: the version checks rely on an
             // UPDATE re-checking its WHERE against a row another server committed meanwhile
@@ -99,8 +100,8 @@ extension PostgreSQLStore {
             try query("BEGIN ISOLATION LEVEL READ COMMITTED")
             isInTransaction = true
             do {
-                try write(changes)
                 if writesMetadata { try writeMetadata() }
+                transaction = try write(changes)
             } catch {
                 rollBack()
                 throw error
@@ -118,8 +119,9 @@ extension PostgreSQLStore {
                 } catch {
                     let lost = connection == nil
                     rollBack()
-                    // Lost after COMMIT was sent: the server may have committed.
-                    throw lost ? lostWhileCommitting(error) : saveError(error)
+                    guard lost else { throw saveError(error) }
+                    // Lost after COMMIT was sent: the server may have committed. Ask it.
+                    try resolveLostCommit(transaction, error)
                 }
             },
             rollback: { [self] in
@@ -142,8 +144,9 @@ extension PostgreSQLStore {
 
     /// Every write of a save, inside the caller's transaction: deletes first (an inserted
     /// object may take a unique value a deleted one held), then updates, versions of locked
-    /// objects, inserts, and to-many memberships.
-    private func write(_ changes: StoreChanges) throws {
+    /// objects, inserts, to-many memberships, history and the notification. Returns the
+    /// transaction's ID (`txid_current()`), by which a commit whose reply was lost is looked up.
+    private func write(_ changes: StoreChanges) throws -> Int64 {
         // Deletes, then updates, each in key order: two servers' saves updating the same
         // records lock them in the same order. (A save deleting X and updating Y beside one
         // deleting Y and updating X can still deadlock; PostgreSQL then fails one of them with
@@ -165,7 +168,41 @@ extension PostgreSQLStore {
         // Delivered at COMMIT (never for a save that rolls back) to every server listening
         // (PostgreSQLRemoteChangeListener), with the history number when there is one.
         let notice = changeNotice(historyNumber: number, changed: [changes.updated, changes.locked].joined(), deleted: changes.deleted)
-        try query("NOTIFY \(StoreSchema.quoted(notificationChannel)), '\(notice.payload)'")
+        // pg_notify is NOTIFY as a function; it returns `void`, which the store does not read.
+        guard case .integer(let transaction)? = try query("SELECT txid_current(), pg_notify($1, $2) IS NULL", [.text(notificationChannel), .text(notice.payload)]).first?.first else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "The PostgreSQL store at \(describedURL) answered txid_current() without a number.")
+        }
+        return transaction
+    }
+
+    /// What became of transaction `transaction`, whose `COMMIT` was sent when the connection was
+    /// lost (`error`): asked on a new connection with `txid_status`. Committed: the save stands,
+    /// and this returns. Aborted (the server rolled it back when the session ended): throws
+    /// `NSPersistentStoreSaveError` saying nothing was saved. Still in progress after two
+    /// seconds (the old session is still ending), or no answer: throws the "may or may not have
+    /// been saved" error.
+    func resolveLostCommit(_ transaction: Int64, _ error: Error) throws {
+        let deadline = Date().addingTimeInterval(2)
+        while true {
+            let status: String?
+            do {
+                status = try query("SELECT txid_status($1)", [.integer(transaction)]).first?.first.flatMap { value in
+                    if case .text(let text) = value { text } else { nil }
+                }
+            } catch {
+                throw lostWhileCommitting(error)
+            }
+            switch status {
+            case "committed"?:
+                return
+            case "aborted"?:
+                throw CoreDataError.make(NSPersistentStoreSaveError, "The connection to the PostgreSQL store at \(describedURL) was lost before the save committed, and the server rolled it back: nothing was saved. Save again.", [NSUnderlyingErrorKey: error as NSError])
+            case "in progress"? where Date() < deadline:
+                Thread.sleep(forTimeInterval: 0.01)
+            default:
+                throw lostWhileCommitting(error)
+            }
+        }
     }
 
     /// The notification of a save that changed and deleted these rows (inserted ones are in
