@@ -10,12 +10,7 @@ import XCTest
 /// `OCD_PG_PROOF_SECONDS` sets how long they run (10 s by default; the proof: 30).
 final class PostgreSQLMultiServerTests: XCTestCase {
     func testFourServersLoseNoUpdateAndStoreNoDuplicateAndHearEachOther() throws {
-        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let server = URL(string: text) else {
-            throw XCTSkip("No PostgreSQL server: run `eval \"$(Scripts/postgresql-test-cluster start)\"` first.")
-        }
-        var components = URLComponents(url: server, resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "schema", value: "ocd_proof_\(UUID().uuidString.prefix(8).lowercased())")]
-        let url = components.url!
+        let url = try newTestStoreURL(prefix: "ocd_proof")
         let seconds = Double(ProcessInfo.processInfo.environment["OCD_PG_PROOF_SECONDS"] ?? "") ?? 10
         let (status, _, errors) = try runBuiltExecutable("ocd-pg-appserver", [url.absoluteString, "setup"])
         XCTAssertEqual(status, 0, errors)
@@ -65,24 +60,15 @@ final class PostgreSQLMultiServerTests: XCTestCase {
                      seconds, total("increments"), total("inserted"), total("deleted"), total("conflicts"), percentile(0.5), percentile(0.95), percentile(0.99),
                      (delays.last ?? .nan) * 1000, delays.count))
         XCTAssertLessThan(percentile(0.5), 250, "most saves reach the other servers within 250 ms")
-        try coordinator.destroyPersistentStore(at: url, ofType: OCDPostgreSQLStoreType)
     }
 
     // MARK: Killed mid-save
 
-    private func proofStore() throws -> (server: URL, store: URL) {
-        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let server = URL(string: text) else {
-            throw XCTSkip("No PostgreSQL server: run `eval \"$(Scripts/postgresql-test-cluster start)\"` first.")
-        }
-        var components = URLComponents(url: server, resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "schema", value: "ocd_kill_\(UUID().uuidString.prefix(8).lowercased())")]
-        let url = components.url!
+    private func proofStore() throws -> URL {
+        let url = try newTestStoreURL(prefix: "ocd_kill")
         let (status, _, errors) = try runBuiltExecutable("ocd-pg-appserver", [url.absoluteString, "setup"])
         XCTAssertEqual(status, 0, errors)
-        addTeardownBlock {
-            try NSPersistentStoreCoordinator(managedObjectModel: try Self.model(of: url)).destroyPersistentStore(at: url, ofType: OCDPostgreSQLStoreType)
-        }
-        return (server, url)
+        return url
     }
 
     /// Batch tickets and the c0 counter agree, and every batch is whole: each save was all or
@@ -108,9 +94,8 @@ final class PostgreSQLMultiServerTests: XCTestCase {
     }
 
     func testAConnectionTerminatedMidSaveLeavesAllOrNothingAndTheServerGoesOn() throws {
-        let (server, url) = try proofStore()
-        let admin = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: server, environment: [:]))
-        defer { admin.close() }
+        let url = try proofStore()
+        let admin = try testServerConnection()
         let process = Process()
         process.executableURL = try builtExecutable("ocd-pg-appserver")
         process.arguments = [url.absoluteString, "batches", "8"]
@@ -137,7 +122,7 @@ final class PostgreSQLMultiServerTests: XCTestCase {
     }
 
     func testAnAppServerKilledMidSaveLeavesAllOrNothingAndStartsAgain() throws {
-        let (_, url) = try proofStore()
+        let url = try proofStore()
         for _ in 0..<20 {
             let process = Process()
             process.executableURL = try builtExecutable("ocd-pg-appserver")

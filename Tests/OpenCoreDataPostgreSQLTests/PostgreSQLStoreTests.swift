@@ -12,16 +12,7 @@ final class PostgreSQLStoreTests: XCTestCase {
     private var storeURL: URL!
 
     override func setUpWithError() throws {
-        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let server = URL(string: text) else {
-            throw XCTSkip("No PostgreSQL server: run `eval \"$(Scripts/postgresql-test-cluster start)\"` first.")
-        }
-        var components = URLComponents(url: server, resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "schema", value: "ocd_test_\(UUID().uuidString.prefix(8).lowercased())")]
-        storeURL = components.url!
-        let url = storeURL!
-        addTeardownBlock {
-            try NSPersistentStoreCoordinator(managedObjectModel: Self.model).destroyPersistentStore(at: url, ofType: OCDPostgreSQLStoreType)
-        }
+        storeURL = try newTestStoreURL(prefix: "ocd_test")
     }
 
     // MARK: A model with every attribute type and every kind of relationship
@@ -93,10 +84,8 @@ final class PostgreSQLStoreTests: XCTestCase {
     /// A save made before then would be posted as a catch-up, not as itself (and not at all on
     /// a store without history).
     private func waitForListeners(_ count: Int, of context: NSManagedObjectContext) throws {
-        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let serverURL = URL(string: text) else { return }
         let uuid = try XCTUnwrap(context.persistentStoreCoordinator!.persistentStores[0].identifier)
-        let admin = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: serverURL, environment: [:]))
-        defer { admin.close() }
+        let admin = try testServerConnection()
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             // (The UUID is hexadecimal digits and dashes: nothing to escape.)
@@ -639,9 +628,7 @@ final class PostgreSQLStoreTests: XCTestCase {
     func testACommitWhoseReplyWasLostIsLookedUpOnTheServer() throws {
         let context = try server()
         let store = try XCTUnwrap(context.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
-        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let serverURL = URL(string: text) else { return }
-        let other = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: serverURL, environment: [:]))
-        defer { other.close() }
+        let other = try testServerConnection()
         /// A transaction of another session, ended with `end` (or left open).
         func transaction(ending end: String?) throws -> Int64 {
             _ = try other.query("BEGIN")
@@ -663,6 +650,31 @@ final class PostgreSQLStoreTests: XCTestCase {
         let unknown = try XCTUnwrap(resolve(open), "still in progress after two seconds")
         XCTAssertTrue(unknown.localizedDescription.contains("may or may not have been saved"), unknown.localizedDescription)
         _ = try other.query("ROLLBACK")
+    }
+
+    /// The commit that saves and batch requests share: its connection ends after the writes
+    /// and the notification, before `COMMIT` is answered; the store looks the transaction up
+    /// instead of saying "may or may not".
+    func testACommitWhoseConnectionEndsIsLookedUpForSavesAndBatchesAlike() throws {
+        let context = try server()
+        let store = try XCTUnwrap(context.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
+        let admin = try testServerConnection()
+        let outcome: NSError? = try store.lock.withLock {
+            _ = try store.query("BEGIN")
+            store.isInTransaction = true
+            guard case .integer(let pid)? = try store.query("SELECT pg_backend_pid()").first?.first else { throw CocoaError(.coderInvalidValue) }
+            let transaction = try store.notify(store.changeNotice(historyNumber: nil, changed: [], deleted: []))
+            _ = try admin.query("SELECT pg_terminate_backend($1::integer)", [.integer(pid)])
+            do { try store.commitResolvingLostReply(transaction); return nil } catch { return error as NSError }
+        }
+        let error = try XCTUnwrap(outcome, "COMMIT on a terminated connection fails")
+        XCTAssertEqual(error.code, NSPersistentStoreSaveError)
+        XCTAssertTrue(error.localizedDescription.contains("nothing was saved"), error.localizedDescription)
+        XCTAssertFalse(store.lock.withLock { store.isInTransaction })
+        try context.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Department", into: context).setValue("After", forKey: "name")
+            try context.save()
+        }
     }
 
     func testAUniqueValueAnotherServerSavedFirstIsAConstraintConflict() throws {
@@ -820,9 +832,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertLessThan(heard.timeIntervalSince(savedAt), 1, "posted within a second of the commit (typically a few milliseconds)")
 
         // The listening connection dies; a save lands while nobody listens.
-        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let serverURL = URL(string: text) else { return }
-        let admin = try PostgreSQLConnection.connect(to: PostgreSQLStoreLocation(url: serverURL, environment: [:]))
-        defer { admin.close() }
+        let admin = try testServerConnection()
         let listeners = "SELECT pid FROM pg_stat_activity WHERE application_name = 'OpenCoreData remote-change listener'"
         let old = try admin.query(listeners)
         XCTAssertFalse(old.isEmpty, "a listener connection was found")

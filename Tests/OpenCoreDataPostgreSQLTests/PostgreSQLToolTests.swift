@@ -10,16 +10,7 @@ final class PostgreSQLToolTests: XCTestCase {
     private var storeURL: URL!
 
     override func setUpWithError() throws {
-        guard let text = ProcessInfo.processInfo.environment["OCD_POSTGRESQL_URL"], let server = URL(string: text) else {
-            throw XCTSkip("No PostgreSQL server: run `eval \"$(Scripts/postgresql-test-cluster start)\"` first.")
-        }
-        var components = URLComponents(url: server, resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "schema", value: "ocd_tool_\(UUID().uuidString.prefix(8).lowercased())")]
-        storeURL = components.url!
-        let url = storeURL!
-        addTeardownBlock {
-            try NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel()).destroyPersistentStore(at: url, ofType: OCDPostgreSQLStoreType)
-        }
+        storeURL = try newTestStoreURL(prefix: "ocd_tool")
     }
 
 

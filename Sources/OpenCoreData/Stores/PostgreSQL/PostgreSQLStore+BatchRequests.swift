@@ -96,8 +96,9 @@ extension PostgreSQLStore {
         }
     }
 
-    /// `body`'s statement inside a transaction with the request's history and `NOTIFY`, under
-    /// the store's lock; rolled back when anything fails. `body` returns the rows it updated
+    /// `body`'s statement inside a transaction with the request's history and notification,
+    /// under the store's lock, committed as a save is (a lost reply is looked up); rolled back
+    /// when anything fails. `body` returns the rows it updated
     /// and deleted; history records `updatedSlots` as the updated records' changed attributes.
     private func runBatch(_ history: HistoryTransactionInfo?, updatedSlots: [Int] = [], _ body: () throws -> (updated: [StoreRow], deleted: [StoreRow])) throws -> BatchOutcome {
         lock.lock(); defer { lock.unlock() }
@@ -107,6 +108,7 @@ extension PostgreSQLStore {
         rollBack()
         batchRequestsInSQL += 1
         let outcome: BatchOutcome
+        let transaction: Int64
         do {
             try query("BEGIN ISOLATION LEVEL READ COMMITTED")
             isInTransaction = true
@@ -119,8 +121,7 @@ extension PostgreSQLStore {
                     changes.updatedSlots = updated.map { _ in updatedSlots }
                     number = try recordHistory(changes, history)
                 }
-                let notice = changeNotice(historyNumber: number, changed: updated, deleted: deleted)
-                try query("NOTIFY \(StoreSchema.quoted(notificationChannel)), '\(notice.payload)'")
+                transaction = try notify(changeNotice(historyNumber: number, changed: updated, deleted: deleted))
                 let ids = (updated + deleted).map(\.objectID)
                 outcome = BatchOutcome(count: ids.count, objectIDs: ids, deleted: deleted.map(\.objectID), updated: updated.map(\.objectID))
             } catch {
@@ -130,14 +131,7 @@ extension PostgreSQLStore {
         } catch {
             throw saveError(error)
         }
-        do {
-            try query("COMMIT")
-            isInTransaction = false
-        } catch {
-            let lost = connection == nil
-            rollBack()
-            throw lost ? lostWhileCommitting(error) : saveError(error)
-        }
+        try commitResolvingLostReply(transaction)
         return outcome
     }
 }

@@ -145,7 +145,7 @@ extension PostgreSQLStore: HistoryKeepingStore {
     /// server that tracks history may have made them since). Tables once made stay.
     private func hasHistoryTables() throws -> Bool {
         if !historyTablesExist {
-            historyTablesExist = try !query("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'ATRANSACTION'").isEmpty
+            historyTablesExist = try Self.hasTable("ATRANSACTION", query: query)
         }
         return historyTablesExist
     }
@@ -195,10 +195,16 @@ extension PostgreSQLStore: HistoryKeepingStore {
 
     /// The number of the last transaction committed, deleted or not (`Z_PRIMARYKEY` keeps it).
     func lastTransactionNumber() throws -> Int64 {
-        if case .integer(let max)? = try query("SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = $1", [.integer(Self.historyTransactionEntity)]).first?.first {
+        try Self.lastTransactionNumber(query: query) ?? 0
+    }
+
+    /// The last history transaction number of the store `query` reaches; nil when it keeps no
+    /// history (no `Z_PRIMARYKEY` row for it).
+    static func lastTransactionNumber(query: Query) throws -> Int64? {
+        if case .integer(let max)? = try query("SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = $1", [.integer(historyTransactionEntity)]).first?.first {
             return max
         }
-        return 0
+        return nil
     }
 
     func deleteHistory(_ selection: HistorySelection) throws -> Int {

@@ -58,7 +58,7 @@ package struct PostgreSQLInspection {
 
     /// Whether the database (or the URL's schema) holds a store: a `Z_METADATA` table.
     package func holdsStore() throws -> Bool {
-        try !rows("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'Z_METADATA'").isEmpty
+        try PostgreSQLStore.hasTable("Z_METADATA", query: db.query)
     }
 
     /// The store's metadata (`Z_METADATA`) with its UUID under `NSStoreUUIDKey`.
@@ -66,12 +66,17 @@ package struct PostgreSQLInspection {
     /// Throws `NSFileReadNoSuchFileError` (260) when the database (or the URL's schema) holds no
     /// store.
     package func metadata() throws -> [String: Any] {
+        var (uuid, metadata) = try storedMetadata()
+        metadata[NSStoreUUIDKey] = uuid
+        return metadata
+    }
+
+    /// The store's UUID and the rest of its metadata, apart; throws 260 as ``metadata()`` does.
+    func storedMetadata() throws -> (uuid: String, plist: [String: Any]) {
         guard try holdsStore() else {
             throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(described): no Z_METADATA table in its schema.")
         }
-        var (uuid, metadata) = try PostgreSQLStore.storedMetadata(at: described, query: db.query)
-        metadata[NSStoreUUIDKey] = uuid
-        return metadata
+        return try PostgreSQLStore.storedMetadata(at: described, query: db.query)
     }
 
     /// The model the store keeps in `Z_MODELCACHE` (written when the store was made or
@@ -79,7 +84,7 @@ package struct PostgreSQLInspection {
     ///
     /// Throws `NSPersistentStoreOpenError` (134080) when the schema holds no store or no model.
     package func recoveredModel() throws -> NSManagedObjectModel {
-        guard try !rows("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'Z_MODELCACHE'").isEmpty,
+        guard try PostgreSQLStore.hasTable("Z_MODELCACHE", query: db.query),
               case .bytes(let archive)? = try db.query("SELECT \"Z_CONTENT\" FROM \"Z_MODELCACHE\" LIMIT 1", []).first?.first else {
             throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store at \(described) keeps no model (no Z_MODELCACHE): name the model it was made with.")
         }

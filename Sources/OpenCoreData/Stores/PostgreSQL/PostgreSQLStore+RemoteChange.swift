@@ -115,8 +115,8 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
             self.connection = connection
             if hasListened {
                 // Catch up: saves may have committed while nobody listened.
-                received(PostgreSQLChangeNotice(historyNumber: try lastHistoryNumber(on: connection), saver: "", records: nil))
-            } else if let opened = historyNumberAtOpen, let last = try lastHistoryNumber(on: connection), last > opened {
+                received(PostgreSQLChangeNotice(historyNumber: try PostgreSQLStore.lastTransactionNumber(query: connection.query), saver: "", records: nil))
+            } else if let opened = historyNumberAtOpen, let last = try PostgreSQLStore.lastTransactionNumber(query: connection.query), last > opened {
                 // Saves committed between opening the store and listening.
                 received(PostgreSQLChangeNotice(historyNumber: last, saver: "", records: nil))
             }
@@ -138,13 +138,6 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
         connection = nil
         hasListened = true
         queue.asyncAfter(deadline: .now() + Self.reconnectDelay) { self.connect() }
-    }
-
-    /// The store's last history transaction number; nil when it keeps no history.
-    private func lastHistoryNumber(on connection: any PostgreSQLDriverConnection) throws -> Int64? {
-        let rows = try connection.query("SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = $1", [.integer(PostgreSQLStore.historyTransactionEntity)])
-        if case .integer(let number)? = rows.first?.first { return number }
-        return nil
     }
 }
 

@@ -113,16 +113,7 @@ extension PostgreSQLStore {
             commit: { [self] in
                 lock.lock(); defer { lock.unlock() }
                 guard isInTransaction else { throw saveError(CoreDataError.make(NSPersistentStoreSaveError, "the connection was lost before COMMIT")) }
-                do {
-                    try query("COMMIT")
-                    isInTransaction = false
-                } catch {
-                    let lost = connection == nil
-                    rollBack()
-                    guard lost else { throw saveError(error) }
-                    // Lost after COMMIT was sent: the server may have committed. Ask it.
-                    try resolveLostCommit(transaction, error)
-                }
+                try commitResolvingLostReply(transaction)
             },
             rollback: { [self] in
                 lock.lock(); defer { lock.unlock() }
@@ -167,12 +158,35 @@ extension PostgreSQLStore {
         if let history = changes.history, tracksHistory { number = try recordHistory(changes, history) }
         // Delivered at COMMIT (never for a save that rolls back) to every server listening
         // (PostgreSQLRemoteChangeListener), with the history number when there is one.
-        let notice = changeNotice(historyNumber: number, changed: [changes.updated, changes.locked].joined(), deleted: changes.deleted)
+        return try notify(changeNotice(historyNumber: number, changed: [changes.updated, changes.locked].joined(), deleted: changes.deleted))
+    }
+
+    /// Queues `notice` for delivery at `COMMIT` (never for a transaction that rolls back) and
+    /// returns the open transaction's ID (`txid_current()`), by which
+    /// ``commitResolvingLostReply(_:)`` looks up a commit whose reply was lost — one round trip
+    /// for both. Inside a transaction, under the store's lock.
+    func notify(_ notice: PostgreSQLChangeNotice) throws -> Int64 {
         // pg_notify is NOTIFY as a function; it returns `void`, which the store does not read.
         guard case .integer(let transaction)? = try query("SELECT txid_current(), pg_notify($1, $2) IS NULL", [.text(notificationChannel), .text(notice.payload)]).first?.first else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "The PostgreSQL store at \(describedURL) answered txid_current() without a number.")
         }
         return transaction
+    }
+
+    /// `COMMIT` of transaction `transaction` (from ``notify(_:)``), under the store's lock. A
+    /// failure rolls back and throws `NSPersistentStoreSaveError`; when the connection was lost
+    /// after `COMMIT` was sent, the server may have committed, and ``resolveLostCommit(_:_:)``
+    /// asks it.
+    func commitResolvingLostReply(_ transaction: Int64) throws {
+        do {
+            try query("COMMIT")
+            isInTransaction = false
+        } catch {
+            let lost = connection == nil
+            rollBack()
+            guard lost else { throw saveError(error) }
+            try resolveLostCommit(transaction, error)
+        }
     }
 
     /// What became of transaction `transaction`, whose `COMMIT` was sent when the connection was

@@ -430,9 +430,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
             do {
                 // Under the lock of opening and migrating, so a migration does not interleave.
                 _ = try db.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [.integer(schemaLockKey)])
-                guard let (uuid, current) = try readMetadata(db, described) else {
-                    throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(described): no Z_METADATA table in its schema.")
-                }
+                let (uuid, current) = try PostgreSQLInspection(db: db, described: described).storedMetadata()
                 var plist = metadata ?? [:]
                 plist[NSStoreUUIDKey] = nil
                 for (key, value) in current where plist[key] == nil && isStoreKey(key) { plist[key] = value }
@@ -445,14 +443,13 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
         }
     }
 
-    /// The store UUID and metadata of `db`'s `Z_METADATA`; nil when the schema has no store.
-    private static func readMetadata(_ db: any PostgreSQLDriverConnection, _ described: String) throws -> (String, [String: Any])? {
-        guard try PostgreSQLInspection(db: db, described: described).holdsStore() else { return nil }
-        return try storedMetadata(at: described, query: db.query)
-    }
-
     /// Runs one statement (the store's ``query(_:_:)`` or a connection's).
     typealias Query = (String, [PostgreSQLValue]) throws -> [[PostgreSQLValue]]
+
+    /// Whether the connection's schema (`current_schema()`) has a table named `name`.
+    static func hasTable(_ name: String, query: Query) throws -> Bool {
+        try !query("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = $1", [.text(name)]).isEmpty
+    }
 
     /// The store UUID and property list of `Z_METADATA`, which must exist.
     static func storedMetadata(at described: String, query: Query) throws -> (uuid: String, plist: [String: Any]) {
