@@ -218,6 +218,107 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    /// Place: name; location (latitude, longitude, and position: floor, label); receipt
+    /// (amount, a Decimal, and id, a UUID: the columns that travel as text).
+    private static func compositeModel() -> NSManagedObjectModel {
+        func element(_ name: String, _ type: NSAttributeType) -> NSAttributeDescription {
+            NSAttributeDescription(name: name, type: type, isOptional: true, defaultValue: nil)
+        }
+        func composite(_ name: String, _ elements: [NSAttributeDescription]) -> NSCompositeAttributeDescription {
+            let composite = NSCompositeAttributeDescription()
+            composite.name = name
+            composite.elements = elements
+            return composite
+        }
+        let place = NSEntityDescription(name: "Place")
+        let name = element("name", .stringAttributeType)
+        let location = composite("location", [element("latitude", .doubleAttributeType), element("longitude", .doubleAttributeType),
+                                              composite("position", [element("floor", .integer16AttributeType), element("label", .stringAttributeType)])])
+        // Kept in a deletion's history, where the store keeps what it can.
+        name.preservesValueInHistoryOnDeletion = true
+        location.preservesValueInHistoryOnDeletion = true
+        place.properties = [name, location, composite("receipt", [element("amount", .decimalAttributeType), element("id", .UUIDAttributeType)])]
+        let model = NSManagedObjectModel()
+        model.entities = [place]
+        return model
+    }
+
+    func testACompositeAttributeIsAColumnPerLeafElementAndComesBackWhole() throws {
+        let model = Self.compositeModel()
+        let id = UUID()
+        let history: [AnyHashable: Any] = [NSPersistentHistoryTrackingKey: true]
+        let writer = try server(model: model, options: history)
+        try writer.performAndWait {
+            for (name, location, receipt) in [("Louvre", ["latitude": 48.86, "longitude": 2.34, "position": ["floor": 2, "label": "Denon"]] as [String: Any]?,
+                                               ["amount": Decimal(string: "12.345")!, "id": id] as [String: Any]?),
+                                              ("Orsay", ["latitude": 48.86, "longitude": 2.33], nil),
+                                              ("Nowhere", nil, nil)] {
+                let place = NSEntityDescription.insertNewObject(forEntityName: "Place", into: writer)
+                place.setValue(name, forKey: "name")
+                place.setValue(location, forKey: "location")
+                place.setValue(receipt, forKey: "receipt")
+            }
+            try writer.save()
+        }
+        let columns = try PostgreSQLInspection.read(at: storeURL) { try $0.columns(of: "ZPLACE") }
+        XCTAssertEqual(columns.map(\.name), ["Z_PK", "Z_ENT", "Z_OPT", "ZFLOOR", "ZLATITUDE", "ZLONGITUDE", "ZAMOUNT", "ZLABEL", "ZNAME", "ZID"], "Apple's columns, as in a SQLite store")
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: columns)["ZAMOUNT"], "numeric")
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: columns)["ZID"], "uuid")
+
+        let reader = try server(model: model, options: history)
+        try reader.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Place")
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            let places = try reader.fetch(request)
+            XCTAssertEqual(places.map { $0.value(forKey: "name") as? String }, ["Louvre", "Nowhere", "Orsay"])
+            let louvre = try XCTUnwrap(places[0].value(forKey: "location") as? [String: Any])
+            XCTAssertEqual(louvre["latitude"] as? Double, 48.86)
+            XCTAssertEqual((louvre["position"] as? [String: Any])?["label"] as? String, "Denon")
+            XCTAssertEqual((louvre["position"] as? [String: Any])?["floor"] as? Int16, 2)
+            let receipt = try XCTUnwrap(places[0].value(forKey: "receipt") as? [String: Any])
+            XCTAssertEqual(receipt["amount"] as? Decimal, Decimal(string: "12.345")!)
+            XCTAssertEqual(receipt["id"] as? UUID, id)
+            XCTAssertNil(places[1].value(forKey: "location"), "no value: every leaf column NULL")
+            let orsay = try XCTUnwrap(places[2].value(forKey: "location") as? [String: Any])
+            XCTAssertEqual(orsay["longitude"] as? Double, 2.33)
+            XCTAssertNil(orsay["position"], "an element missing from the dictionary stays missing")
+            XCTAssertNil(places[2].value(forKey: "receipt"))
+
+            request.predicate = NSPredicate(format: "location.position.floor == 2")
+            XCTAssertEqual(try reader.fetch(request).map { $0.value(forKey: "name") as? String }, ["Louvre"], "a predicate reaches an element by key path")
+        }
+
+        // A change of one element saves the whole value; another server reads it.
+        try writer.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Place")
+            request.predicate = NSPredicate(format: "name == 'Orsay'")
+            let orsay = try XCTUnwrap(try writer.fetch(request).first)
+            orsay.setValue(0, forKeyPath: "location.position.floor")
+            try writer.save()
+        }
+        try reader.performAndWait {
+            reader.reset()
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Place")
+            request.predicate = NSPredicate(format: "location.position.floor == 0")
+            let orsay = try XCTUnwrap(try reader.fetch(request).first)
+            XCTAssertEqual(orsay.value(forKey: "name") as? String, "Orsay")
+            XCTAssertEqual(orsay.value(forKeyPath: "location.latitude") as? Double, 48.86, "the other elements stay")
+        }
+
+        // Deleting keeps the preserved plain value in history; a composite's is not kept (nor
+        // by the SQLite store), and does not stop the save.
+        let tombstone = try writer.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Place")
+            request.predicate = NSPredicate(format: "name == 'Louvre'")
+            writer.delete(try XCTUnwrap(try writer.fetch(request).first))
+            try writer.save()
+            let transactions = (try writer.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: nil as NSPersistentHistoryToken?)) as? NSPersistentHistoryResult)?.result as? [NSPersistentHistoryTransaction]
+            return transactions?.last?.changes?.first?.tombstone
+        }
+        XCTAssertEqual(tombstone?["name"] as? String, "Louvre")
+        XCTAssertNil(tombstone?["location"])
+    }
+
     // MARK: Fetching
 
     func testFetchesAnswerAsTheInMemoryStoreDoes() throws {

@@ -14,6 +14,8 @@ import Foundation
 final class PostgreSQLEntityPlan {
     enum Slot {
         case attribute(column: Int, NSAttributeDescription)
+        /// A composite attribute: its leaf elements' columns, read into one dictionary.
+        case composite(StoreCompositeColumns)
         /// The target's `Z_PK` in `foreignKey`, its `Z_ENT` in `companion` when the
         /// destination has subentities.
         case toOne(foreignKey: Int, companion: Int?, destination: NSEntityDescription)
@@ -27,6 +29,8 @@ final class PostgreSQLEntityPlan {
     /// A parameter of INSERT and UPDATE after `Z_PK, Z_ENT, Z_OPT`.
     enum Write {
         case attribute(slot: Int, NSAttributeDescription)
+        /// One leaf element of a composite attribute's dictionary.
+        case compositeLeaf(slot: Int, StoreCompositeColumns, leaf: Int)
         case foreignKey(slot: Int)
         case foreignEntity(slot: Int)
     }
@@ -58,8 +62,13 @@ final class PostgreSQLEntityPlan {
                 if let a = property as? NSAttributeDescription { slots.append(.notStored(a.defaultStoredValue)) }
                 else if let r = property as? NSRelationshipDescription, r.isToMany { slots.append(.notStored(.objectIDs([]))) }
                 else { slots.append(.notStored(.null)) }
-            } else if property is NSCompositeAttributeDescription {
-                throw StoreSchemaError("attribute '\(entity.name ?? "?").\(property.name)' is a composite attribute, which the PostgreSQL store does not store yet")
+            } else if let composite = property as? NSCompositeAttributeDescription, let leafColumns = table.leafColumns(for: composite) {
+                let composite = StoreCompositeColumns(composite, leaves: leafColumns.map { ($0.leaf, 3 + $0.column) })
+                slots.append(.composite(composite))
+                for (leaf, entry) in leafColumns.enumerated() {
+                    writes.append(.compositeLeaf(slot: i, composite, leaf: leaf))
+                    columns.append(table.columns[entry.column])
+                }
             } else if let attribute = property as? NSAttributeDescription, let c = table.columnIndex(for: attribute) {
                 slots.append(.attribute(column: 3 + c, attribute))
                 writes.append(.attribute(slot: i, attribute))

@@ -19,6 +19,7 @@ import Foundation
 /// | String, URI | `text` |
 /// | UUID | `uuid` |
 /// | Binary, Transformable | `bytea` (external storage is ignored: the bytes live in the row) |
+/// | Composite | a column per leaf element, of the element's type (`ZLATITUDE` of `location.latitude`), as in Apple's SQLite stores |
 ///
 /// Names are quoted in every statement, so PostgreSQL keeps Apple's upper case.
 enum PostgreSQLSchema {
@@ -28,8 +29,16 @@ enum PostgreSQLSchema {
         case .attribute(let attribute): return try type(of: attribute)
         case .foreignKey, .order: return "bigint"
         case .foreignEntity: return "integer"
-        case .compositeLeaf(let composite, _):
-            throw StoreSchemaError("attribute '\(composite.entity?.name ?? "?").\(composite.name)' is a composite attribute, which the PostgreSQL store does not store yet")
+        case .compositeLeaf(let composite, let leaf): return try type(of: composite.leafElements[leaf].attribute)
+        }
+    }
+
+    /// The attribute whose values `column` holds: an attribute's, or a composite's leaf element's.
+    static func attribute(of column: StoreColumn) -> NSAttributeDescription? {
+        switch column.kind {
+        case .attribute(let attribute): attribute
+        case .compositeLeaf(let composite, let leaf): composite.leafElements[leaf].attribute
+        case .foreignKey, .foreignEntity, .order: nil
         }
     }
 
@@ -51,7 +60,7 @@ enum PostgreSQLSchema {
 
     /// What a column's values travel as: `numeric` and `uuid` as text, cast on both ways.
     static func cast(of column: StoreColumn) -> String {
-        guard case .attribute(let attribute) = column.kind else { return "" }
+        guard let attribute = attribute(of: column) else { return "" }
         switch attribute.attributeType {
         case .decimalAttributeType: return "::numeric"
         case .UUIDAttributeType: return "::uuid"

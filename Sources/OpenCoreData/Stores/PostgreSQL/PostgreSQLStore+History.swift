@@ -95,7 +95,9 @@ extension PostgreSQLStore: HistoryKeepingStore {
         let attributes = HistoryColumns.tombstoneAttributes(of: row.entity)
         guard !attributes.isEmpty, !row.values.isEmpty, let layout = row.entity.layout else { return nil }
         var plist: [String: Any] = [:]
-        for attribute in attributes {
+        // A composite's value is not kept (nor is it by the SQLite store, whose tombstone columns
+        // hold one value each).
+        for attribute in attributes where !(attribute is NSCompositeAttributeDescription) {
             guard let slot = layout.indexByName[attribute.name], slot < row.values.count else { continue }
             switch try PostgreSQLValueCoding.columnValue(row.values[slot], for: attribute) {
             case .null: break

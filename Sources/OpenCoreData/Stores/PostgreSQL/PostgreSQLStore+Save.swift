@@ -309,6 +309,8 @@ extension PostgreSQLStore {
             switch write {
             case let .attribute(slot, attribute):
                 values.append(try PostgreSQLValueCoding.columnValue(row.values[slot], for: attribute))
+            case let .compositeLeaf(slot, composite, leaf):
+                values.append(try PostgreSQLValueCoding.columnValue(composite.leafValue(of: row.values[slot], leaf: leaf), for: composite.leaves[leaf].attribute))
             case let .foreignKey(slot):
                 values.append(try savedRelatedID(row.values[slot], row).map { .integer($0.primaryKey) } ?? .null)
             case let .foreignEntity(slot):

@@ -337,6 +337,8 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
             switch plan.slots[i] {
             case let .attribute(column, attribute):
                 return PostgreSQLValueCoding.storedValue(columns[column], for: attribute)
+            case let .composite(composite):
+                return composite.value { leaf in PostgreSQLValueCoding.storedValue(columns[composite.columns[leaf]], for: composite.leaves[leaf].attribute) }
             case let .toOne(foreignKey, companion, destination):
                 guard case .integer(let target) = columns[foreignKey] else { return .null }
                 var entity = destination

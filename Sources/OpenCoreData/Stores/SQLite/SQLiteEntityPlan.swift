@@ -19,7 +19,7 @@ final class SQLiteEntityPlan {
         /// the name of their file (``SQLiteExternalData``).
         case externalData(column: Int32)
         /// A composite attribute: its leaf elements' columns, read into one dictionary.
-        case composite(SQLiteCompositeColumns)
+        case composite(StoreCompositeColumns)
         /// A to-one: the target's `Z_PK` in `foreignKey`, its `Z_ENT` in `companion` if the
         /// destination has subentities (otherwise the target is of the destination entity).
         case toOne(foreignKey: Int32, companion: Int32?, destination: NSEntityDescription)
@@ -37,7 +37,7 @@ final class SQLiteEntityPlan {
         case scalar(slot: Int)
         case attribute(slot: Int, NSAttributeDescription)
         /// One leaf element of a composite attribute's dictionary.
-        case compositeLeaf(slot: Int, SQLiteCompositeColumns, leaf: Int)
+        case compositeLeaf(slot: Int, StoreCompositeColumns, leaf: Int)
         case foreignKey(slot: Int)
         case foreignEntity(slot: Int)
     }
@@ -117,7 +117,7 @@ final class SQLiteEntityPlan {
                 else { initial = .null }
                 slots.append(.notStored(initial))
             } else if let composite = property as? NSCompositeAttributeDescription, let leafColumns = table.leafColumns(for: composite) {
-                let columns = SQLiteCompositeColumns(composite, leaves: leafColumns.map { ($0.leaf, Int32(3 + $0.column)) })
+                let columns = StoreCompositeColumns(composite, leaves: leafColumns.map { ($0.leaf, 3 + $0.column) })
                 slots.append(.composite(columns))
                 for (leaf, entry) in leafColumns.enumerated() {
                     writes.append(.compositeLeaf(slot: i, columns, leaf: leaf))
