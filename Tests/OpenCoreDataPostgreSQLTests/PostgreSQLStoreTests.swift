@@ -399,6 +399,76 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    /// Comparisons and sorts of Doubles, Floats and dates are answered by SQL (the store's rows
+    /// are the answer, limits included) and agree with the in-memory store, stored NaNs,
+    /// infinities, signed zeros and nils included.
+    func testNumberAndDateFetchesAreAnsweredInSQLAsInMemory() throws {
+        let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
+        try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let ratings: [Double?] = [nil, .nan, -.infinity, -1.5, -0.0, 0.0, 0.3, 0.1 + 0.2, 2, .infinity, 2, nil, 7]
+        let hired: [Double?] = [1000, nil, .nan, 3000, 1500, 1500, nil, 4000, -2000, 0, 2999.5, 1000, 5000]
+        for context in [try server(), memory] {
+            try context.performAndWait {
+                for (i, rating) in ratings.enumerated() {
+                    let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+                    e.setValue(Int32(i), forKey: "badge")
+                    e.setValue(rating, forKey: "rating")
+                    e.setValue(rating.map { Float($0) }, forKey: "weight")
+                    e.setValue(hired[i].map { Date(timeIntervalSinceReferenceDate: $0) }, forKey: "hired")
+                }
+                try context.save()
+            }
+        }
+        let reader = try server()
+        let store = try XCTUnwrap(reader.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
+        let employee = try XCTUnwrap(Self.model.entitiesByName["Employee"])
+        var predicates: [NSPredicate] = []
+        for op in ["==", "!=", "<", "<=", ">", ">="] {
+            for constant in [0, 0.3, 2, -1.5, Double.infinity] as [Double] {
+                predicates.append(NSPredicate(format: "rating \(op) %@", NSNumber(value: constant)))
+                predicates.append(NSPredicate(format: "weight \(op) %@", NSNumber(value: constant)))
+            }
+            predicates.append(NSPredicate(format: "rating \(op) 2"))
+            for seconds in [1500, 2999.5, -2000] as [Double] {
+                predicates.append(NSPredicate(format: "hired \(op) %@", Date(timeIntervalSinceReferenceDate: seconds) as NSDate))
+            }
+        }
+        predicates += ["rating == nil OR hired > CAST(1000, 'NSDate')", "rating >= 0 AND hired <= CAST(3000, 'NSDate')", "rating != nil AND rating != 2"]
+            .map { NSPredicate(format: $0) }
+        typealias Request = (predicate: NSPredicate?, sorts: [NSSortDescriptor], limit: Int, offset: Int)
+        var requests: [Request] = predicates.map { ($0, [NSSortDescriptor(key: "badge", ascending: true)], 0, 0) }
+        // Sorts: NaN has no place in an in-memory sort, so these fetches leave it out.
+        let finite = NSPredicate(format: "rating == nil OR rating < 1000")
+        let dated = NSPredicate(format: "hired == nil OR hired < CAST(10000, 'NSDate')")
+        requests += [
+            (finite, [NSSortDescriptor(key: "rating", ascending: true)], 0, 0),
+            (finite, [NSSortDescriptor(key: "rating", ascending: false)], 0, 0),
+            (finite, [NSSortDescriptor(key: "weight", ascending: false), NSSortDescriptor(key: "badge", ascending: false)], 4, 2),
+            (dated, [NSSortDescriptor(key: "hired", ascending: false)], 3, 0),
+            (dated, [NSSortDescriptor(key: "hired", ascending: true)], 5, 1),
+            (NSPredicate(format: "hired > CAST(0, 'NSDate')"), [NSSortDescriptor(key: "hired", ascending: false), NSSortDescriptor(key: "rating", ascending: true)], 0, 0),
+        ]
+        for (predicate, sorts, limit, offset) in requests {
+            func request() -> NSFetchRequest<NSManagedObject> {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+                request.predicate = predicate
+                request.sortDescriptors = sorts
+                request.fetchLimit = limit
+                request.fetchOffset = offset
+                return request
+            }
+            func badges(_ context: NSManagedObjectContext) throws -> [Int32] {
+                try context.performAndWait { try context.fetch(request()).map { $0.value(forKey: "badge") as? Int32 ?? -1 } }
+            }
+            let described = "\(predicate?.predicateFormat ?? "all") sorted by \(sorts.map { $0.key ?? "" }) limit \(limit) offset \(offset)"
+            let plan = FetchPlan(entity: employee, predicate: predicate, sortDescriptors: sorts, includesSubentities: true, fetchLimit: limit, fetchOffset: offset, affectedStores: nil)
+            XCTAssertTrue(try store.prepareFetch(plan).isExact, "answered by SQL: \(described)")
+            XCTAssertEqual(try badges(reader), try badges(memory), described)
+            XCTAssertEqual(try reader.performAndWait { try reader.count(for: request()) }, try memory.performAndWait { try memory.count(for: request()) }, "count: \(described)")
+        }
+    }
+
     // MARK: Relationships and faults
 
     func testRelationshipsFaultInOnAnotherServer() throws {

@@ -23,32 +23,29 @@ struct PostgreSQLCandidateFilter {
     let sql: String
     let values: [PostgreSQLValue]
     /// Whether the clause keeps exactly the rows the evaluator would, no more: the whole
-    /// predicate translated, and only comparisons of integers, Booleans and nil (a comparison
-    /// of Doubles, Floats or dates — stored as seconds — keeps stored NaNs, which PostgreSQL and
-    /// the evaluator order differently, for the evaluator to decide).
+    /// predicate translated (a comparison of Doubles, Floats or dates — stored as seconds —
+    /// spells out the evaluator's rule for a stored NaN).
     let isExact: Bool
 
     /// nil when no part of `predicate` narrows.
     init?(_ predicate: NSPredicate, plan: PostgreSQLEntityPlan, firstParameter: Int) {
         var values: [PostgreSQLValue] = []
-        var approximate = false
-        guard let (sql, complete) = Self.translate(predicate, plan, &values, &approximate, firstParameter) else { return nil }
+        guard let (sql, complete) = Self.translate(predicate, plan, &values, firstParameter) else { return nil }
         self.sql = sql
         self.values = values
-        isExact = complete && !approximate
+        isExact = complete
     }
 
     /// The clause for `predicate` and whether it decides all of it (else it keeps more rows);
     /// nil when nothing of it translates.
-    /// `approximate` is set when a translated part may keep more rows than it decides.
-    private static func translate(_ predicate: NSPredicate, _ plan: PostgreSQLEntityPlan, _ values: inout [PostgreSQLValue], _ approximate: inout Bool, _ first: Int) -> (String, complete: Bool)? {
+    private static func translate(_ predicate: NSPredicate, _ plan: PostgreSQLEntityPlan, _ values: inout [PostgreSQLValue], _ first: Int) -> (String, complete: Bool)? {
         if let compound = predicate as? NSCompoundPredicate {
             switch compound.compoundPredicateType {
             case .and:
                 var parts: [String] = []
                 var complete = true
                 for subpredicate in compound.predicates {
-                    guard let (part, whole) = translate(subpredicate, plan, &values, &approximate, first) else { complete = false; break }
+                    guard let (part, whole) = translate(subpredicate, plan, &values, first) else { complete = false; break }
                     parts.append(part)
                     guard whole else { complete = false; break }
                 }
@@ -57,7 +54,7 @@ struct PostgreSQLCandidateFilter {
                 var parts: [String] = []
                 let before = values
                 for subpredicate in compound.predicates {
-                    guard case let (part, true)? = translate(subpredicate, plan, &values, &approximate, first) else { values = before; return nil }
+                    guard case let (part, true)? = translate(subpredicate, plan, &values, first) else { values = before; return nil }
                     parts.append(part)
                 }
                 return parts.isEmpty ? nil : ("(" + parts.joined(separator: " OR ") + ")", true)
@@ -108,15 +105,26 @@ struct PostgreSQLCandidateFilter {
             return nil
         }
         values.append(value)
-        if case .double = value { approximate = true }
         let parameter = "$\(first + values.count - 1)"
-        if op == "<>" { return ("(\(name) IS NULL OR \(name) <> \(parameter))", true) }
-        if case .double = value, op == "=" || op == "<=" || op == "<" {
-            // A stored NaN compares as equal to any number in memory (`NumericValue`), while
-            // PostgreSQL orders it above every number: keep it for `=` and `<=` (and `<`, to
-            // stay clear of either side's order).
-            return ("(\(name) \(op) \(parameter) OR \(name) = 'NaN'::float8)", true)
+        guard case .double = value else {
+            if op == "<>" { return ("(\(name) IS NULL OR \(name) <> \(parameter))", true) }
+            return ("\(name) \(op) \(parameter)", true)
         }
-        return ("\(name) \(op) \(parameter)", true)
+        // A stored NaN (a Double, Float or date column) is neither smaller nor larger than
+        // anything in memory (`ValueComparison.compare` says "same"), so it matches `<=` and
+        // `>=` and no `<` or `>`; PostgreSQL orders it above every number, which gives `>=` and
+        // `<` and needs `<=` and `>` spelt out. Equality differs by kind: numbers are equal
+        // when they compare the same (a NaN equals every number), dates by `Date.==` (a NaN
+        // date equals none), which is PostgreSQL's answer too.
+        let nan = "'NaN'::float8"
+        let isNumber = attribute.attributeType != .dateAttributeType
+        switch op {
+        case "<=": return ("(\(name) <= \(parameter) OR \(name) = \(nan))", true)
+        case ">": return ("(\(name) > \(parameter) AND \(name) <> \(nan))", true)
+        case "=" where isNumber: return ("(\(name) = \(parameter) OR \(name) = \(nan))", true)
+        case "<>" where isNumber: return ("(\(name) IS NULL OR (\(name) <> \(parameter) AND \(name) <> \(nan)))", true)
+        case "<>": return ("(\(name) IS NULL OR \(name) <> \(parameter))", true)
+        default: return ("\(name) \(op) \(parameter)", true)
+        }
     }
 }

@@ -123,16 +123,19 @@ final class PostgreSQLFetch: PreparedStoreFetch {
     }
 
     /// The `ORDER BY` term for `descriptor`, or nil when PostgreSQL would not order as
-    /// `NSSortDescriptor` does: only a plain integer or Boolean attribute of the entity with
-    /// the default comparison, nil first when ascending and last when descending (Apple's
-    /// rule). Doubles and dates are left to memory (a stored NaN orders differently), strings
-    /// too (the evaluator compares by canonical equivalence, which collations do not).
+    /// `NSSortDescriptor` does: only a plain number (integer, Double, Float), Boolean or date
+    /// attribute of the entity with the default comparison, nil first when ascending and last
+    /// when descending (Apple's rule). A stored NaN sorts above every number, where the
+    /// in-memory sort has no place for it (it is neither smaller nor larger than anything, so
+    /// its place depends on the sort's algorithm). Strings are left to memory (the evaluator
+    /// compares by canonical equivalence, which collations do not).
     static func orderTerm(_ descriptor: NSSortDescriptor, entity: NSEntityDescription, table: StoreEntityTable) -> String? {
         guard descriptor.comparator == nil, let key = descriptor.key,
               let attribute = entity.propertiesByName[key] as? NSAttributeDescription,
               let column = table.columnIndex(for: attribute) else { return nil }
         switch attribute.attributeType {
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType:
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType,
+             .doubleAttributeType, .floatAttributeType, .dateAttributeType:
             return "\(table.columns[column].sqlName) " + (descriptor.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")
         default:
             return nil
