@@ -5,17 +5,23 @@ import XCTest
 /// parts whose SQL keeps every row the evaluator would keep (the answers themselves are
 /// checked against a real server in `PostgreSQLStoreTests`).
 final class PostgreSQLCandidateFilterTests: XCTestCase {
-    private func employeePlan() throws -> PostgreSQLEntityPlan {
+    /// The plan of an Employee entity in `store` (a plan refers to its store weakly: the
+    /// caller keeps it when the test needs its token).
+    private func employeePlan(in store: NSPersistentStore = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: URL(string: "postgresql://localhost/test")!)) throws -> PostgreSQLEntityPlan {
         let employee = NSEntityDescription(name: "Employee")
         employee.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType),
                                NSAttributeDescription(name: "age", type: .integer16AttributeType),
                                NSAttributeDescription(name: "rating", type: .doubleAttributeType),
                                NSAttributeDescription(name: "active", type: .booleanAttributeType),
                                NSAttributeDescription(name: "hired", type: .dateAttributeType)]
+        let boss = NSRelationshipDescription()
+        boss.name = "boss"
+        boss.destinationEntity = employee
+        boss.maxCount = 1
+        employee.properties.append(boss)
         let model = NSManagedObjectModel()
         model.entities = [employee]
         let schema = try StoreSchema(model: model, entityNumbers: nil, existingTables: [])
-        let store = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: URL(string: "postgresql://localhost/test")!)
         return try PostgreSQLEntityPlan(entity: employee, schema: schema, store: store)
     }
 
@@ -39,6 +45,8 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
             ("hired == %@", [Date(timeIntervalSinceReferenceDate: 5)], "\"ZHIRED\" = $3", [.double(5)]),
             ("hired != %@", [Date(timeIntervalSinceReferenceDate: 5)], "(\"ZHIRED\" IS NULL OR \"ZHIRED\" <> $3)", [.double(5)]),
             ("age == nil", [], "\"ZAGE\" IS NULL", []),
+            ("age IN {1, 2}", [], "(\"ZAGE\" = $3 OR \"ZAGE\" = $4)", [.integer(1), .integer(2)]),
+            ("age IN %@", [[Int]()], "FALSE", []),
             ("age != nil", [], "\"ZAGE\" IS NOT NULL", []),
         ]
         for (format, arguments, sql, values) in cases {
@@ -57,6 +65,23 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
         for format in ["age > 1 AND name CONTAINS 'x'", "rating > 1 AND NOT (age > 2)"] {
             XCTAssertEqual(try filter(format)?.isExact, false, "\(format): the evaluator decides what the SQL keeps")
         }
+    }
+
+    func testAToOneIsComparedByItsKeyOnlyWhenTheStoreAnswerIsFinal() throws {
+        let store = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: URL(string: "postgresql://localhost/test")!)
+        let plan = try employeePlan(in: store)
+        let token = store.token
+        let predicate = NSPredicate(format: "boss == nil")
+        XCTAssertNil(PostgreSQLCandidateFilter(predicate, plan: plan, firstParameter: 1), "without the store's token (unsaved changes evaluated in memory)")
+        XCTAssertEqual(PostgreSQLCandidateFilter(predicate, plan: plan, firstParameter: 1, storeToken: token)?.sql, "\"ZBOSS\" IS NULL")
+        let id = NSManagedObjectID(entity: plan.entity, store: store, primaryKey: 7)
+        let equal = try XCTUnwrap(PostgreSQLCandidateFilter(NSPredicate(format: "boss == %@", id), plan: plan, firstParameter: 2, storeToken: token))
+        XCTAssertEqual(equal.sql, "\"ZBOSS\" = $2")
+        XCTAssertEqual(equal.values, [.integer(7)])
+        XCTAssertEqual(PostgreSQLCandidateFilter(NSPredicate(format: "boss != %@", id), plan: plan, firstParameter: 1, storeToken: token)?.sql,
+                       "(\"ZBOSS\" IS NULL OR \"ZBOSS\" <> $1)")
+        XCTAssertEqual(PostgreSQLCandidateFilter(NSPredicate(format: "boss == %@", id), plan: plan, firstParameter: 1, storeToken: token &+ 1)?.sql,
+                       "FALSE", "an ID of another store equals nothing")
     }
 
     func testNotEqualKeepsNilBecauseTheEvaluatorDoes() throws {
@@ -84,7 +109,7 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
 
     func testWhatSQLWouldDecideDifferentlyIsLeftToMemory() throws {
         for format in ["name == 'Zoë'", "name BEGINSWITH 'a'", "age < nil", "NOT (age > 1)", "active == 2",
-                       "age == 'x'", "rating == %@", "age IN {1, 2}", "ANY name == 'x'"] {
+                       "age == 'x'", "rating == %@", "age IN {1, 'x'}", "name IN {'a'}", "ANY name == 'x'", "boss == nil"] {
             XCTAssertNil(try filter(format, format.contains("%@") ? [Double.nan] : []), format)
         }
     }

@@ -469,6 +469,71 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    /// `IN` a collection of constants and a to-one relationship compared with nil, an object
+    /// ID or an object are answered by SQL, with the in-memory store's answers.
+    func testMembershipAndToOneComparisonsAreAnsweredInSQLAsInMemory() throws {
+        let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
+        try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let people: [(age: Int16?, rating: Double?, department: Int?)] = [(36, 4.5, 0), (28, nil, 1), (51, 2, nil), (28, .nan, 0), (19, 1, 1), (nil, 5, 0), (40, 2, nil)]
+        for context in [try server(), memory] {
+            try context.performAndWait {
+                let departments = ["Legal", "Sales"].map { name in
+                    let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+                    d.setValue(name, forKey: "name")
+                    return d
+                }
+                for (i, person) in people.enumerated() {
+                    let e = NSEntityDescription.insertNewObject(forEntityName: i == 2 ? "Manager" : "Employee", into: context)
+                    e.setValue(Int32(i), forKey: "badge")
+                    e.setValue(person.age, forKey: "age")
+                    e.setValue(person.rating, forKey: "rating")
+                    e.setValue(Date(timeIntervalSinceReferenceDate: Double(i % 3) * 1000), forKey: "hired")
+                    e.setValue(person.department.map { departments[$0] }, forKey: "department")
+                }
+                try context.save()
+            }
+        }
+        let reader = try server()
+        let store = try XCTUnwrap(reader.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
+        let employee = try XCTUnwrap(Self.model.entitiesByName["Employee"])
+        /// The predicates, with each context's own Legal department (object and ID) and the
+        /// other store's ID of it.
+        func predicates(in context: NSManagedObjectContext, foreign: NSManagedObjectID) throws -> [NSPredicate] {
+            let legal = try XCTUnwrap(try Self.fetch("Department", "name == 'Legal'", in: context).first)
+            return [
+                NSPredicate(format: "age IN {19, 28}"), NSPredicate(format: "age IN %@", [51, 36, 1000]), NSPredicate(format: "age IN %@", [Int]()),
+                NSPredicate(format: "age IN {28, nil}"), NSPredicate(format: "rating IN {2, 5}"), NSPredicate(format: "active IN {YES}"),
+                NSPredicate(format: "hired IN %@", [Date(timeIntervalSinceReferenceDate: 1000), Date(timeIntervalSinceReferenceDate: 7)]),
+                NSPredicate(format: "NOT age IN {28}"),  // NOT is left to memory: still the same answer
+                NSPredicate(format: "department == %@", legal), NSPredicate(format: "department != %@", legal),
+                NSPredicate(format: "department == %@", legal.objectID), NSPredicate(format: "department != %@", legal.objectID),
+                NSPredicate(format: "department == nil"), NSPredicate(format: "department != nil"),
+                NSPredicate(format: "department == %@", foreign), NSPredicate(format: "department != %@", foreign),
+                NSPredicate(format: "department == %@ AND age IN {28, 36}", legal),
+            ]
+        }
+        let (readerLegal, memoryLegal) = try (reader.performAndWait { try XCTUnwrap(try Self.fetch("Department", "name == 'Legal'", in: reader).first).objectID },
+                                              memory.performAndWait { try XCTUnwrap(try Self.fetch("Department", "name == 'Legal'", in: memory).first).objectID })
+        let readerPredicates = try reader.performAndWait { try predicates(in: reader, foreign: memoryLegal) }
+        let memoryPredicates = try memory.performAndWait { try predicates(in: memory, foreign: readerLegal) }
+        for (sql, inMemory) in zip(readerPredicates, memoryPredicates) {
+            func badges(_ context: NSManagedObjectContext, _ predicate: NSPredicate) throws -> [Int32] {
+                try context.performAndWait {
+                    let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+                    request.predicate = predicate
+                    request.sortDescriptors = [NSSortDescriptor(key: "badge", ascending: true)]
+                    return try context.fetch(request).map { $0.value(forKey: "badge") as? Int32 ?? -1 }
+                }
+            }
+            let described = sql.predicateFormat
+            var plan = FetchPlan(entity: employee, predicate: sql, sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil)
+            plan.context = reader
+            XCTAssertEqual(try store.prepareFetch(plan).isExact, !described.hasPrefix("NOT"), "answered by SQL: \(described)")
+            XCTAssertEqual(try badges(reader, sql), try badges(memory, inMemory), described)
+        }
+    }
+
     // MARK: Relationships and faults
 
     func testRelationshipsFaultInOnAnotherServer() throws {

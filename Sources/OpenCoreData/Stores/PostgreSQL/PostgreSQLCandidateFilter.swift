@@ -14,7 +14,9 @@ import Foundation
 /// A part is translated only where PostgreSQL keeps every row the evaluator would: an
 /// attribute of the fetched entity (Integer, Double, Float, Date; Boolean for `==`/`!=`)
 /// compared by `==`, `!=`, `<`, `<=`, `>`, `>=` with a constant of its kind or nil (`nil !=
-/// 5` is true in memory: `!=` keeps NULLs). An AND narrows by its parts up to the first it
+/// 5` is true in memory: `!=` keeps NULLs), or `IN` a collection of such constants; a to-one
+/// relationship `==`/`!=` nil, an object ID or an object of the fetching context
+/// (`department == %@`), by its foreign key. An AND narrows by its parts up to the first it
 /// can't translate (the evaluator stops at the first false part, so a later part must not hide
 /// a row on which an untranslated one throws); an OR only when every part translates.
 /// Anything else keeps every row. Strings are left to memory: the evaluator compares them by
@@ -27,10 +29,25 @@ struct PostgreSQLCandidateFilter {
     /// spells out the evaluator's rule for a stored NaN).
     let isExact: Bool
 
-    /// nil when no part of `predicate` narrows.
-    init?(_ predicate: NSPredicate, plan: PostgreSQLEntityPlan, firstParameter: Int) {
+    /// What a translation needs besides the predicate.
+    private struct Scope {
+        let plan: PostgreSQLEntityPlan
+        /// The number of the first parameter (`$n`) the clause binds.
+        let first: Int
+        /// The store's token, when relationships may be compared (nil while the context
+        /// corrects the answer with its unsaved changes, as the SQLite store's filter does).
+        let storeToken: Int32?
+        /// The fetching context, whose objects stand for their IDs.
+        weak var context: (any RequestingContext)?
+    }
+
+    /// nil when no part of `predicate` narrows. `storeToken` (the store's) lets a to-one
+    /// relationship be compared with nil, an object ID or an object of `context` by its key;
+    /// without it relationship comparisons keep every row.
+    init?(_ predicate: NSPredicate, plan: PostgreSQLEntityPlan, firstParameter: Int, storeToken: Int32? = nil, context: (any RequestingContext)? = nil) {
         var values: [PostgreSQLValue] = []
-        guard let (sql, complete) = Self.translate(predicate, plan, &values, firstParameter) else { return nil }
+        let scope = Scope(plan: plan, first: firstParameter, storeToken: storeToken, context: context)
+        guard let (sql, complete) = Self.translate(predicate, scope, &values) else { return nil }
         self.sql = sql
         self.values = values
         isExact = complete
@@ -38,14 +55,14 @@ struct PostgreSQLCandidateFilter {
 
     /// The clause for `predicate` and whether it decides all of it (else it keeps more rows);
     /// nil when nothing of it translates.
-    private static func translate(_ predicate: NSPredicate, _ plan: PostgreSQLEntityPlan, _ values: inout [PostgreSQLValue], _ first: Int) -> (String, complete: Bool)? {
+    private static func translate(_ predicate: NSPredicate, _ scope: Scope, _ values: inout [PostgreSQLValue]) -> (String, complete: Bool)? {
         if let compound = predicate as? NSCompoundPredicate {
             switch compound.compoundPredicateType {
             case .and:
                 var parts: [String] = []
                 var complete = true
                 for subpredicate in compound.predicates {
-                    guard let (part, whole) = translate(subpredicate, plan, &values, first) else { complete = false; break }
+                    guard let (part, whole) = translate(subpredicate, scope, &values) else { complete = false; break }
                     parts.append(part)
                     guard whole else { complete = false; break }
                 }
@@ -54,7 +71,7 @@ struct PostgreSQLCandidateFilter {
                 var parts: [String] = []
                 let before = values
                 for subpredicate in compound.predicates {
-                    guard case let (part, true)? = translate(subpredicate, plan, &values, first) else { values = before; return nil }
+                    guard case let (part, true)? = translate(subpredicate, scope, &values) else { values = before; return nil }
                     parts.append(part)
                 }
                 return parts.isEmpty ? nil : ("(" + parts.joined(separator: " OR ") + ")", true)
@@ -63,13 +80,86 @@ struct PostgreSQLCandidateFilter {
             }
         }
         guard let c = predicate as? NSComparisonPredicate, c.comparisonPredicateModifier == .direct, c.options.isEmpty,
-              case let .keyPath(nil, components) = c.leftExpression.node, components.count == 1,
-              case .constant(let boxed) = c.rightExpression.node,
-              let attribute = plan.entity.propertiesByName[components[0]] as? NSAttributeDescription,
-              let column = plan.table.columnIndex(for: attribute) else { return nil }
-        let name = plan.table.columns[column].sqlName
+              case let .keyPath(nil, components) = c.leftExpression.node, components.count == 1 else { return nil }
+        switch scope.plan.entity.propertiesByName[components[0]] {
+        case let relationship as NSRelationshipDescription:
+            guard case .constant(let boxed) = c.rightExpression.node else { return nil }
+            return relationshipComparison(relationship, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
+        case let attribute as NSAttributeDescription:
+            guard let column = scope.plan.table.columnIndex(for: attribute) else { return nil }
+            let name = scope.plan.table.columns[column].sqlName
+            if c.predicateOperatorType == .in { return membership(attribute, name, c.rightExpression, scope, &values).map { ($0, true) } }
+            guard case .constant(let boxed) = c.rightExpression.node else { return nil }
+            return comparison(attribute, name, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
+        default:
+            return nil
+        }
+    }
+
+    /// `x IN {a, b}` (a constant collection, or `{...}` of constants in a format): `x == a OR
+    /// x == b`, as the evaluator decides it (`ValueComparison.isEqual` per element); nil unless
+    /// every element translates. An empty collection matches nothing. A dictionary's values and
+    /// a string (a substring test) are left to memory.
+    private static func membership(_ attribute: NSAttributeDescription, _ name: String, _ collection: NSExpression, _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
+        var elements: [Any?] = []
+        switch collection.node {
+        case .constant(let boxed):
+            guard let constant = KVCValueKinds.unwrap(boxed), !KVCValueKinds.isDictionary(constant), KVCValueKinds.string(constant) == nil,
+                  let (members, _) = KVCValueKinds.collection(constant) else { return nil }
+            elements = members.map { KVCValueKinds.unwrap($0) }
+        case .aggregate(let expressions):
+            for expression in expressions {
+                guard case .constant(let boxed) = expression.node else { return nil }
+                elements.append(KVCValueKinds.unwrap(boxed))
+            }
+        default:
+            return nil
+        }
+        let before = values
+        var parts: [String] = []
+        for element in elements {
+            guard let part = comparison(attribute, name, .equalTo, element, scope, &values) else { values = before; return nil }
+            parts.append(part)
+        }
+        return parts.isEmpty ? "FALSE" : "(" + parts.joined(separator: " OR ") + ")"
+    }
+
+    /// A to-one relationship of the fetched entity `==`/`!=` nil, an object ID or an object,
+    /// decided by its foreign key as the evaluator decides it: an `NSManagedObjectID` equals a
+    /// related object's ID (store, root entity, key), so a permanent ID of this store and of
+    /// the destination's root entity is that key and any other ID equals nothing; an object of
+    /// the fetching context is its ID, an object of another context is left to memory (where it
+    /// equals nothing of this one). Only while the store's answer is final (``Scope/storeToken``).
+    private static func relationshipComparison(_ relationship: NSRelationshipDescription, _ type: NSComparisonPredicate.Operator, _ constant: Any?,
+                                               _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
+        guard let storeToken = scope.storeToken, type == .equalTo || type == .notEqualTo, !relationship.isToMany, !relationship.isTransient,
+              let destination = relationship.destinationEntity, let column = scope.plan.table.columnIndex(for: relationship) else { return nil }
+        let name = scope.plan.table.columns[column].sqlName
+        let equal = type == .equalTo
+        let id: NSManagedObjectID
+        switch constant {
+        case nil, is NSNull:
+            return "\(name) \(equal ? "IS NULL" : "IS NOT NULL")"
+        case let objectID as NSManagedObjectID:
+            id = objectID
+        case let object as NSManagedObject:
+            guard let context = scope.context, object.managedObjectContext === context else { return nil }
+            id = object.objectID
+        default:
+            return nil
+        }
+        guard !id.isTemporaryID, id.key.storeToken == storeToken, id.key.rootEntity == destination.rootEntityNumber else { return equal ? "FALSE" : "TRUE" }
+        values.append(.integer(id.key.primaryKey))
+        let parameter = "$\(scope.first + values.count - 1)"
+        return equal ? "\(name) = \(parameter)" : "(\(name) IS NULL OR \(name) <> \(parameter))"
+    }
+
+    /// `attribute` (its column `name`) `type` `constant`, or nil when SQL would decide it
+    /// differently from the evaluator.
+    private static func comparison(_ attribute: NSAttributeDescription, _ name: String, _ type: NSComparisonPredicate.Operator, _ constant: Any?,
+                                   _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
         let op: String
-        switch c.predicateOperatorType {
+        switch type {
         case .equalTo: op = "="
         case .notEqualTo: op = "<>"
         case .lessThan: op = "<"
@@ -78,11 +168,10 @@ struct PostgreSQLCandidateFilter {
         case .greaterThanOrEqualTo: op = ">="
         default: return nil
         }
-        let constant = KVCValueKinds.unwrap(boxed)
         if constant == nil || constant is NSNull {
             switch op {
-            case "=": return ("\(name) IS NULL", true)
-            case "<>": return ("\(name) IS NOT NULL", true)
+            case "=": return "\(name) IS NULL"
+            case "<>": return "\(name) IS NOT NULL"
             default: return nil
             }
         }
@@ -105,10 +194,10 @@ struct PostgreSQLCandidateFilter {
             return nil
         }
         values.append(value)
-        let parameter = "$\(first + values.count - 1)"
+        let parameter = "$\(scope.first + values.count - 1)"
         guard case .double = value else {
-            if op == "<>" { return ("(\(name) IS NULL OR \(name) <> \(parameter))", true) }
-            return ("\(name) \(op) \(parameter)", true)
+            if op == "<>" { return "(\(name) IS NULL OR \(name) <> \(parameter))" }
+            return "\(name) \(op) \(parameter)"
         }
         // A stored NaN (a Double, Float or date column) is neither smaller nor larger than
         // anything in memory (`ValueComparison.compare` says "same"), so it matches `<=` and
@@ -119,12 +208,12 @@ struct PostgreSQLCandidateFilter {
         let nan = "'NaN'::float8"
         let isNumber = attribute.attributeType != .dateAttributeType
         switch op {
-        case "<=": return ("(\(name) <= \(parameter) OR \(name) = \(nan))", true)
-        case ">": return ("(\(name) > \(parameter) AND \(name) <> \(nan))", true)
-        case "=" where isNumber: return ("(\(name) = \(parameter) OR \(name) = \(nan))", true)
-        case "<>" where isNumber: return ("(\(name) IS NULL OR (\(name) <> \(parameter) AND \(name) <> \(nan)))", true)
-        case "<>": return ("(\(name) IS NULL OR \(name) <> \(parameter))", true)
-        default: return ("\(name) \(op) \(parameter)", true)
+        case "<=": return "(\(name) <= \(parameter) OR \(name) = \(nan))"
+        case ">": return "(\(name) > \(parameter) AND \(name) <> \(nan))"
+        case "=" where isNumber: return "(\(name) = \(parameter) OR \(name) = \(nan))"
+        case "<>" where isNumber: return "(\(name) IS NULL OR (\(name) <> \(parameter) AND \(name) <> \(nan)))"
+        case "<>": return "(\(name) IS NULL OR \(name) <> \(parameter))"
+        default: return "\(name) \(op) \(parameter)"
         }
     }
 }
