@@ -18,7 +18,8 @@ import Foundation
 /// relationship `==`/`!=` nil, an object ID or an object of the fetching context
 /// (`department == %@`), by its foreign key. An AND narrows by its parts up to the first it
 /// can't translate (the evaluator stops at the first false part, so a later part must not hide
-/// a row on which an untranslated one throws); an OR only when every part translates.
+/// a row on which an untranslated one throws); an OR only when every part translates, a NOT
+/// only when its inside does.
 /// Anything else keeps every row. Strings are left to memory: the evaluator compares them by
 /// canonical equivalence, which PostgreSQL's collations do not.
 struct PostgreSQLCandidateFilter {
@@ -76,7 +77,12 @@ struct PostgreSQLCandidateFilter {
                 }
                 return parts.isEmpty ? nil : ("(" + parts.joined(separator: " OR ") + ")", true)
             case .not:
-                return nil
+                // Only a whole inside: a part keeps more rows than match, and its negation
+                // fewer. An exact clause is TRUE exactly where the evaluator says true; where
+                // it is NULL (a comparison with a NULL column) the evaluator says false, so NOT
+                // must read NULL as FALSE before negating.
+                guard compound.predicates.count == 1, case let (inside, true)? = translate(compound.predicates[0], scope, &values) else { return nil }
+                return ("NOT COALESCE(\(inside), FALSE)", true)
             }
         }
         guard let c = predicate as? NSComparisonPredicate, c.comparisonPredicateModifier == .direct, c.options.isEmpty,
