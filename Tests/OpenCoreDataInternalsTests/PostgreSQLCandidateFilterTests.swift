@@ -86,6 +86,19 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
                        "FALSE", "an ID of another store equals nothing")
     }
 
+    func testStringEqualityComparesNormalizedFormsWhereTheDatabaseCanNormalize() throws {
+        let plan = try employeePlan()
+        XCTAssertNil(PostgreSQLCandidateFilter(NSPredicate(format: "name == 'x'"), plan: plan, firstParameter: 1), "a database that can't normalize: memory")
+        let equal = try XCTUnwrap(PostgreSQLCandidateFilter(NSPredicate(format: "name == 'x'"), plan: plan, firstParameter: 1, comparesStrings: true))
+        XCTAssertEqual(equal.sql, "normalize(\"ZNAME\", NFC) = normalize($1::text, NFC)")
+        XCTAssertEqual(equal.values, [.text("x")])
+        XCTAssertEqual(PostgreSQLCandidateFilter(NSPredicate(format: "name != 'x'"), plan: plan, firstParameter: 1, comparesStrings: true)?.sql,
+                       "(\"ZNAME\" IS NULL OR NOT normalize(\"ZNAME\", NFC) = normalize($1::text, NFC))")
+        for format in ["name ==[c] 'x'", "name < 'x'", "name BEGINSWITH 'x'", "name == 5"] {
+            XCTAssertNil(PostgreSQLCandidateFilter(NSPredicate(format: format), plan: plan, firstParameter: 1, comparesStrings: true), format)
+        }
+    }
+
     func testNotEqualKeepsNilBecauseTheEvaluatorDoes() throws {
         XCTAssertEqual(try filter("age != 5")?.sql, "(\"ZAGE\" IS NULL OR \"ZAGE\" <> $1)")
     }

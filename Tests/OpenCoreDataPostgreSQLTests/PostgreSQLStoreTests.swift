@@ -535,6 +535,49 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    /// String equality (`==`, `!=`, `IN`) is answered by SQL with Swift's canonical
+    /// equivalence, as the in-memory store answers: "é" precomposed equals "e" and a combining
+    /// acute, the Kelvin sign equals "K".
+    func testStringEqualityIsAnsweredInSQLByCanonicalEquivalence() throws {
+        let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
+        try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let names: [String?] = ["caf\u{E9}", "cafe\u{301}", "K", "\u{212A}", "k", nil, "Caf\u{E9}", "", "\u{1E0A}\u{323}", "\u{1E0C}\u{307}"]
+        for context in [try server(), memory] {
+            try context.performAndWait {
+                for (i, name) in names.enumerated() {
+                    let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+                    e.setValue(Int32(i), forKey: "badge")
+                    e.setValue(name, forKey: "name")
+                }
+                try context.save()
+            }
+        }
+        let reader = try server()
+        let store = try XCTUnwrap(reader.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
+        let employee = try XCTUnwrap(Self.model.entitiesByName["Employee"])
+        let predicates: [(NSPredicate, exact: Bool)] = [
+            (NSPredicate(format: "name == %@", "caf\u{E9}"), true), (NSPredicate(format: "name == %@", "cafe\u{301}"), true),
+            (NSPredicate(format: "name != %@", "caf\u{E9}"), true), (NSPredicate(format: "name == 'K'"), true),
+            (NSPredicate(format: "name == %@", "\u{212A}"), true), (NSPredicate(format: "name IN %@", ["k", "\u{1E0C}\u{307}", "x"]), true),
+            (NSPredicate(format: "name == ''"), true), (NSPredicate(format: "NOT (name == 'K')"), true),
+            (NSPredicate(format: "name ==[c] 'K'"), false), (NSPredicate(format: "name < 'K'"), false),
+        ]
+        for (predicate, exact) in predicates {
+            func badges(_ context: NSManagedObjectContext) throws -> [Int32] {
+                try context.performAndWait {
+                    let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+                    request.predicate = predicate
+                    request.sortDescriptors = [NSSortDescriptor(key: "badge", ascending: true)]
+                    return try context.fetch(request).map { $0.value(forKey: "badge") as? Int32 ?? -1 }
+                }
+            }
+            let plan = FetchPlan(entity: employee, predicate: predicate, sortDescriptors: [], includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil)
+            XCTAssertEqual(try store.prepareFetch(plan).isExact, exact, predicate.predicateFormat)
+            XCTAssertEqual(try badges(reader), try badges(memory), predicate.predicateFormat)
+        }
+    }
+
     // MARK: Relationships and faults
 
     func testRelationshipsFaultInOnAnotherServer() throws {

@@ -20,8 +20,9 @@ import Foundation
 /// can't translate (the evaluator stops at the first false part, so a later part must not hide
 /// a row on which an untranslated one throws); an OR only when every part translates, a NOT
 /// only when its inside does.
-/// Anything else keeps every row. Strings are left to memory: the evaluator compares them by
-/// canonical equivalence, which PostgreSQL's collations do not.
+/// String attributes `==`/`!=`/`IN` string constants compare by canonical equivalence, as the
+/// evaluator does, through `normalize(..., NFC)` where the database has it (UTF-8, PostgreSQL
+/// 13+); other string comparisons are left to memory. Anything else keeps every row.
 struct PostgreSQLCandidateFilter {
     let sql: String
     let values: [PostgreSQLValue]
@@ -40,14 +41,17 @@ struct PostgreSQLCandidateFilter {
         let storeToken: Int32?
         /// The fetching context, whose objects stand for their IDs.
         weak var context: (any RequestingContext)?
+        /// Whether the database can `normalize()` text (``PostgreSQLStore/comparesStringsInSQL``).
+        let comparesStrings: Bool
     }
 
     /// nil when no part of `predicate` narrows. `storeToken` (the store's) lets a to-one
     /// relationship be compared with nil, an object ID or an object of `context` by its key;
     /// without it relationship comparisons keep every row.
-    init?(_ predicate: NSPredicate, plan: PostgreSQLEntityPlan, firstParameter: Int, storeToken: Int32? = nil, context: (any RequestingContext)? = nil) {
+    init?(_ predicate: NSPredicate, plan: PostgreSQLEntityPlan, firstParameter: Int, storeToken: Int32? = nil, context: (any RequestingContext)? = nil,
+          comparesStrings: Bool = false) {
         var values: [PostgreSQLValue] = []
-        let scope = Scope(plan: plan, first: firstParameter, storeToken: storeToken, context: context)
+        let scope = Scope(plan: plan, first: firstParameter, storeToken: storeToken, context: context, comparesStrings: comparesStrings)
         guard let (sql, complete) = Self.translate(predicate, scope, &values) else { return nil }
         self.sql = sql
         self.values = values
@@ -180,6 +184,17 @@ struct PostgreSQLCandidateFilter {
             case "<>": return "\(name) IS NOT NULL"
             default: return nil
             }
+        }
+        if attribute.attributeType == .stringAttributeType {
+            // The evaluator's `==` on strings is Swift's: canonical equivalence ("é" precomposed
+            // equals "e" and a combining acute; the Kelvin sign equals "K"). Both sides in NFC
+            // compare so, by PostgreSQL's own normalization, where the database has it. Only
+            // equality: the evaluator orders strings by another rule than any collation.
+            guard scope.comparesStrings, op == "=" || op == "<>", let string = constant.flatMap(KVCValueKinds.string) else { return nil }
+            values.append(.text(string))
+            let parameter = "$\(scope.first + values.count - 1)"
+            let equal = "normalize(\(name), NFC) = normalize(\(parameter)::text, NFC)"
+            return op == "=" ? equal : "(\(name) IS NULL OR NOT \(equal))"
         }
         let value: PostgreSQLValue
         switch (attribute.attributeType, constant.flatMap(NumericValue.init)) {

@@ -92,7 +92,8 @@ final class PostgreSQLFetch: PreparedStoreFetch {
         var exact = plan.predicate == nil
         if let predicate = plan.predicate, let entityPlan = store.plan(for: plan.entity),
            let filter = PostgreSQLCandidateFilter(predicate, plan: entityPlan, firstParameter: values.count + 1,
-                                                  storeToken: plan.evaluatesPendingChanges ? nil : store.token, context: plan.context) {
+                                                  storeToken: plan.evaluatesPendingChanges ? nil : store.token, context: plan.context,
+                                                  comparesStrings: store.comparesStringsInSQL) {
             conditions.append(filter.sql)
             values += filter.values
             exact = filter.isExact

@@ -58,6 +58,9 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     /// The store's last history transaction number when it was opened (nil without history):
     /// the remote-change listener's first connection catches up on saves committed after it.
     var historyNumberAtOpen: Int64?
+    /// Whether string equality is decided in SQL: the database can `normalize()` text (UTF-8
+    /// encoding, PostgreSQL 13 or later), as the evaluator compares by canonical equivalence.
+    var comparesStringsInSQL = false
     /// How many batch requests ran as one SQL statement (PostgreSQLStore+BatchRequests.swift),
     /// for tests.
     var batchRequestsInSQL = 0
@@ -199,6 +202,9 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
             if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded(tables: tables) }
             historyTablesExist = tables.contains("ATRANSACTION") || (tracksHistory && !isReadOnly)
             historyNumberAtOpen = historyTablesExist ? try lastTransactionNumber() : nil
+            if case .bool(let normalizes)? = try query("SELECT current_setting('server_encoding') = 'UTF8' AND current_setting('server_version_num')::integer >= 130000").first?.first {
+                comparesStringsInSQL = normalizes
+            }
             try query("COMMIT")
         } catch {
             _ = try? query("ROLLBACK")
