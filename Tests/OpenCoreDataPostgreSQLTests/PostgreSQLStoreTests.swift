@@ -469,9 +469,10 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
-    /// `IN` a collection of constants and a to-one relationship compared with nil, an object
-    /// ID or an object are answered by SQL, with the in-memory store's answers.
-    func testMembershipAndToOneComparisonsAreAnsweredInSQLAsInMemory() throws {
+    /// `IN` a collection of constants, a to-one relationship compared with nil, an object ID or
+    /// an object, and key paths through it (`department.name`) are answered by SQL, with the
+    /// in-memory store's answers.
+    func testMembershipToOneComparisonsAndKeyPathsAreAnsweredInSQLAsInMemory() throws {
         let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
         try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
@@ -512,6 +513,10 @@ final class PostgreSQLStoreTests: XCTestCase {
                 NSPredicate(format: "department == nil"), NSPredicate(format: "department != nil"),
                 NSPredicate(format: "department == %@", foreign), NSPredicate(format: "department != %@", foreign),
                 NSPredicate(format: "department == %@ AND age IN {28, 36}", legal),
+                // Key paths through the to-one: nil where there is no department, as in memory.
+                NSPredicate(format: "department.name == 'Legal'"), NSPredicate(format: "department.name != 'Legal'"),
+                NSPredicate(format: "department.name IN {'Sales', 'HR'} OR age > 45"), NSPredicate(format: "NOT (department.name == 'Sales')"),
+                NSPredicate(format: "department.name == nil"),
             ]
         }
         let (readerLegal, memoryLegal) = try (reader.performAndWait { try XCTUnwrap(try Self.fetch("Department", "name == 'Legal'", in: reader).first).objectID },

@@ -16,7 +16,8 @@ import Foundation
 /// compared by `==`, `!=`, `<`, `<=`, `>`, `>=` with a constant of its kind or nil (`nil !=
 /// 5` is true in memory: `!=` keeps NULLs), or `IN` a collection of such constants; a to-one
 /// relationship `==`/`!=` nil, an object ID or an object of the fetching context
-/// (`department == %@`), by its foreign key. An AND narrows by its parts up to the first it
+/// (`department == %@`), by its foreign key; and such comparisons of an attribute at the end
+/// of to-one relationships (`department.name`). An AND narrows by its parts up to the first it
 /// can't translate (the evaluator stops at the first false part, so a later part must not hide
 /// a row on which an untranslated one throws); an OR only when every part translates, a NOT
 /// only when its inside does.
@@ -43,15 +44,18 @@ struct PostgreSQLCandidateFilter {
         weak var context: (any RequestingContext)?
         /// Whether the database can `normalize()` text (``PostgreSQLStore/comparesStringsInSQL``).
         let comparesStrings: Bool
+        /// The store's tables, for key paths through relationships.
+        let schema: StoreSchema?
     }
 
     /// nil when no part of `predicate` narrows. `storeToken` (the store's) lets a to-one
-    /// relationship be compared with nil, an object ID or an object of `context` by its key;
-    /// without it relationship comparisons keep every row.
+    /// relationship be compared with nil, an object ID or an object of `context` by its key,
+    /// and with `schema` key paths through to-one relationships be followed; without it
+    /// relationship comparisons keep every row.
     init?(_ predicate: NSPredicate, plan: PostgreSQLEntityPlan, firstParameter: Int, storeToken: Int32? = nil, context: (any RequestingContext)? = nil,
-          comparesStrings: Bool = false) {
+          comparesStrings: Bool = false, schema: StoreSchema? = nil) {
         var values: [PostgreSQLValue] = []
-        let scope = Scope(plan: plan, first: firstParameter, storeToken: storeToken, context: context, comparesStrings: comparesStrings)
+        let scope = Scope(plan: plan, first: firstParameter, storeToken: storeToken, context: context, comparesStrings: comparesStrings, schema: schema)
         guard let (sql, complete) = Self.translate(predicate, scope, &values) else { return nil }
         self.sql = sql
         self.values = values
@@ -90,20 +94,47 @@ struct PostgreSQLCandidateFilter {
             }
         }
         guard let c = predicate as? NSComparisonPredicate, c.comparisonPredicateModifier == .direct, c.options.isEmpty,
-              case let .keyPath(nil, components) = c.leftExpression.node, components.count == 1 else { return nil }
-        switch scope.plan.entity.propertiesByName[components[0]] {
-        case let relationship as NSRelationshipDescription:
+              case let .keyPath(nil, components) = c.leftExpression.node, !components.isEmpty else { return nil }
+        if components.count == 1, let relationship = scope.plan.entity.propertiesByName[components[0]] as? NSRelationshipDescription {
             guard case .constant(let boxed) = c.rightExpression.node else { return nil }
             return relationshipComparison(relationship, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
-        case let attribute as NSAttributeDescription:
-            guard let column = scope.plan.table.columnIndex(for: attribute) else { return nil }
-            let name = scope.plan.table.columns[column].sqlName
-            if c.predicateOperatorType == .in { return membership(attribute, name, c.rightExpression, scope, &values).map { ($0, true) } }
-            guard case .constant(let boxed) = c.rightExpression.node else { return nil }
-            return comparison(attribute, name, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
-        default:
-            return nil
         }
+        guard let (attribute, name) = value(at: components, scope) else { return nil }
+        if c.predicateOperatorType == .in { return membership(attribute, name, c.rightExpression, scope, &values).map { ($0, true) } }
+        guard case .constant(let boxed) = c.rightExpression.node else { return nil }
+        return comparison(attribute, name, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
+    }
+
+    /// The attribute at the end of `components` and the SQL of its value: the fetched table's
+    /// column (`"ZAGE"`), or through to-one relationships a correlated scalar subquery on the
+    /// foreign keys, NULL where a relationship is nil as the key path's value is nil in memory:
+    ///
+    ///     department.name → (SELECT a1."ZNAME" FROM "ZDEPARTMENT" a1 WHERE a1."Z_PK" = "ZEMPLOYEE"."ZDEPARTMENT")
+    ///
+    /// (`Z_PK` is unique in a destination's root table, so a destination with subentities needs
+    /// no `Z_ENT` check.) Relationship steps only while the store's answer is final
+    /// (``Scope/storeToken``): an unsaved change of a related object is seen in memory only.
+    private static func value(at components: [String], _ scope: Scope) -> (NSAttributeDescription, String)? {
+        var entity = scope.plan.entity
+        var table = scope.plan.table
+        var key: String?  // the SQL of the current object's Z_PK, nil for the fetched row
+        for (step, name) in components.enumerated() {
+            let qualifier = key == nil ? table.sqlName : "a\(step)"
+            let property = entity.propertiesByName[name]
+            if step == components.count - 1 {
+                guard let attribute = property as? NSAttributeDescription, !attribute.isTransient, let column = table.columnIndex(for: attribute) else { return nil }
+                let columnSQL = "\(qualifier).\(table.columns[column].sqlName)"
+                guard let key else { return (attribute, table.columns[column].sqlName) }
+                return (attribute, "(SELECT \(columnSQL) FROM \(table.sqlName) \(qualifier) WHERE \(qualifier).\"Z_PK\" = \(key))")
+            }
+            guard scope.storeToken != nil, let schema = scope.schema, let relationship = property as? NSRelationshipDescription, !relationship.isToMany, !relationship.isTransient,
+                  let destination = relationship.destinationEntity, let column = table.columnIndex(for: relationship),
+                  let destinationTable = schema.tableIfPresent(for: destination) else { return nil }
+            let foreignKey = "\(qualifier).\(table.columns[column].sqlName)"
+            key = key.map { "(SELECT \(foreignKey) FROM \(table.sqlName) \(qualifier) WHERE \(qualifier).\"Z_PK\" = \($0))" } ?? foreignKey
+            (entity, table) = (destination, destinationTable)
+        }
+        return nil
     }
 
     /// `x IN {a, b}` (a constant collection, or `{...}` of constants in a format): `x == a OR

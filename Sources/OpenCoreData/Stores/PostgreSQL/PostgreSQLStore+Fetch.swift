@@ -93,7 +93,7 @@ final class PostgreSQLFetch: PreparedStoreFetch {
         if let predicate = plan.predicate, let entityPlan = store.plan(for: plan.entity),
            let filter = PostgreSQLCandidateFilter(predicate, plan: entityPlan, firstParameter: values.count + 1,
                                                   storeToken: plan.evaluatesPendingChanges ? nil : store.token, context: plan.context,
-                                                  comparesStrings: store.comparesStringsInSQL) {
+                                                  comparesStrings: store.comparesStringsInSQL, schema: store.schema) {
             conditions.append(filter.sql)
             values += filter.values
             exact = filter.isExact
