@@ -484,13 +484,19 @@ final class PostgreSQLStoreTests: XCTestCase {
                     d.setValue(name, forKey: "name")
                     return d
                 }
-                for (i, person) in people.enumerated() {
+                let employees = people.enumerated().map { i, person in
                     let e = NSEntityDescription.insertNewObject(forEntityName: i == 2 ? "Manager" : "Employee", into: context)
                     e.setValue(Int32(i), forKey: "badge")
                     e.setValue(person.age, forKey: "age")
                     e.setValue(person.rating, forKey: "rating")
                     e.setValue(Date(timeIntervalSinceReferenceDate: Double(i % 3) * 1000), forKey: "hired")
                     e.setValue(person.department.map { departments[$0] }, forKey: "department")
+                    return e
+                }
+                for (title, members) in [("Apollo", [0, 1, 3]), ("Gemini", [0])] {
+                    let project = NSEntityDescription.insertNewObject(forEntityName: "Project", into: context)
+                    project.setValue(title, forKey: "title")
+                    project.setValue(Set(members.map { employees[$0] }), forKey: "members")
                 }
                 try context.save()
             }
@@ -517,6 +523,9 @@ final class PostgreSQLStoreTests: XCTestCase {
                 NSPredicate(format: "department.name == 'Legal'"), NSPredicate(format: "department.name != 'Legal'"),
                 NSPredicate(format: "department.name IN {'Sales', 'HR'} OR age > 45"), NSPredicate(format: "NOT (department.name == 'Sales')"),
                 NSPredicate(format: "department.name == nil"),
+                // Members counted in SQL: the departments' employees (a foreign key), the
+                // employees' projects (a join table).
+                NSPredicate(format: "department.name == 'Legal' AND projects.@count == 0"), NSPredicate(format: "projects.@count >= 1"),
             ]
         }
         let (readerLegal, memoryLegal) = try (reader.performAndWait { try XCTUnwrap(try Self.fetch("Department", "name == 'Legal'", in: reader).first).objectID },
@@ -537,6 +546,16 @@ final class PostgreSQLStoreTests: XCTestCase {
             plan.context = reader
             XCTAssertEqual(try store.prepareFetch(plan).isExact, !described.contains("BEGINSWITH"), "answered by SQL: \(described)")
             XCTAssertEqual(try badges(reader, sql), try badges(memory, inMemory), described)
+        }
+        // A one-to-many's members counted through their foreign key.
+        for format in ["employees.@count >= 3", "employees.@count == 0", "employees.@count < 3"] {
+            func names(_ context: NSManagedObjectContext) throws -> [String] {
+                try context.performAndWait { try Self.fetch("Department", format, sortedBy: "name", in: context).map { $0.value(forKey: "name") as? String ?? "-" } }
+            }
+            let plan = FetchPlan(entity: try XCTUnwrap(Self.model.entitiesByName["Department"]), predicate: NSPredicate(format: format), sortDescriptors: [],
+                                 includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil)
+            XCTAssertTrue(try store.prepareFetch(plan).isExact, format)
+            XCTAssertEqual(try names(reader), try names(memory), format)
         }
     }
 

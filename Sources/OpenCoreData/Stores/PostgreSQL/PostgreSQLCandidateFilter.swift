@@ -17,7 +17,7 @@ import Foundation
 /// 5` is true in memory: `!=` keeps NULLs), or `IN` a collection of such constants; a to-one
 /// relationship `==`/`!=` nil, an object ID or an object of the fetching context
 /// (`department == %@`), by its foreign key; and such comparisons of an attribute at the end
-/// of to-one relationships (`department.name`). An AND narrows by its parts up to the first it
+/// of to-one relationships (`department.name`), or of a to-many's `@count`. An AND narrows by its parts up to the first it
 /// can't translate (the evaluator stops at the first false part, so a later part must not hide
 /// a row on which an untranslated one throws); an OR only when every part translates, a NOT
 /// only when its inside does.
@@ -115,6 +115,7 @@ struct PostgreSQLCandidateFilter {
     /// no `Z_ENT` check.) Relationship steps only while the store's answer is final
     /// (``Scope/storeToken``): an unsaved change of a related object is seen in memory only.
     private static func value(at components: [String], _ scope: Scope) -> (NSAttributeDescription, String)? {
+        if components.count == 2, components[1] == "@count" { return memberCount(of: components[0], scope) }
         var entity = scope.plan.entity
         var table = scope.plan.table
         var key: String?  // the SQL of the current object's Z_PK, nil for the fetched row
@@ -135,6 +136,24 @@ struct PostgreSQLCandidateFilter {
             (entity, table) = (destination, destinationTable)
         }
         return nil
+    }
+
+    /// `toMany.@count` of the fetched row, as a count of its members' rows (the destination's
+    /// foreign key, or the join table's pairs), with an Integer 64 attribute standing for it.
+    /// Only while the store's answer is final: unsaved members are counted in memory only.
+    private static func memberCount(of name: String, _ scope: Scope) -> (NSAttributeDescription, String)? {
+        guard scope.storeToken != nil, let schema = scope.schema,
+              let relationship = scope.plan.entity.propertiesByName[name] as? NSRelationshipDescription,
+              relationship.isToMany, !relationship.isTransient, let source = schema.toManySource(for: relationship) else { return nil }
+        let owner = "\(scope.plan.table.sqlName).\"Z_PK\""
+        let sql: String
+        switch source {
+        case let .foreignKey(table, column, _):
+            sql = "(SELECT count(*) FROM \(table.sqlName) m WHERE m.\(table.columns[column].sqlName) = \(owner))"
+        case let .joinTable(join, ownerColumn, _, _, _):
+            sql = "(SELECT count(*) FROM \(join.sqlName) m WHERE m.\(ownerColumn) = \(owner))"
+        }
+        return (NSAttributeDescription(name: "@count", type: .integer64AttributeType), sql)
     }
 
     /// `x IN {a, b}` (a constant collection, or `{...}` of constants in a format): `x == a OR
