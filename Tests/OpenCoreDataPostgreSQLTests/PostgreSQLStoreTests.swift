@@ -493,7 +493,7 @@ final class PostgreSQLStoreTests: XCTestCase {
                     e.setValue(person.department.map { departments[$0] }, forKey: "department")
                     return e
                 }
-                for (title, members) in [("Apollo", [0, 1, 3]), ("Gemini", [0])] {
+                for (title, members) in [("Apollo", [0, 1, 3]), ("Gemini", [0]), (nil, [1, 4])] as [(String?, [Int])] {
                     let project = NSEntityDescription.insertNewObject(forEntityName: "Project", into: context)
                     project.setValue(title, forKey: "title")
                     project.setValue(Set(members.map { employees[$0] }), forKey: "members")
@@ -526,6 +526,10 @@ final class PostgreSQLStoreTests: XCTestCase {
                 // Members counted in SQL: the departments' employees (a foreign key), the
                 // employees' projects (a join table).
                 NSPredicate(format: "department.name == 'Legal' AND projects.@count == 0"), NSPredicate(format: "projects.@count >= 1"),
+                // ANY/ALL over the members (no members: ANY false, ALL true; a nil value takes no part).
+                NSPredicate(format: "ANY projects.title == 'Apollo'"), NSPredicate(format: "ALL projects.title == 'Apollo'"),
+                NSPredicate(format: "ANY projects.title IN {'Gemini', 'Mercury'}"), NSPredicate(format: "ALL projects.title != 'Gemini'"),
+                NSPredicate(format: "NOT (ANY projects.title == 'Gemini')"),
             ]
         }
         let (readerLegal, memoryLegal) = try (reader.performAndWait { try XCTUnwrap(try Self.fetch("Department", "name == 'Legal'", in: reader).first).objectID },

@@ -17,7 +17,8 @@ import Foundation
 /// 5` is true in memory: `!=` keeps NULLs), or `IN` a collection of such constants; a to-one
 /// relationship `==`/`!=` nil, an object ID or an object of the fetching context
 /// (`department == %@`), by its foreign key; and such comparisons of an attribute at the end
-/// of to-one relationships (`department.name`), or of a to-many's `@count`. An AND narrows by its parts up to the first it
+/// of to-one relationships (`department.name`), or of a to-many's `@count`; `ANY`/`ALL` a
+/// member's attribute (`ANY projects.title == 'x'`). An AND narrows by its parts up to the first it
 /// can't translate (the evaluator stops at the first false part, so a later part must not hide
 /// a row on which an untranslated one throws); an OR only when every part translates, a NOT
 /// only when its inside does.
@@ -93,8 +94,9 @@ struct PostgreSQLCandidateFilter {
                 return ("NOT COALESCE(\(inside), FALSE)", true)
             }
         }
-        guard let c = predicate as? NSComparisonPredicate, c.comparisonPredicateModifier == .direct, c.options.isEmpty,
+        guard let c = predicate as? NSComparisonPredicate, c.options.isEmpty,
               case let .keyPath(nil, components) = c.leftExpression.node, !components.isEmpty else { return nil }
+        guard c.comparisonPredicateModifier == .direct else { return quantified(c, components, scope, &values).map { ($0, true) } }
         if components.count == 1, let relationship = scope.plan.entity.propertiesByName[components[0]] as? NSRelationshipDescription {
             guard case .constant(let boxed) = c.rightExpression.node else { return nil }
             return relationshipComparison(relationship, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
@@ -136,6 +138,42 @@ struct PostgreSQLCandidateFilter {
             (entity, table) = (destination, destinationTable)
         }
         return nil
+    }
+
+    /// `ANY`/`ALL toMany.attribute <op> constant` over an unordered to-many relationship of the
+    /// fetched row: EXISTS a member whose value matches / NOT EXISTS one whose value does not
+    /// (NULL, a comparison with a NULL value, read as not matching first). The evaluator
+    /// iterates the *set* of the members' values, which holds no nil, so members with a nil
+    /// value take no part, and no members makes ANY false and ALL true. Only while the store's
+    /// answer is final.
+    private static func quantified(_ c: NSComparisonPredicate, _ components: [String], _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
+        guard components.count == 2, scope.storeToken != nil, let schema = scope.schema,
+              let relationship = scope.plan.entity.propertiesByName[components[0]] as? NSRelationshipDescription,
+              relationship.isToMany, !relationship.isOrdered, !relationship.isTransient, let destination = relationship.destinationEntity,
+              let attribute = destination.propertiesByName[components[1]] as? NSAttributeDescription, !attribute.isTransient,
+              let source = schema.toManySource(for: relationship) else { return nil }
+        let owner = "\(scope.plan.table.sqlName).\"Z_PK\""
+        let members: String, memberTable: StoreEntityTable
+        switch source {
+        case let .foreignKey(table, column, _):
+            (members, memberTable) = ("FROM \(table.sqlName) m WHERE m.\(table.columns[column].sqlName) = \(owner)", table)
+        case let .joinTable(join, ownerColumn, targetColumn, _, targetTable):
+            (members, memberTable) = ("FROM \(join.sqlName) j JOIN \(targetTable.sqlName) m ON m.\"Z_PK\" = j.\(targetColumn) WHERE j.\(ownerColumn) = \(owner)", targetTable)
+        }
+        guard let column = memberTable.columnIndex(for: attribute) else { return nil }
+        let value = "m.\(memberTable.columns[column].sqlName)"
+        let before = values
+        let matches: String?
+        switch c.predicateOperatorType {
+        case .in: matches = membership(attribute, value, c.rightExpression, scope, &values)
+        default:
+            guard case .constant(let boxed) = c.rightExpression.node else { return nil }
+            matches = comparison(attribute, value, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values)
+        }
+        guard let matches else { values = before; return nil }
+        return c.comparisonPredicateModifier == .any
+            ? "EXISTS (SELECT 1 \(members) AND \(value) IS NOT NULL AND \(matches))"
+            : "NOT EXISTS (SELECT 1 \(members) AND \(value) IS NOT NULL AND NOT COALESCE(\(matches), FALSE))"
     }
 
     /// `toMany.@count` of the fetched row, as a count of its members' rows (the destination's
