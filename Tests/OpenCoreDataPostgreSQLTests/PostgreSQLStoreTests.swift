@@ -399,9 +399,10 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
-    /// Comparisons and sorts of Doubles, Floats and dates are answered by SQL (the store's rows
-    /// are the answer, limits included) and agree with the in-memory store, stored NaNs,
-    /// infinities, signed zeros and nils included.
+    /// Comparisons and sorts of Doubles and dates are answered by SQL (the store's rows are the
+    /// answer, limits included) and agree with the in-memory store, stored NaNs, infinities,
+    /// signed zeros and nils included; Floats and NaN constants are left to memory, with the
+    /// same answers.
     func testNumberAndDateFetchesAreAnsweredInSQLAsInMemory() throws {
         let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
@@ -414,7 +415,9 @@ final class PostgreSQLStoreTests: XCTestCase {
                     let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
                     e.setValue(Int32(i), forKey: "badge")
                     e.setValue(rating, forKey: "rating")
-                    e.setValue(rating.map { Float($0) }, forKey: "weight")
+                    // A Float attribute given a Double: the object answers the Float (0.3 reads
+                    // as 0.30000001192...), which SQL on the stored Double can't tell.
+                    e.setValue(rating, forKey: "weight")
                     e.setValue(hired[i].map { Date(timeIntervalSinceReferenceDate: $0) }, forKey: "hired")
                 }
                 try context.save()
@@ -430,7 +433,7 @@ final class PostgreSQLStoreTests: XCTestCase {
                 predicates.append(NSPredicate(format: "weight \(op) %@", NSNumber(value: constant)))
             }
             predicates.append(NSPredicate(format: "rating \(op) 2"))
-            for seconds in [1500, 2999.5, -2000] as [Double] {
+            for seconds in [1500, 2999.5, -2000, .nan] as [Double] {
                 predicates.append(NSPredicate(format: "hired \(op) %@", Date(timeIntervalSinceReferenceDate: seconds) as NSDate))
             }
         }
@@ -463,7 +466,9 @@ final class PostgreSQLStoreTests: XCTestCase {
             }
             let described = "\(predicate?.predicateFormat ?? "all") sorted by \(sorts.map { $0.key ?? "" }) limit \(limit) offset \(offset)"
             let plan = FetchPlan(entity: employee, predicate: predicate, sortDescriptors: sorts, includesSubentities: true, fetchLimit: limit, fetchOffset: offset, affectedStores: nil)
-            XCTAssertTrue(try store.prepareFetch(plan).isExact, "answered by SQL: \(described)")
+            // Floats and NaN constants are left to memory.
+            let inMemory = described.contains("weight") || described.lowercased().contains("nan")
+            XCTAssertEqual(try store.prepareFetch(plan).isExact, !inMemory, "answered by SQL: \(described)")
             XCTAssertEqual(try badges(reader), try badges(memory), described)
             XCTAssertEqual(try reader.performAndWait { try reader.count(for: request()) }, try memory.performAndWait { try memory.count(for: request()) }, "count: \(described)")
         }
@@ -561,6 +566,16 @@ final class PostgreSQLStoreTests: XCTestCase {
             XCTAssertTrue(try store.prepareFetch(plan).isExact, format)
             XCTAssertEqual(try names(reader), try names(memory), format)
         }
+        // The same clauses in a batch update's UPDATE (the outer table named in the subqueries).
+        try reader.performAndWait {
+            let update = NSBatchUpdateRequest(entityName: "Employee")
+            update.predicate = NSPredicate(format: "department.name == 'Legal' AND (ANY projects.title == 'Apollo' OR projects.@count == 0)")
+            update.propertiesToUpdate = ["active": true]
+            update.resultType = .updatedObjectIDsResultType
+            let updated = try XCTUnwrap((try reader.execute(update) as? NSBatchUpdateResult)?.result as? [NSManagedObjectID])
+            XCTAssertEqual(Set(updated.map { reader.object(with: $0).value(forKey: "badge") as? Int32 }), [0, 3, 5], "Legal's, with Apollo or no project")
+        }
+        XCTAssertEqual(store.batchRequestsInSQL, 1, "one UPDATE")
     }
 
     /// String equality (`==`, `!=`, `IN`) is answered by SQL with Swift's canonical
@@ -973,6 +988,11 @@ final class PostgreSQLStoreTests: XCTestCase {
             guard case .integer(let pid)? = try store.query("SELECT pg_backend_pid()").first?.first else { throw CocoaError(.coderInvalidValue) }
             let transaction = try store.notify(store.changeNotice(historyNumber: nil, changed: [], deleted: []))
             _ = try admin.query("SELECT pg_terminate_backend($1::integer)", [.integer(pid)])
+            // Gone before COMMIT is sent (the call returns when the signal is sent).
+            let deadline = Date().addingTimeInterval(5)
+            while try !admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1::integer", [.integer(pid)]).isEmpty, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
             do { try store.commitResolvingLostReply(transaction); return nil } catch { return error as NSError }
         }
         let error = try XCTUnwrap(outcome, "COMMIT on a terminated connection fails")

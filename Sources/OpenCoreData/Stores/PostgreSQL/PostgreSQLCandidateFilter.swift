@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// A part is translated only where PostgreSQL keeps every row the evaluator would: an
-/// attribute of the fetched entity (Integer, Double, Float, Date; Boolean for `==`/`!=`)
+/// attribute of the fetched entity (Integer, Double, Date; Boolean for `==`/`!=`)
 /// compared by `==`, `!=`, `<`, `<=`, `>`, `>=` with a constant of its kind or nil (`nil !=
 /// 5` is true in memory: `!=` keeps NULLs), or `IN` a collection of such constants; a to-one
 /// relationship `==`/`!=` nil, an object ID or an object of the fetching context
@@ -25,11 +25,13 @@ import Foundation
 /// String attributes `==`/`!=`/`IN` string constants compare by canonical equivalence, as the
 /// evaluator does, through `normalize(..., NFC)` where the database has it (UTF-8, PostgreSQL
 /// 13+); other string comparisons are left to memory. Anything else keeps every row.
+/// A Float attribute is left to memory: its column keeps the Double the object was given,
+/// while the evaluator reads the Float the object answers (0.3 reads as 0.30000001192...).
 struct PostgreSQLCandidateFilter {
     let sql: String
     let values: [PostgreSQLValue]
     /// Whether the clause keeps exactly the rows the evaluator would, no more: the whole
-    /// predicate translated (a comparison of Doubles, Floats or dates — stored as seconds —
+    /// predicate translated (a comparison of Doubles or dates — stored as seconds —
     /// spells out the evaluator's rule for a stored NaN).
     let isExact: Bool
 
@@ -288,16 +290,18 @@ struct PostgreSQLCandidateFilter {
         switch (attribute.attributeType, constant.flatMap(NumericValue.init)) {
         case (.integer16AttributeType, .int(let i)?), (.integer32AttributeType, .int(let i)?), (.integer64AttributeType, .int(let i)?):
             value = .integer(i)
-        case (.doubleAttributeType, .int(let i)?), (.floatAttributeType, .int(let i)?):
+        case (.doubleAttributeType, .int(let i)?):
             value = .double(Double(i))
-        case (.doubleAttributeType, .double(let d)?), (.floatAttributeType, .double(let d)?):
-            // NaN equals nothing in memory and itself in PostgreSQL.
+        case (.doubleAttributeType, .double(let d)?):
+            // A NaN constant is "the same" as every number in memory; PostgreSQL orders it.
             guard !d.isNaN else { return nil }
             value = .double(d)
         case (.booleanAttributeType, .int(let i)?) where (op == "=" || op == "<>") && (i == 0 || i == 1):
             value = .bool(i == 1)
         case (.dateAttributeType, _):
-            guard let date = constant as? Date else { return nil }
+            // A NaN date equals nothing in memory (`Date.==`) and orders as "the same" as
+            // everything; PostgreSQL's NaN equals itself and orders above every number.
+            guard let date = constant as? Date, !date.timeIntervalSinceReferenceDate.isNaN else { return nil }
             value = .double(date.timeIntervalSinceReferenceDate)
         default:
             return nil
@@ -308,7 +312,7 @@ struct PostgreSQLCandidateFilter {
             if op == "<>" { return "(\(name) IS NULL OR \(name) <> \(parameter))" }
             return "\(name) \(op) \(parameter)"
         }
-        // A stored NaN (a Double, Float or date column) is neither smaller nor larger than
+        // A stored NaN (a Double or date column) is neither smaller nor larger than
         // anything in memory (`ValueComparison.compare` says "same"), so it matches `<=` and
         // `>=` and no `<` or `>`; PostgreSQL orders it above every number, which gives `>=` and
         // `<` and needs `<=` and `>` spelt out. Equality differs by kind: numbers are equal

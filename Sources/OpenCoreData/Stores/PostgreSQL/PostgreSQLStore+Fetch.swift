@@ -125,9 +125,10 @@ final class PostgreSQLFetch: PreparedStoreFetch {
     }
 
     /// The `ORDER BY` term for `descriptor`, or nil when PostgreSQL would not order as
-    /// `NSSortDescriptor` does: only a plain number (integer, Double, Float), Boolean or date
-    /// attribute of the entity with the default comparison, nil first when ascending and last
-    /// when descending (Apple's rule). A stored NaN sorts above every number, where the
+    /// `NSSortDescriptor` does: only a plain integer, Double, Boolean or date attribute of the
+    /// entity with the default comparison, nil first when ascending and last when descending
+    /// (Apple's rule). Not a Float: the column keeps the Double the object was given, the sort
+    /// reads the Float it answers. A stored NaN sorts as the largest value, where the
     /// in-memory sort has no place for it (it is neither smaller nor larger than anything, so
     /// its place depends on the sort's algorithm). Strings are left to memory (the evaluator
     /// compares by canonical equivalence, which collations do not).
@@ -137,7 +138,7 @@ final class PostgreSQLFetch: PreparedStoreFetch {
               let column = table.columnIndex(for: attribute) else { return nil }
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType,
-             .doubleAttributeType, .floatAttributeType, .dateAttributeType:
+             .doubleAttributeType, .dateAttributeType:
             return "\(table.columns[column].sqlName) " + (descriptor.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")
         default:
             return nil
