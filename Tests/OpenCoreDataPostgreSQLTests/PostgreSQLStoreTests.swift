@@ -79,6 +79,31 @@ final class PostgreSQLStoreTests: XCTestCase {
         return context
     }
 
+    /// Saves `count` employees, badges 0 to `count - 1`, each set up by `configure`, in this
+    /// test's store and in `memory` alike.
+    private func saveEmployees(_ count: Int, alsoInto memory: NSManagedObjectContext, _ configure: (Int, NSManagedObject) -> Void) throws {
+        for context in [try server(), memory] {
+            try context.performAndWait {
+                for i in 0..<count {
+                    let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+                    e.setValue(Int32(i), forKey: "badge")
+                    configure(i, e)
+                }
+                try context.save()
+            }
+        }
+    }
+
+    /// A context on an in-memory store of the same model: every fetch evaluated in memory, the
+    /// reference the PostgreSQL store's SQL answers are checked against.
+    private static func inMemoryReference() throws -> NSManagedObjectContext {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
     /// Waits (at most 10 s) until `count` coordinators listen to the store `context` uses: their
     /// listener's last statement is the `LISTEN` of the store's channel (or the read after it).
     /// A save made before then would be posted as a catch-up, not as itself (and not at all on
@@ -322,9 +347,7 @@ final class PostgreSQLStoreTests: XCTestCase {
     // MARK: Fetching
 
     func testFetchesAnswerAsTheInMemoryStoreDoes() throws {
-        let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
-        try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let memory = try Self.inMemoryReference()
         for context in [try server(), memory] {
             try context.performAndWait {
                 let people: [(String, Int16?, Double?, Bool?)] = [("ada", 36, 4.5, true), ("Ådne", 28, nil, false), ("bob", 51, 2, true),
@@ -404,24 +427,15 @@ final class PostgreSQLStoreTests: XCTestCase {
     /// signed zeros and nils included; Floats and NaN constants are left to memory, with the
     /// same answers.
     func testNumberAndDateFetchesAreAnsweredInSQLAsInMemory() throws {
-        let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
-        try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let memory = try Self.inMemoryReference()
         let ratings: [Double?] = [nil, .nan, -.infinity, -1.5, -0.0, 0.0, 0.3, 0.1 + 0.2, 2, .infinity, 2, nil, 7]
         let hired: [Double?] = [1000, nil, .nan, 3000, 1500, 1500, nil, 4000, -2000, 0, 2999.5, 1000, 5000]
-        for context in [try server(), memory] {
-            try context.performAndWait {
-                for (i, rating) in ratings.enumerated() {
-                    let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
-                    e.setValue(Int32(i), forKey: "badge")
-                    e.setValue(rating, forKey: "rating")
-                    // A Float attribute given a Double: the object answers the Float (0.3 reads
-                    // as 0.30000001192...), which SQL on the stored Double can't tell.
-                    e.setValue(rating, forKey: "weight")
-                    e.setValue(hired[i].map { Date(timeIntervalSinceReferenceDate: $0) }, forKey: "hired")
-                }
-                try context.save()
-            }
+        try saveEmployees(ratings.count, alsoInto: memory) { i, e in
+            e.setValue(ratings[i], forKey: "rating")
+            // A Float attribute given a Double: the object answers the Float (0.3 reads as
+            // 0.30000001192...), which SQL on the stored Double can't tell.
+            e.setValue(ratings[i], forKey: "weight")
+            e.setValue(hired[i].map { Date(timeIntervalSinceReferenceDate: $0) }, forKey: "hired")
         }
         let reader = try server()
         let store = try XCTUnwrap(reader.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
@@ -478,9 +492,7 @@ final class PostgreSQLStoreTests: XCTestCase {
     /// an object, and key paths through it (`department.name`) are answered by SQL, with the
     /// in-memory store's answers.
     func testMembershipToOneComparisonsAndKeyPathsAreAnsweredInSQLAsInMemory() throws {
-        let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
-        try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let memory = try Self.inMemoryReference()
         let people: [(age: Int16?, rating: Double?, department: Int?)] = [(36, 4.5, 0), (28, nil, 1), (51, 2, nil), (28, .nan, 0), (19, 1, 1), (nil, 5, 0), (40, 2, nil)]
         for context in [try server(), memory] {
             try context.performAndWait {
@@ -582,20 +594,9 @@ final class PostgreSQLStoreTests: XCTestCase {
     /// equivalence, as the in-memory store answers: "é" precomposed equals "e" and a combining
     /// acute, the Kelvin sign equals "K".
     func testStringEqualityIsAnsweredInSQLByCanonicalEquivalence() throws {
-        let memory = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        memory.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model)
-        try memory.persistentStoreCoordinator!.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let memory = try Self.inMemoryReference()
         let names: [String?] = ["caf\u{E9}", "cafe\u{301}", "K", "\u{212A}", "k", nil, "Caf\u{E9}", "", "\u{1E0A}\u{323}", "\u{1E0C}\u{307}"]
-        for context in [try server(), memory] {
-            try context.performAndWait {
-                for (i, name) in names.enumerated() {
-                    let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
-                    e.setValue(Int32(i), forKey: "badge")
-                    e.setValue(name, forKey: "name")
-                }
-                try context.save()
-            }
-        }
+        try saveEmployees(names.count, alsoInto: memory) { i, e in e.setValue(names[i], forKey: "name") }
         let reader = try server()
         let store = try XCTUnwrap(reader.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
         let employee = try XCTUnwrap(Self.model.entitiesByName["Employee"])
