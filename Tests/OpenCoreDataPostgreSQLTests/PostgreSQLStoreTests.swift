@@ -451,8 +451,10 @@ final class PostgreSQLStoreTests: XCTestCase {
                 predicates.append(NSPredicate(format: "hired \(op) %@", Date(timeIntervalSinceReferenceDate: seconds) as NSDate))
             }
         }
-        predicates += ["rating == nil OR hired > CAST(1000, 'NSDate')", "rating >= 0 AND hired <= CAST(3000, 'NSDate')", "rating != nil AND rating != 2"]
+        predicates += ["rating == nil OR hired > CAST(1000, 'NSDate')", "rating >= 0 AND hired <= CAST(3000, 'NSDate')", "rating != nil AND rating != 2",
+                       "rating BETWEEN {0, 2}", "rating BETWEEN {-1e999, 0.3}", "hired BETWEEN {CAST(1000, 'NSDate'), CAST(3000, 'NSDate')}"]
             .map { NSPredicate(format: $0) }
+        predicates.append(NSPredicate(format: "rating BETWEEN %@", [-1.5, 2]))
         typealias Request = (predicate: NSPredicate?, sorts: [NSSortDescriptor], limit: Int, offset: Int)
         var requests: [Request] = predicates.map { ($0, [NSSortDescriptor(key: "badge", ascending: true)], 0, 0) }
         // Sorts: NaN has no place in an in-memory sort, so these fetches leave it out.

@@ -14,7 +14,8 @@ import Foundation
 /// A part is translated only where PostgreSQL keeps every row the evaluator would: an
 /// attribute of the fetched entity (Integer, Double, Date; Boolean for `==`/`!=`)
 /// compared by `==`, `!=`, `<`, `<=`, `>`, `>=` with a constant of its kind or nil (`nil !=
-/// 5` is true in memory: `!=` keeps NULLs), or `IN` a collection of such constants; a to-one
+/// 5` is true in memory: `!=` keeps NULLs), `IN` a collection of such constants or
+/// `BETWEEN` two of them; a to-one
 /// relationship `==`/`!=` nil, an object ID or an object of the fetching context
 /// (`department == %@`), by its foreign key; and such comparisons of an attribute at the end
 /// of to-one relationships (`department.name`), or of a to-many's `@count`; `ANY`/`ALL` a
@@ -105,8 +106,34 @@ struct PostgreSQLCandidateFilter {
         }
         guard let (attribute, name) = value(at: components, scope) else { return nil }
         if c.predicateOperatorType == .in { return membership(attribute, name, c.rightExpression, scope, &values).map { ($0, true) } }
+        if c.predicateOperatorType == .between { return between(attribute, name, c.rightExpression, scope, &values).map { ($0, true) } }
         guard case .constant(let boxed) = c.rightExpression.node else { return nil }
         return comparison(attribute, name, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
+    }
+
+    /// `x BETWEEN {low, high}`: the evaluator's `x >= low AND x <= high` (each side ordered
+    /// by the comparison rules, nil never in range); nil unless both bounds translate.
+    private static func between(_ attribute: NSAttributeDescription, _ name: String, _ bounds: NSExpression, _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
+        let pair: [Any?]
+        switch bounds.node {
+        case .constant(let boxed):
+            guard let (elements, _) = KVCValueKinds.collection(KVCValueKinds.unwrap(boxed)), elements.count == 2 else { return nil }
+            pair = elements.map { KVCValueKinds.unwrap($0) }
+        case .aggregate(let expressions):
+            var elements: [Any?] = []
+            for expression in expressions {
+                guard case .constant(let boxed) = expression.node else { return nil }
+                elements.append(KVCValueKinds.unwrap(boxed))
+            }
+            guard elements.count == 2 else { return nil }
+            pair = elements
+        default:
+            return nil
+        }
+        let before = values
+        guard let low = comparison(attribute, name, .greaterThanOrEqualTo, pair[0], scope, &values),
+              let high = comparison(attribute, name, .lessThanOrEqualTo, pair[1], scope, &values) else { values = before; return nil }
+        return "(\(low) AND \(high))"
     }
 
     /// The attribute at the end of `components` and the SQL of its value: the fetched table's
