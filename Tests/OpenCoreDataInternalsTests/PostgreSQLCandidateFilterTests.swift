@@ -99,6 +99,14 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
         }
     }
 
+    func testAnInListLongerThanAStatementTakesIsLeftToMemory() throws {
+        let most = PostgreSQLCandidateFilter.maximumMembers
+        XCTAssertEqual(try filter("age IN %@", [Array(0..<most)])?.values.count, most)
+        XCTAssertNil(try filter("age IN %@", [Array(0...most)]), "PostgreSQL takes at most 65,535 parameters a statement")
+        let lists = (0..<7).map { _ in "age IN %@" }.joined(separator: " OR ")
+        XCTAssertNil(try filter(lists, Array(repeating: Array(0..<most), count: 7)), "nor several lists beyond it together")
+    }
+
     func testNotEqualKeepsNilBecauseTheEvaluatorDoes() throws {
         XCTAssertEqual(try filter("age != 5")?.sql, "(\"ZAGE\" IS NULL OR \"ZAGE\" <> $1)")
     }

@@ -60,7 +60,9 @@ struct PostgreSQLCandidateFilter {
           comparesStrings: Bool = false, schema: StoreSchema? = nil) {
         var values: [PostgreSQLValue] = []
         let scope = Scope(plan: plan, first: firstParameter, storeToken: storeToken, context: context, comparesStrings: comparesStrings, schema: schema)
-        guard let (sql, complete) = Self.translate(predicate, scope, &values) else { return nil }
+        // Past 60,000 parameters the statement (at most 65,535 with the entity numbers and a
+        // page's limits) would fail: the evaluator decides instead.
+        guard let (sql, complete) = Self.translate(predicate, scope, &values), values.count <= 60_000 else { return nil }
         self.sql = sql
         self.values = values
         isExact = complete
@@ -223,6 +225,9 @@ struct PostgreSQLCandidateFilter {
         return (NSAttributeDescription(name: "@count", type: .integer64AttributeType), sql)
     }
 
+    /// The longest collection `IN` translates; a longer one keeps every row for the evaluator.
+    static let maximumMembers = 10_000
+
     /// `x IN {a, b}` (a constant collection, or `{...}` of constants in a format): `x == a OR
     /// x == b`, as the evaluator decides it (`ValueComparison.isEqual` per element); nil unless
     /// every element translates. An empty collection matches nothing. A dictionary's values and
@@ -242,6 +247,9 @@ struct PostgreSQLCandidateFilter {
         default:
             return nil
         }
+        // A parameter each: a statement takes at most 65,535, and the fetch's other parts and a
+        // page's limits need some.
+        guard elements.count <= maximumMembers else { return nil }
         let before = values
         var parts: [String] = []
         for element in elements {

@@ -22,10 +22,10 @@ import Synchronization
 /// missing), `statement_timeout=<milliseconds>` bounds every statement.
 ///
 /// **Reading.** A fetch reads the rows of its entities its predicate may match (comparisons of
-/// numbers and dates narrow in SQL: ``PostgreSQLCandidateFilter``); the context evaluates
-/// predicate, sort descriptors and limits on them in memory unless the SQL decided the whole
-/// fetch (``PostgreSQLFetch``): the in-memory evaluator's answers exactly. To-many
-/// relationships load when first read.
+/// numbers, dates, Booleans, string equality, relationships and their key paths narrow in
+/// SQL: ``PostgreSQLCandidateFilter``); the context evaluates predicate, sort descriptors and
+/// limits on them in memory unless the SQL decided the whole fetch (``PostgreSQLFetch``): the
+/// in-memory evaluator's answers exactly. To-many relationships load when first read.
 ///
 /// **Writing.** A save is one transaction: each `UPDATE` and `DELETE` checks `Z_OPT` in its
 /// `WHERE`, so a record another server changed fails the save with `NSManagedObjectMergeError`
