@@ -107,6 +107,19 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
         XCTAssertNil(try filter(lists, Array(repeating: Array(0..<most), count: 7)), "nor several lists beyond it together")
     }
 
+    /// Every value bound is a parameter of the clause: a part translated and then given up (a
+    /// NOT or an OR around a partly translated AND) takes its values back.
+    func testTheClauseBindsExactlyItsValues() throws {
+        // (An AND narrows by its parts up to the first it can't translate: the given-up part
+        // comes second.)
+        for format in ["age < 5 AND NOT (age > 1 AND name BEGINSWITH 'x')", "age < 5 AND ((age > 1 AND name BEGINSWITH 'x') OR rating > 2)",
+                       "rating > 1 AND NOT (age IN {1, 2} AND name == 'x')"] {
+            let f = try XCTUnwrap(try filter(format), format)
+            let parameters = Set(f.sql.matches(of: /\$([0-9]+)/).map { Int($0.output.1)! })
+            XCTAssertEqual(parameters, Set(1...f.values.count), "\(format): \(f.sql) with \(f.values)")
+        }
+    }
+
     func testNotEqualKeepsNilBecauseTheEvaluatorDoes() throws {
         XCTAssertEqual(try filter("age != 5")?.sql, "(\"ZAGE\" IS NULL OR \"ZAGE\" <> $1)")
     }

@@ -533,6 +533,7 @@ final class PostgreSQLStoreTests: XCTestCase {
                 NSPredicate(format: "hired IN %@", [Date(timeIntervalSinceReferenceDate: 1000), Date(timeIntervalSinceReferenceDate: 7)]),
                 NSPredicate(format: "NOT age IN {28}"), NSPredicate(format: "NOT (rating > 2)"), NSPredicate(format: "NOT (age < 30 OR department == nil)"),
                 NSPredicate(format: "NOT (name BEGINSWITH 'a')"),  // a string comparison: left to memory
+                NSPredicate(format: "age < 45 AND NOT (age > 20 AND name BEGINSWITH 'x')"),  // narrowed by its first part
                 NSPredicate(format: "department == %@", legal), NSPredicate(format: "department != %@", legal),
                 NSPredicate(format: "department == %@", legal.objectID), NSPredicate(format: "department != %@", legal.objectID),
                 NSPredicate(format: "department == nil"), NSPredicate(format: "department != nil"),

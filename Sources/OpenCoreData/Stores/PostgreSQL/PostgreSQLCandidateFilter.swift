@@ -95,7 +95,11 @@ struct PostgreSQLCandidateFilter {
                 // fewer. An exact clause is TRUE exactly where the evaluator says true; where
                 // it is NULL (a comparison with a NULL column) the evaluator says false, so NOT
                 // must read NULL as FALSE before negating.
-                guard compound.predicates.count == 1, case let (inside, true)? = translate(compound.predicates[0], scope, &values) else { return nil }
+                let before = values
+                guard compound.predicates.count == 1, case let (inside, true)? = translate(compound.predicates[0], scope, &values) else {
+                    values = before  // a partly translated inside bound values its clause is not used for
+                    return nil
+                }
                 return ("NOT COALESCE(\(inside), FALSE)", true)
             }
         }
