@@ -120,22 +120,7 @@ struct PostgreSQLCandidateFilter {
     /// `x BETWEEN {low, high}`: the evaluator's `x >= low AND x <= high` (each side ordered
     /// by the comparison rules, nil never in range); nil unless both bounds translate.
     private static func between(_ attribute: NSAttributeDescription, _ name: String, _ bounds: NSExpression, _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
-        let pair: [Any?]
-        switch bounds.node {
-        case .constant(let boxed):
-            guard let (elements, _) = KVCValueKinds.collection(KVCValueKinds.unwrap(boxed)), elements.count == 2 else { return nil }
-            pair = elements.map { KVCValueKinds.unwrap($0) }
-        case .aggregate(let expressions):
-            var elements: [Any?] = []
-            for expression in expressions {
-                guard case .constant(let boxed) = expression.node else { return nil }
-                elements.append(KVCValueKinds.unwrap(boxed))
-            }
-            guard elements.count == 2 else { return nil }
-            pair = elements
-        default:
-            return nil
-        }
+        guard let pair = constants(of: bounds), pair.count == 2 else { return nil }
         let before = values
         guard let low = comparison(attribute, name, .greaterThanOrEqualTo, pair[0], scope, &values),
               let high = comparison(attribute, name, .lessThanOrEqualTo, pair[1], scope, &values) else { values = before; return nil }
@@ -186,15 +171,7 @@ struct PostgreSQLCandidateFilter {
               let relationship = scope.plan.entity.propertiesByName[components[0]] as? NSRelationshipDescription,
               relationship.isToMany, !relationship.isOrdered, !relationship.isTransient, let destination = relationship.destinationEntity,
               let attribute = destination.propertiesByName[components[1]] as? NSAttributeDescription, !attribute.isTransient,
-              let source = schema.toManySource(for: relationship) else { return nil }
-        let owner = "\(scope.plan.table.sqlName).\"Z_PK\""
-        let members: String, memberTable: StoreEntityTable
-        switch source {
-        case let .foreignKey(table, column, _):
-            (members, memberTable) = ("FROM \(table.sqlName) m WHERE m.\(table.columns[column].sqlName) = \(owner)", table)
-        case let .joinTable(join, ownerColumn, targetColumn, _, targetTable):
-            (members, memberTable) = ("FROM \(join.sqlName) j JOIN \(targetTable.sqlName) m ON m.\"Z_PK\" = j.\(targetColumn) WHERE j.\(ownerColumn) = \(owner)", targetTable)
-        }
+              let (members, memberTable) = members(of: relationship, scope, schema) else { return nil }
         guard let column = memberTable.columnIndex(for: attribute) else { return nil }
         let value = "m.\(memberTable.columns[column].sqlName)"
         let before = values
@@ -217,16 +194,25 @@ struct PostgreSQLCandidateFilter {
     private static func memberCount(of name: String, _ scope: Scope) -> (NSAttributeDescription, String)? {
         guard scope.storeToken != nil, let schema = scope.schema,
               let relationship = scope.plan.entity.propertiesByName[name] as? NSRelationshipDescription,
-              relationship.isToMany, !relationship.isTransient, let source = schema.toManySource(for: relationship) else { return nil }
+              relationship.isToMany, !relationship.isTransient, let (members, _) = members(of: relationship, scope, schema) else { return nil }
+        return (countAttribute, "(SELECT count(*) \(members))")
+    }
+
+    /// The attribute a `@count` compares as.
+    private static let countAttribute = NSAttributeDescription(name: "@count", type: .integer64AttributeType)
+
+    /// The rows of a to-many relationship's members of the fetched row, as `FROM ... WHERE
+    /// <owner is the fetched row>` with the members' table aliased `m`: the destination's rows
+    /// by their foreign key, or the join table's pairs joined to the destination's rows.
+    private static func members(of relationship: NSRelationshipDescription, _ scope: Scope, _ schema: StoreSchema) -> (from: String, table: StoreEntityTable)? {
+        guard let source = schema.toManySource(for: relationship) else { return nil }
         let owner = "\(scope.plan.table.sqlName).\"Z_PK\""
-        let sql: String
         switch source {
         case let .foreignKey(table, column, _):
-            sql = "(SELECT count(*) FROM \(table.sqlName) m WHERE m.\(table.columns[column].sqlName) = \(owner))"
-        case let .joinTable(join, ownerColumn, _, _, _):
-            sql = "(SELECT count(*) FROM \(join.sqlName) m WHERE m.\(ownerColumn) = \(owner))"
+            return ("FROM \(table.sqlName) m WHERE m.\(table.columns[column].sqlName) = \(owner)", table)
+        case let .joinTable(join, ownerColumn, targetColumn, _, targetTable):
+            return ("FROM \(join.sqlName) j JOIN \(targetTable.sqlName) m ON m.\"Z_PK\" = j.\(targetColumn) WHERE j.\(ownerColumn) = \(owner)", targetTable)
         }
-        return (NSAttributeDescription(name: "@count", type: .integer64AttributeType), sql)
     }
 
     /// The longest collection `IN` translates; a longer one keeps every row for the evaluator.
@@ -237,20 +223,9 @@ struct PostgreSQLCandidateFilter {
     /// every element translates. An empty collection matches nothing. A dictionary's values and
     /// a string (a substring test) are left to memory.
     private static func membership(_ attribute: NSAttributeDescription, _ name: String, _ collection: NSExpression, _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
-        var elements: [Any?] = []
-        switch collection.node {
-        case .constant(let boxed):
-            guard let constant = KVCValueKinds.unwrap(boxed), !KVCValueKinds.isDictionary(constant), KVCValueKinds.string(constant) == nil,
-                  let (members, _) = KVCValueKinds.collection(constant) else { return nil }
-            elements = members.map { KVCValueKinds.unwrap($0) }
-        case .aggregate(let expressions):
-            for expression in expressions {
-                guard case .constant(let boxed) = expression.node else { return nil }
-                elements.append(KVCValueKinds.unwrap(boxed))
-            }
-        default:
-            return nil
-        }
+        if case .constant(let boxed) = collection.node, let constant = KVCValueKinds.unwrap(boxed),
+           KVCValueKinds.isDictionary(constant) || KVCValueKinds.string(constant) != nil { return nil }
+        guard let elements = constants(of: collection) else { return nil }
         // A parameter each: a statement takes at most 65,535, and the fetch's other parts and a
         // page's limits need some.
         guard elements.count <= maximumMembers else { return nil }
@@ -263,34 +238,46 @@ struct PostgreSQLCandidateFilter {
         return parts.isEmpty ? "FALSE" : "(" + parts.joined(separator: " OR ") + ")"
     }
 
-    /// A to-one relationship of the fetched entity `==`/`!=` nil, an object ID or an object,
-    /// decided by its foreign key as the evaluator decides it: an `NSManagedObjectID` equals a
-    /// related object's ID (store, root entity, key), so a permanent ID of this store and of
-    /// the destination's root entity is that key and any other ID equals nothing; an object of
-    /// the fetching context is its ID, an object of another context is left to memory (where it
-    /// equals nothing of this one). Only while the store's answer is final (``Scope/storeToken``).
-    private static func relationshipComparison(_ relationship: NSRelationshipDescription, _ type: NSComparisonPredicate.Operator, _ constant: Any?,
-                                               _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
-        guard let storeToken = scope.storeToken, type == .equalTo || type == .notEqualTo, !relationship.isToMany, !relationship.isTransient,
-              let destination = relationship.destinationEntity, let column = scope.plan.table.columnIndex(for: relationship) else { return nil }
-        let name = scope.plan.table.columns[column].sqlName
-        let equal = type == .equalTo
-        let id: NSManagedObjectID
-        switch constant {
-        case nil, is NSNull:
-            return "\(name) \(equal ? "IS NULL" : "IS NOT NULL")"
-        case let objectID as NSManagedObjectID:
-            id = objectID
-        case let object as NSManagedObject:
-            guard let context = scope.context, object.managedObjectContext === context else { return nil }
-            id = object.objectID
+    /// The elements of a constant collection, or of `{...}` of constant expressions in a
+    /// format, unwrapped; nil for anything else.
+    private static func constants(of expression: NSExpression) -> [Any?]? {
+        switch expression.node {
+        case .constant(let boxed):
+            guard let (elements, _) = KVCValueKinds.collection(KVCValueKinds.unwrap(boxed)) else { return nil }
+            return elements.map { KVCValueKinds.unwrap($0) }
+        case .aggregate(let expressions):
+            var elements: [Any?] = []
+            for expression in expressions {
+                guard case .constant(let boxed) = expression.node else { return nil }
+                elements.append(KVCValueKinds.unwrap(boxed))
+            }
+            return elements
         default:
             return nil
         }
-        guard !id.isTemporaryID, id.key.storeToken == storeToken, id.key.rootEntity == destination.rootEntityNumber else { return equal ? "FALSE" : "TRUE" }
-        values.append(.integer(id.key.primaryKey))
-        let parameter = "$\(scope.first + values.count - 1)"
-        return equal ? "\(name) = \(parameter)" : "(\(name) IS NULL OR \(name) <> \(parameter))"
+    }
+
+    /// A to-one relationship of the fetched entity `==`/`!=` nil, an object ID or an object,
+    /// decided by its foreign key as the evaluator decides it (``StoreRelationshipOperand``
+    /// says which key a constant stands for). Only while the store's answer is final
+    /// (``Scope/storeToken``).
+    private static func relationshipComparison(_ relationship: NSRelationshipDescription, _ type: NSComparisonPredicate.Operator, _ constant: Any?,
+                                               _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
+        guard scope.storeToken != nil, type == .equalTo || type == .notEqualTo, !relationship.isToMany, !relationship.isTransient,
+              let destination = relationship.destinationEntity, let column = scope.plan.table.columnIndex(for: relationship),
+              let operand = StoreRelationshipOperand(constant, destination: destination, storeToken: scope.storeToken, context: scope.context) else { return nil }
+        let name = scope.plan.table.columns[column].sqlName
+        let equal = type == .equalTo
+        switch operand {
+        case .null:
+            return "\(name) \(equal ? "IS NULL" : "IS NOT NULL")"
+        case .noRow:
+            return equal ? "FALSE" : "TRUE"
+        case .key(let primaryKey):
+            values.append(.integer(primaryKey))
+            let parameter = "$\(scope.first + values.count - 1)"
+            return equal ? "\(name) = \(parameter)" : "(\(name) IS NULL OR \(name) <> \(parameter))"
+        }
     }
 
     /// `attribute` (its column `name`) `type` `constant`, or nil when SQL would decide it

@@ -272,38 +272,24 @@ final class SQLitePredicateTranslator {
     }
 
     /// A to-one path (`department`, `manager.department`) `==`/`!=` nil, an object ID or an
-    /// object, decided by the key of the object at its end:
-    /// - nil: the key is NULL;
-    /// - an `NSManagedObjectID`: the evaluator compares IDs (store, root entity, key), so a
-    ///   permanent ID of this store and of the destination's root entity is its `Z_PK`, and any
-    ///   other ID equals nothing;
-    /// - an object of the fetching context: identity there is its ID. An object of another
-    ///   context is left to memory, where it equals nothing of this one (Apple's store would
-    ///   compare keys).
+    /// object, decided by the key of the object at its end (``StoreRelationshipOperand`` says
+    /// which key a constant stands for).
     private func relationshipComparison(_ p: NSComparisonPredicate, _ constant: Any?, _ row: Row, variables: [String: Row]) -> Translation {
         guard p.predicateOperatorType == .equalTo || p.predicateOperatorType == .notEqualTo,
-              let (base, components) = keyPathStart(p.leftExpression, row, variables: variables), !components.isEmpty else { return .keepAll }
+              let (base, components) = keyPathStart(p.leftExpression, row, variables: variables), !components.isEmpty,
+              let key = key(components[...], from: base),
+              let operand = StoreRelationshipOperand(constant, destination: key.entity, storeToken: storeToken, context: context) else { return .keepAll }
         let equal = p.predicateOperatorType == .equalTo
-        let id: NSManagedObjectID
-        switch constant {
-        case nil, is NSNull:
-            guard let key = key(components[...], from: base) else { return .keepAll }
+        switch operand {
+        case .null:
             return .filter("\(key.sql) \(equal ? "IS NULL" : "IS NOT NULL")", [], exact: true)
-        case let objectID as NSManagedObjectID:
-            id = objectID
-        case let object as NSManagedObject:
-            guard let context, object.managedObjectContext === context else { return .keepAll }
-            id = object.objectID
-        default:
-            return .keepAll
-        }
-        guard let key = key(components[...], from: base), let storeToken else { return .keepAll }
-        guard !id.isTemporaryID, id.key.storeToken == storeToken, id.key.rootEntity == key.entity.rootEntityNumber else {
+        case .noRow:
             return .filter(equal ? "0" : "1", [], exact: true)
+        case .key(let primaryKey):
+            let value = SQLiteValue.integer(primaryKey)
+            return equal ? .filter("(\(key.sql) IS NOT NULL AND \(key.sql) = ?)", [value], exact: true)
+                         : .filter("(\(key.sql) IS NULL OR \(key.sql) <> ?)", [value], exact: true)
         }
-        let value = SQLiteValue.integer(id.key.primaryKey)
-        return equal ? .filter("(\(key.sql) IS NOT NULL AND \(key.sql) = ?)", [value], exact: true)
-                     : .filter("(\(key.sql) IS NULL OR \(key.sql) <> ?)", [value], exact: true)
     }
 
     /// `subject <type>[options] constant` decided as the evaluator decides it, or `.keepAll`.
