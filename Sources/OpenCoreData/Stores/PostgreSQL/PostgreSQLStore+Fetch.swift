@@ -11,7 +11,7 @@ extension PostgreSQLStore {
     fileprivate func rows(of fetch: PostgreSQLFetch, _ form: FetchForm) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         guard let table = fetch.table, let whereClause = fetch.whereClause else { return [] }
-        var sql = "SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName)\(whereClause)"
+        var sql = "SELECT \(selectList(of: table)) FROM \(table.sqlName)\(whereClause)"
         var values = fetch.values
         if form == .answer, let (orderAndLimit, limitValues) = fetch.orderAndLimit {
             sql += orderAndLimit

@@ -45,6 +45,8 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     var schema: StoreSchema!
     private var plans: [ObjectIdentifier: PostgreSQLEntityPlan] = [:]
     private var plansByNumber: [Int: PostgreSQLEntityPlan] = [:]
+    /// ``PostgreSQLSchema/selectList(of:)`` of each table, built with the plans.
+    private var selectLists: [ObjectIdentifier: String] = [:]
     /// Keys reserved in `Z_PRIMARYKEY` and not handed out yet, by root entity number: the next
     /// one and the last one.
     var reservedKeys: [Int: (next: Int64, last: Int64)] = [:]
@@ -182,7 +184,10 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
         var stored: [String: Any] = [:]
         try query("BEGIN")
         do {
-            try query("SELECT 1 FROM pg_advisory_xact_lock($1)", [.integer(Self.schemaLockKey)])
+            // The lock's one row also says whether the database can `normalize()` text.
+            let normalizes = try query("SELECT current_setting('server_encoding') = 'UTF8' AND current_setting('server_version_num')::integer >= 130000 FROM pg_advisory_xact_lock($1)",
+                                       [.integer(Self.schemaLockKey)]).first?.first
+            if case .bool(let normalizes)? = normalizes { comparesStringsInSQL = normalizes }
             if let name = settings.schemaName { try query("CREATE SCHEMA IF NOT EXISTS \(StoreSchema.quoted(name))") }
             let tables = Set(try query("SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = current_schema()").compactMap { row -> String? in
                 if case .text(let name) = row.first { return name }
@@ -202,9 +207,6 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
             if tracksHistory && !isReadOnly { try createHistoryTablesIfNeeded(tables: tables) }
             historyTablesExist = tables.contains("ATRANSACTION") || (tracksHistory && !isReadOnly)
             historyNumberAtOpen = historyTablesExist ? try lastTransactionNumber() : nil
-            if case .bool(let normalizes)? = try query("SELECT current_setting('server_encoding') = 'UTF8' AND current_setting('server_version_num')::integer >= 130000").first?.first {
-                comparesStringsInSQL = normalizes
-            }
             try query("COMMIT")
         } catch {
             _ = try? query("ROLLBACK")
@@ -264,11 +266,18 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
     func buildPlans() throws {
         plans = [:]
         plansByNumber = [:]
+        selectLists = [:]
         for e in schema.entities {
             let plan = try PostgreSQLEntityPlan(entity: e, schema: schema, store: self)
             plans[ObjectIdentifier(e)] = plan
             plansByNumber[plan.entityNumber] = plan
         }
+        for table in schema.tables { selectLists[ObjectIdentifier(table)] = PostgreSQLSchema.selectList(of: table) }
+    }
+
+    /// The SELECT list of `table` (``PostgreSQLSchema/selectList(of:)``), built once per schema.
+    func selectList(of table: StoreEntityTable) -> String {
+        selectLists[ObjectIdentifier(table)] ?? PostgreSQLSchema.selectList(of: table)
     }
 
     func plan(for entity: NSEntityDescription) -> PostgreSQLEntityPlan? { plans[ObjectIdentifier(entity)] }
@@ -326,7 +335,7 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
         for (table, keys) in keysByTable.values {
             for start in stride(from: 0, to: keys.count, by: 1000) {
                 let chunk = keys[start..<min(start + 1000, keys.count)]
-                let sql = "SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName) WHERE \"Z_PK\" IN (\(chunk.indices.map { "$\($0 - start + 1)" }.joined(separator: ", ")))"
+                let sql = "SELECT \(selectList(of: table)) FROM \(table.sqlName) WHERE \"Z_PK\" IN (\(chunk.indices.map { "$\($0 - start + 1)" }.joined(separator: ", ")))"
                 rows += try query(sql, chunk.map { .integer($0) }).map { try decode($0, from: table) }
             }
         }
