@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PostgreSQLDriver) @testable import OpenCoreData
+@_spi(PostgreSQLDriver) @_spi(Testing) @testable import OpenCoreData
 @_spi(Tooling) @testable import OpenCoreDataPostgreSQL
 import Synchronization
 import XCTest
@@ -674,6 +674,66 @@ final class PostgreSQLStoreTests: XCTestCase {
             let apollo = try XCTUnwrap(try Self.fetch("Project", "title == 'Apollo'", in: fourth).first)
             XCTAssertEqual((apollo.value(forKey: "members") as! Set<NSManagedObject>).count, 0, "deleted members left the join table")
         }
+    }
+
+    /// `relationshipKeyPathsForPrefetching` reads each step of a key path for all fetched
+    /// objects at once, though the store reads to-many members on first use: one read for the
+    /// members (one-to-many, many-to-many, subentities included) and one for their rows; reading
+    /// them afterwards needs no store access.
+    func testPrefetchingReadsEachStepOnceForAllFetchedObjects() throws {
+        let writer = try server()
+        try writer.performAndWait {
+            let projects = (0..<4).map { i -> NSManagedObject in
+                let p = NSEntityDescription.insertNewObject(forEntityName: "Project", into: writer)
+                p.setValue("P\(i)", forKey: "title")
+                return p
+            }
+            for d in 0..<10 {
+                let department = NSEntityDescription.insertNewObject(forEntityName: "Department", into: writer)
+                department.setValue("D\(d)", forKey: "name")
+                for e in 0..<5 {
+                    let employee = NSEntityDescription.insertNewObject(forEntityName: e == 0 ? "Manager" : "Employee", into: writer)
+                    employee.setValue("E\(d)-\(e)", forKey: "name")
+                    employee.setValue(department, forKey: "department")
+                    employee.mutableSetValue(forKey: "projects").addObjects(from: [projects[e % 4], projects[(e + 1) % 4]])
+                }
+            }
+            try writer.save()
+        }
+        /// Fetches `entity` prefetching `keyPaths` on a new server (nothing cached) and reads the
+        /// result with `read`: the store reads the fetch and `read` needed, and its answer.
+        func prefetch<T>(_ entity: String, _ keyPaths: [String], _ read: ([NSManagedObject]) -> T) throws -> (reads: Int, answer: T) {
+            let reader = try server()
+            let coordinator = try XCTUnwrap(reader.persistentStoreCoordinator)
+            return try reader.performAndWait {
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+                request.relationshipKeyPathsForPrefetching = keyPaths
+                let objects = try reader.fetch(request)
+                let before = coordinator.storeRoundTrips
+                let answer = read(objects)
+                XCTAssertEqual(coordinator.storeRoundTrips, before, "\(entity) \(keyPaths): reading the prefetched objects needs no store access")
+                return (before, answer)
+            }
+        }
+        func members(_ object: NSManagedObject, _ key: String) -> [NSManagedObject] { Array(object.value(forKey: key) as! Set<NSManagedObject>) }
+
+        let employees = try prefetch("Department", ["employees"]) { departments in
+            Set(departments.flatMap { members($0, "employees").map { $0.value(forKey: "name") as! String } })
+        }
+        XCTAssertEqual(employees.answer.count, 50)
+        XCTAssertEqual(employees.reads, 2, "the 10 departments' members, then the 50 employees' rows")
+
+        let projects = try prefetch("Employee", ["projects"]) { employees in
+            employees.map { members($0, "projects").map { $0.value(forKey: "title") as! String }.count }.reduce(0, +)
+        }
+        XCTAssertEqual(projects.answer, 100)
+        XCTAssertEqual(projects.reads, 2, "the projects of 40 employees and 10 managers, then the 4 projects' rows")
+
+        let twoSteps = try prefetch("Department", ["employees.projects"]) { departments in
+            Set(departments.flatMap { members($0, "employees").flatMap { members($0, "projects").map { $0.value(forKey: "title") as! String } } })
+        }
+        XCTAssertEqual(twoSteps.answer, ["P0", "P1", "P2", "P3"])
+        XCTAssertEqual(twoSteps.reads, 4, "employees, then projects: members and rows for each")
     }
 
     // MARK: Batch requests

@@ -175,6 +175,7 @@ extension NSManagedObjectContext {
         for keyPath in keyPaths {
             var level = objects
             for name in keyPath.split(separator: ".").map(String.init) {
+                try loadUnloadedRelationships(name, of: level, coordinator)
                 var targets: [NSManagedObjectID] = []
                 for object in level where !object.isFault {
                     guard let i = object.layout.indexByName[name], object.layout.properties[i] is NSRelationshipDescription else { continue }
@@ -200,6 +201,25 @@ extension NSManagedObjectContext {
                 withExtendedLifetime(loaded) {}
                 level = targets.map { object(with: $0) }
             }
+        }
+    }
+
+    /// Relationship `name` of the objects of `level` whose store left it out of their row (the
+    /// PostgreSQL store reads to-many members on first use), read in one call per store rather
+    /// than one per object.
+    private func loadUnloadedRelationships(_ name: String, of level: [NSManagedObject], _ coordinator: NSPersistentStoreCoordinator) throws {
+        // By relationship and slot: a subentity shares its parent's relationship, maybe not
+        // its slot.
+        struct Unloaded: Hashable { let relationship: ObjectIdentifier, slot: Int }
+        var unloaded: [Unloaded: (relationship: NSRelationshipDescription, slot: Int, objects: [NSManagedObject])] = [:]
+        for object in level where !object.isFault {
+            guard let i = object.layout.indexByName[name], object.currentSlot(i).isUnloadedRelationship,
+                  let relationship = object.layout.properties[i] as? NSRelationshipDescription else { continue }
+            unloaded[Unloaded(relationship: ObjectIdentifier(relationship), slot: i), default: (relationship, i, [])].objects.append(object)
+        }
+        for (relationship, slot, objects) in unloaded.values {
+            let values = try readingQueryGeneration { try coordinator.relationshipValues(relationship, for: objects.map(\.objectID), in: self) }
+            for (object, value) in zip(objects, values) { object.setLoadedRelationship(slot, value) }
         }
     }
 

@@ -284,16 +284,24 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 }
                 // A store that loads to-many relationships on first use (the PostgreSQL store)
                 // leaves them unloaded in its rows; the copy needs their members.
+                // One read per relationship of an entity for all its rows, not one per row.
+                struct Unloaded: Hashable { let relationship: ObjectIdentifier, slot: Int }
+                var unloaded: [Unloaded: (relationship: NSRelationshipDescription, slot: Int, rows: [Int])] = [:]
+                var loaded: [Int: [StoredValue]] = [:]
                 for i in rows.indices {
                     let values = rows[i].values
                     guard values.contains(where: UnloadedRelationship.isMarker), let layout = rows[i].entity.layout else { continue }
-                    var loaded = Array(values)
-                    for slot in loaded.indices where UnloadedRelationship.isMarker(loaded[slot]) {
-                        guard slot < layout.properties.count, let relationship = layout.properties[slot] as? NSRelationshipDescription else { loaded[slot] = .null; continue }
-                        loaded[slot] = try source.relationshipValue(relationship, for: rows[i].objectID, in: nil)
+                    loaded[i] = Array(values)
+                    for slot in values.indices where UnloadedRelationship.isMarker(values[slot]) {
+                        guard slot < layout.properties.count, let relationship = layout.properties[slot] as? NSRelationshipDescription else { loaded[i]![slot] = .null; continue }
+                        unloaded[Unloaded(relationship: ObjectIdentifier(relationship), slot: slot), default: (relationship, slot, [])].rows.append(i)
                     }
-                    rows[i].values = RowValues(loaded)
                 }
+                for (relationship, slot, indices) in unloaded.values {
+                    let values = try source.relationshipValues(relationship, for: indices.map { rows[$0].objectID }, in: nil)
+                    for (i, value) in zip(indices, values) { loaded[i]![slot] = value }
+                }
+                for (i, values) in loaded { rows[i].values = RowValues(values) }
                 // The same keys in the new store when it takes them (object URIs keep their
                 // primary keys), else new ones; relationships are rewritten through the key map.
                 let keepsKeys = destination.acceptsForeignPrimaryKeys
@@ -406,7 +414,32 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// A relationship the store left out of an object's row, loaded on first read.
     func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
         guard !objectID.isTemporaryID else { return relationship.isToMany ? .objectIDs([]) : .null }
-        return try locked { try backend(of: objectID.persistentStore).relationshipValue(relationship, for: objectID, in: context) }
+        return try locked {
+            storeRoundTrips += 1
+            return try backend(of: objectID.persistentStore).relationshipValue(relationship, for: objectID, in: context)
+        }
+    }
+
+    /// ``relationshipValue(_:for:in:)`` of several objects, in their order: one store call per
+    /// store (relationship prefetching).
+    func relationshipValues(_ relationship: NSRelationshipDescription, for objectIDs: [NSManagedObjectID], in context: (any RequestingContext)?) throws -> [StoredValue] {
+        var values = [StoredValue](repeating: relationship.isToMany ? .objectIDs([]) : .null, count: objectIDs.count)
+        var byStore: [(token: Int32, indices: [Int])] = []
+        for (i, id) in objectIDs.enumerated() where !id.isTemporaryID {
+            if let group = byStore.firstIndex(where: { $0.token == id.key.storeToken }) {
+                byStore[group].indices.append(i)
+            } else {
+                byStore.append((id.key.storeToken, [i]))
+            }
+        }
+        try locked {
+            for (_, indices) in byStore {
+                storeRoundTrips += 1
+                let loaded = try backend(of: objectIDs[indices[0]].persistentStore).relationshipValues(relationship, for: indices.map { objectIDs[$0] }, in: context)
+                for (i, value) in zip(indices, loaded) { values[i] = value }
+            }
+        }
+        return values
     }
 
     /// The record's row as the store has it now (the cache is refreshed with it). `context` is
@@ -481,8 +514,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
-    /// How many times single or batched rows were read from stores: for tests of batching and
-    /// prefetching, through `@_spi(Testing) import OpenCoreData`; not Core Data's API.
+    /// How many times single or batched rows, or relationships left out of rows, were read from
+    /// stores: for tests of batching and prefetching, through `@_spi(Testing) import OpenCoreData`; not Core Data's API.
     @_spi(Testing) public private(set) var storeRoundTrips = 0
 
     /// Rows a pinned context read are kept for its objects but answer no other context

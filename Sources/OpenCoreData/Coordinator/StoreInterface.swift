@@ -207,6 +207,9 @@ protocol StoreBackend: AnyObject {
     /// The IDs of a relationship a row left unloaded (`UnloadedRelationship`): `.objectID`,
     /// `.null` or `.objectIDs` (`newValue(forRelationship:forObjectWith:with:)`).
     func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue
+    /// ``relationshipValue(_:for:in:)`` of several objects of this store, in their order: one
+    /// read where the store can make it one (relationship prefetching).
+    func relationshipValues(_ relationship: NSRelationshipDescription, for objectIDs: [NSManagedObjectID], in context: (any RequestingContext)?) throws -> [StoredValue]
     /// Called by the coordinator right after `loadMetadata()`: fill in missing metadata, check
     /// the store against the model (134100 when it was made with another model).
     func didLoadMetadata(model: NSManagedObjectModel) throws
@@ -255,6 +258,10 @@ extension StoreBackend {
     func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
         // Stores that return complete rows never leave a relationship unloaded.
         try relationshipValueFromRow(relationship, for: objectID, in: context)
+    }
+
+    func relationshipValues(_ relationship: NSRelationshipDescription, for objectIDs: [NSManagedObjectID], in context: (any RequestingContext)?) throws -> [StoredValue] {
+        try objectIDs.map { try relationshipValue(relationship, for: $0, in: context) }
     }
 
     /// The relationship's value in the object's row: nothing (no object, no members) when the

@@ -43,6 +43,12 @@ extension NSManagedObject {
         let empty: StoredValue = relationship?.isToMany == true ? .objectIDs([]) : .null
         let value = relationship.flatMap { try? managedObjectContext?.loadRelationship($0, of: self) } ?? empty
         // The store ran user code: if the object was turned into a fault meanwhile, keep that.
+        setLoadedRelationship(i, value)
+    }
+
+    /// Slot `i`, a relationship the store had not given, set to the store's `value`; nothing
+    /// when the slot holds something else by now.
+    func setLoadedRelationship(_ i: Int, _ value: StoredValue) {
         guard i < slots.count, slots[i].isUnloadedRelationship else { return }
         slots[i] = .value(value)
         // The store's value is the committed one too (the slot could not have changed unread).

@@ -370,24 +370,40 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
 
     /// The members of a to-many relationship, read when the relationship is first used.
     func relationshipValue(_ relationship: NSRelationshipDescription, for objectID: NSManagedObjectID, in context: (any RequestingContext)?) throws -> StoredValue {
+        try relationshipValues(relationship, for: [objectID], in: context)[0]
+    }
+
+    /// The members of a to-many relationship of several objects, one query per 1,000 owners
+    /// (relationship prefetching), each owner's in the relationship's order: the order column
+    /// of an ordered relationship, then the key.
+    func relationshipValues(_ relationship: NSRelationshipDescription, for objectIDs: [NSManagedObjectID], in context: (any RequestingContext)?) throws -> [StoredValue] {
         // To-ones come with their row.
-        guard relationship.isToMany else { return try relationshipValueFromRow(relationship, for: objectID, in: context) }
+        guard relationship.isToMany else { return try objectIDs.map { try relationshipValueFromRow(relationship, for: $0, in: context) } }
         lock.lock(); defer { lock.unlock() }
-        guard let source = schema.toManySource(for: relationship) else { return .objectIDs([]) }
-        let sql: String
-        switch source {
-        case let .foreignKey(table, column, orderColumn):
-            let order = orderColumn.map { "\(table.columns[$0].sqlName), " } ?? ""
-            sql = "SELECT \"Z_PK\", \"Z_ENT\" FROM \(table.sqlName) WHERE \(table.columns[column].sqlName) = $1 ORDER BY \(order)\"Z_PK\""
-        case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
-            let order = orderColumn.map { "j.\($0), " } ?? ""
-            sql = "SELECT t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) WHERE j.\(ownerColumn) = $1 ORDER BY \(order)t.\"Z_PK\""
+        guard let source = schema.toManySource(for: relationship) else { return objectIDs.map { _ in .objectIDs([]) } }
+        // Owners share the relationship's entity, so their keys are of one root table.
+        var members: [Int64: [NSManagedObjectID]] = [:]
+        let owners = Array(Set(objectIDs.map(\.primaryKey)))
+        for start in stride(from: 0, to: owners.count, by: 1000) {
+            let chunk = owners[start..<min(start + 1000, owners.count)]
+            let parameters = chunk.indices.map { "$\($0 - start + 1)" }.joined(separator: ", ")
+            let sql: String
+            switch source {
+            case let .foreignKey(table, column, orderColumn):
+                let owner = table.columns[column].sqlName
+                let order = orderColumn.map { "\(table.columns[$0].sqlName), " } ?? ""
+                sql = "SELECT \(owner), \"Z_PK\", \"Z_ENT\" FROM \(table.sqlName) WHERE \(owner) IN (\(parameters)) ORDER BY \(order)\"Z_PK\""
+            case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
+                let order = orderColumn.map { "j.\($0), " } ?? ""
+                sql = "SELECT j.\(ownerColumn), t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) WHERE j.\(ownerColumn) IN (\(parameters)) ORDER BY \(order)t.\"Z_PK\""
+            }
+            // In ORDER BY's order, so each owner's members come in order too.
+            for row in try query(sql, chunk.map { .integer($0) }) {
+                guard case .integer(let owner) = row[0], case .integer(let pk) = row[1], case .integer(let n) = row[2], let plan = plansByNumber[Int(n)] else { continue }
+                members[owner, default: []].append(plan.origin.objectID(pk))
+            }
         }
-        let members = try query(sql, [.integer(objectID.primaryKey)]).compactMap { row -> NSManagedObjectID? in
-            guard case .integer(let pk) = row[0], case .integer(let n) = row[1], let plan = plansByNumber[Int(n)] else { return nil }
-            return plan.origin.objectID(pk)
-        }
-        return .objectIDs(members)
+        return objectIDs.map { .objectIDs(members[$0.primaryKey] ?? []) }
     }
 
     override func didAdd(to coordinator: NSPersistentStoreCoordinator) {
