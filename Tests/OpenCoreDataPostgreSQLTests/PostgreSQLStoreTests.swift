@@ -736,6 +736,103 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(twoSteps.reads, 4, "employees, then projects: members and rows for each")
     }
 
+    /// Dictionary, object-ID and count results, grouping, distinct rows, key paths and aggregates,
+    /// and batched fetches answer as the in-memory store does (the dictionaries are made in
+    /// memory from the store's rows).
+    func testResultTypesAndBatchedFetchesAnswerAsTheInMemoryStoreDoes() throws {
+        let memory = try Self.inMemoryReference()
+        for context in [try server(), memory] {
+            try context.performAndWait {
+                let departments = ["Ops", "Sales"].map { name -> NSManagedObject in
+                    let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+                    d.setValue(name, forKey: "name")
+                    return d
+                }
+                for i in 0..<25 {
+                    let e = NSEntityDescription.insertNewObject(forEntityName: i % 7 == 0 ? "Manager" : "Employee", into: context)
+                    e.setValue("E\(i)", forKey: "name")
+                    e.setValue(Int32(i), forKey: "badge")
+                    e.setValue(i % 3 == 0 ? nil : Int16(20 + i % 4), forKey: "age")
+                    e.setValue(Int64(1000 + 10 * i), forKey: "salary")
+                    e.setValue(i % 5 == 0 ? nil : departments[i % 2], forKey: "department")
+                }
+                try context.save()
+            }
+        }
+        let reader = try server()
+        func aggregate(_ name: String, _ function: String, _ keyPath: String, _ type: NSAttributeType) -> NSExpressionDescription {
+            let d = NSExpressionDescription()
+            d.name = name
+            d.expression = NSExpression(forFunction: function, arguments: [NSExpression(forKeyPath: keyPath)])
+            d.expressionResultType = type
+            return d
+        }
+        /// The request's results in `context`, as text: an object by its name, an ID by its object's name.
+        func results(_ context: NSManagedObjectContext, _ configure: (NSFetchRequest<NSFetchRequestResult>) -> Void) throws -> [String] {
+            try context.performAndWait {
+                let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Employee")
+                request.sortDescriptors = [NSSortDescriptor(key: "badge", ascending: true)]
+                configure(request)
+                func describe(_ value: Any) -> String {
+                    switch value {
+                    case let id as NSManagedObjectID: return "id:" + describe(context.object(with: id))
+                    case let object as NSManagedObject: return (object.value(forKey: "name") as? String) ?? "?"
+                    case let row as NSDictionary: return row.allKeys.map { "\($0)" }.sorted().map { "\($0)=\(describe(row[$0]!))" }.joined(separator: " ")
+                    case let n as NSNumber: return "\(n.int64Value)"
+                    default: return "\(value)"
+                    }
+                }
+                return try context.fetch(request).map(describe)
+            }
+        }
+        let requests: [(String, (NSFetchRequest<NSFetchRequestResult>) -> Void)] = [
+            ("name, age and a key path", { r in
+                r.resultType = .dictionaryResultType
+                r.propertiesToFetch = ["name", "age", "department.name"]
+                r.predicate = NSPredicate(format: "badge < 12")
+            }),
+            ("a to-one's ID", { r in
+                r.resultType = .dictionaryResultType
+                r.propertiesToFetch = ["name", "department"]
+                r.fetchLimit = 6
+            }),
+            ("distinct ages", { r in
+                r.resultType = .dictionaryResultType
+                r.propertiesToFetch = ["age"]
+                r.returnsDistinctResults = true
+                r.sortDescriptors = [NSSortDescriptor(key: "age", ascending: true)]
+            }),
+            ("grouped by department", { r in
+                r.resultType = .dictionaryResultType
+                r.propertiesToFetch = ["department", aggregate("total", "sum:", "salary", .integer64AttributeType), aggregate("n", "count:", "badge", .integer64AttributeType)]
+                r.propertiesToGroupBy = ["department"]
+                r.sortDescriptors = []
+            }),
+            ("IDs", { r in
+                r.resultType = .managedObjectIDResultType
+                r.predicate = NSPredicate(format: "age >= 22")
+            }),
+            ("count", { r in
+                r.resultType = .countResultType
+                r.predicate = NSPredicate(format: "department != nil")
+            }),
+            ("batches of 4", { r in
+                r.fetchBatchSize = 4
+                r.predicate = NSPredicate(format: "age != 21")
+            }),
+            ("batches with an offset", { r in
+                r.fetchBatchSize = 3
+                r.fetchOffset = 5
+                r.fetchLimit = 9
+            }),
+        ]
+        for (described, configure) in requests {
+            let expected = try results(memory, configure)
+            XCTAssertFalse(expected.isEmpty, described)
+            XCTAssertEqual(try results(reader, configure), expected, described)
+        }
+    }
+
     // MARK: Batch requests
 
     func testBatchUpdatesAndDeletesReachEveryServer() throws {
