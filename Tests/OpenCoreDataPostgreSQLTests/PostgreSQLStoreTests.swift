@@ -424,16 +424,18 @@ final class PostgreSQLStoreTests: XCTestCase {
 
     /// Comparisons and sorts of Doubles and dates are answered by SQL (the store's rows are the
     /// answer, limits included) and agree with the in-memory store, stored NaNs, infinities,
-    /// signed zeros and nils included; Floats and NaN constants are left to memory, with the
-    /// same answers.
+    /// signed zeros and nils included; Floats as the Float their objects answer, Doubles beyond
+    /// a Float's range included. NaN constants are left to memory, with the same answers.
     func testNumberAndDateFetchesAreAnsweredInSQLAsInMemory() throws {
         let memory = try Self.inMemoryReference()
-        let ratings: [Double?] = [nil, .nan, -.infinity, -1.5, -0.0, 0.0, 0.3, 0.1 + 0.2, 2, .infinity, 2, nil, 7]
-        let hired: [Double?] = [1000, nil, .nan, 3000, 1500, 1500, nil, 4000, -2000, 0, 2999.5, 1000, 5000]
+        // As Floats: 1e300 is infinity, 7e-46 is 0, 3.4028235677973362e38 the largest Float.
+        let ratings: [Double?] = [nil, .nan, -.infinity, -1.5, -0.0, 0.0, 0.3, 0.1 + 0.2, 2, .infinity, 2, nil, 7,
+                                  1e300, 7e-46, -3.4028235677973362e38, 0.30000001192092896]
+        let hired: [Double?] = [1000, nil, .nan, 3000, 1500, 1500, nil, 4000, -2000, 0, 2999.5, 1000, 5000, 100, 200, 300, 400]
         try saveEmployees(ratings.count, alsoInto: memory) { i, e in
             e.setValue(ratings[i], forKey: "rating")
             // A Float attribute given a Double: the object answers the Float (0.3 reads as
-            // 0.30000001192...), which SQL on the stored Double can't tell.
+            // 0.30000001192...), the column keeps the Double.
             e.setValue(ratings[i], forKey: "weight")
             e.setValue(hired[i].map { Date(timeIntervalSinceReferenceDate: $0) }, forKey: "hired")
         }
@@ -442,7 +444,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         let employee = try XCTUnwrap(Self.model.entitiesByName["Employee"])
         var predicates: [NSPredicate] = []
         for op in ["==", "!=", "<", "<=", ">", ">="] {
-            for constant in [0, 0.3, 2, -1.5, Double.infinity] as [Double] {
+            for constant in [0, 0.3, 2, -1.5, Double.infinity, 0.30000001192092896, -Double(Float.greatestFiniteMagnitude)] as [Double] {
                 predicates.append(NSPredicate(format: "rating \(op) %@", NSNumber(value: constant)))
                 predicates.append(NSPredicate(format: "weight \(op) %@", NSNumber(value: constant)))
             }
@@ -464,6 +466,7 @@ final class PostgreSQLStoreTests: XCTestCase {
             (finite, [NSSortDescriptor(key: "rating", ascending: true)], 0, 0),
             (finite, [NSSortDescriptor(key: "rating", ascending: false)], 0, 0),
             (finite, [NSSortDescriptor(key: "weight", ascending: false), NSSortDescriptor(key: "badge", ascending: false)], 4, 2),
+            (finite, [NSSortDescriptor(key: "weight", ascending: true)], 0, 0),
             (dated, [NSSortDescriptor(key: "hired", ascending: false)], 3, 0),
             (dated, [NSSortDescriptor(key: "hired", ascending: true)], 5, 1),
             (NSPredicate(format: "hired > CAST(0, 'NSDate')"), [NSSortDescriptor(key: "hired", ascending: false), NSSortDescriptor(key: "rating", ascending: true)], 0, 0),
@@ -482,8 +485,8 @@ final class PostgreSQLStoreTests: XCTestCase {
             }
             let described = "\(predicate?.predicateFormat ?? "all") sorted by \(sorts.map { $0.key ?? "" }) limit \(limit) offset \(offset)"
             let plan = FetchPlan(entity: employee, predicate: predicate, sortDescriptors: sorts, includesSubentities: true, fetchLimit: limit, fetchOffset: offset, affectedStores: nil)
-            // Floats and NaN constants are left to memory.
-            let inMemory = described.contains("weight") || described.lowercased().contains("nan")
+            // NaN constants are left to memory.
+            let inMemory = described.lowercased().contains("nan")
             XCTAssertEqual(try store.prepareFetch(plan).isExact, !inMemory, "answered by SQL: \(described)")
             XCTAssertEqual(try badges(reader), try badges(memory), described)
             XCTAssertEqual(try reader.performAndWait { try reader.count(for: request()) }, try memory.performAndWait { try memory.count(for: request()) }, "count: \(described)")

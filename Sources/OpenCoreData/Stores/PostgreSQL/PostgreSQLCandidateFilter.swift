@@ -26,8 +26,8 @@ import Foundation
 /// String attributes `==`/`!=`/`IN` string constants compare by canonical equivalence, as the
 /// evaluator does, through `normalize(..., NFC)` where the database has it (UTF-8, PostgreSQL
 /// 13+); other string comparisons are left to memory. Anything else keeps every row.
-/// A Float attribute is left to memory: its column keeps the Double the object was given,
-/// while the evaluator reads the Float the object answers (0.3 reads as 0.30000001192...).
+/// A Float attribute compares as the Float its object answers (``floatValue(of:)``), not the
+/// Double its column keeps (0.3 reads as 0.30000001192...).
 struct PostgreSQLCandidateFilter {
     let sql: String
     let values: [PostgreSQLValue]
@@ -312,13 +312,16 @@ struct PostgreSQLCandidateFilter {
             let equal = "normalize(\(name), NFC) = normalize(\(parameter)::text, NFC)"
             return op == "=" ? equal : "(\(name) IS NULL OR NOT \(equal))"
         }
+        // A Float attribute answers the Float of its column's Double (`Float(0.3)` reads as
+        // 0.30000001192...): compared so.
+        let name = attribute.attributeType == .floatAttributeType ? floatValue(of: name) : name
         let value: PostgreSQLValue
         switch (attribute.attributeType, constant.flatMap(NumericValue.init)) {
         case (.integer16AttributeType, .int(let i)?), (.integer32AttributeType, .int(let i)?), (.integer64AttributeType, .int(let i)?):
             value = .integer(i)
-        case (.doubleAttributeType, .int(let i)?):
+        case (.doubleAttributeType, .int(let i)?), (.floatAttributeType, .int(let i)?):
             value = .double(Double(i))
-        case (.doubleAttributeType, .double(let d)?):
+        case (.doubleAttributeType, .double(let d)?), (.floatAttributeType, .double(let d)?):
             // A NaN constant is "the same" as every number in memory; PostgreSQL orders it.
             guard !d.isNaN else { return nil }
             value = .double(d)
@@ -354,5 +357,14 @@ struct PostgreSQLCandidateFilter {
         case "<>": return "(\(name) IS NULL OR \(name) <> \(parameter))"
         default: return "\(name) \(op) \(parameter)"
         }
+    }
+
+    /// The SQL of `Double(Float(x))` for a `double precision` value `x`: what a Float attribute
+    /// answers for its column. PostgreSQL's `float4` cast rounds to nearest, ties to even, as
+    /// Swift's `Float(_:)` does, but fails where Swift gives infinity (from the midpoint between
+    /// `Float.greatestFiniteMagnitude` and 2¹²⁸ up) or zero (up to 2⁻¹⁵⁰, half the smallest
+    /// subnormal); those are spelt out. NaN, infinities and NULL pass through.
+    static func floatValue(of x: String) -> String {
+        "(CASE WHEN abs(\(x)) >= 3.4028235677973366e+38 THEN \(x) * 'Infinity'::float8 WHEN abs(\(x)) <= 7.006492321624085e-46 THEN 0::float8 ELSE \(x)::float4::float8 END)"
     }
 }

@@ -125,10 +125,11 @@ final class PostgreSQLFetch: PreparedStoreFetch {
     }
 
     /// The `ORDER BY` term for `descriptor`, or nil when PostgreSQL would not order as
-    /// `NSSortDescriptor` does: only a plain integer, Double, Boolean or date attribute of the
-    /// entity with the default comparison, nil first when ascending and last when descending
-    /// (Apple's rule). Not a Float: the column keeps the Double the object was given, the sort
-    /// reads the Float it answers. A stored NaN sorts as the largest value, where the
+    /// `NSSortDescriptor` does: only a plain integer, Double, Float, Boolean or date attribute
+    /// of the entity with the default comparison, nil first when ascending and last when
+    /// descending (Apple's rule). A Float sorts by the Float its objects answer
+    /// (``PostgreSQLCandidateFilter/floatValue(of:)``), not the Double its column keeps. A
+    /// stored NaN sorts as the largest value, where the
     /// in-memory sort has no place for it (it is neither smaller nor larger than anything, so
     /// its place depends on the sort's algorithm). Strings are left to memory (the evaluator
     /// compares by canonical equivalence, which collations do not).
@@ -136,10 +137,14 @@ final class PostgreSQLFetch: PreparedStoreFetch {
         guard descriptor.comparator == nil, let key = descriptor.key,
               let attribute = entity.propertiesByName[key] as? NSAttributeDescription,
               let column = table.columnIndex(for: attribute) else { return nil }
+        let direction = descriptor.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType,
              .doubleAttributeType, .dateAttributeType:
-            return "\(table.columns[column].sqlName) " + (descriptor.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")
+            return "\(table.columns[column].sqlName) " + direction
+        case .floatAttributeType:
+            // Sorted by the Float the objects answer: Doubles that round to one Float tie.
+            return PostgreSQLCandidateFilter.floatValue(of: table.columns[column].sqlName) + " " + direction
         default:
             return nil
         }
