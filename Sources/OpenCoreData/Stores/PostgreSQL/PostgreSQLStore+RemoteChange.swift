@@ -68,6 +68,9 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
     private var connection: (any PostgreSQLDriverConnection)?
     private var isCancelled = false
     private var hasListened = false
+    /// The history number of the last catch-up posted: a notification of a save it covered
+    /// (one committed after the `LISTEN` and before the catch-up read) is not posted again.
+    private var caughtUpTo: Int64?
     /// The store's history number when it was opened; nil when it keeps no history.
     private let historyNumberAtOpen: Int64?
     /// How long the listener waits before connecting again after a failure.
@@ -115,9 +118,12 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
             self.connection = connection
             if hasListened {
                 // Catch up: saves may have committed while nobody listened.
-                received(PostgreSQLChangeNotice(historyNumber: try PostgreSQLStore.lastTransactionNumber(query: connection.query), saver: "", records: nil))
+                let last = try PostgreSQLStore.lastTransactionNumber(query: connection.query)
+                caughtUpTo = last
+                received(PostgreSQLChangeNotice(historyNumber: last, saver: "", records: nil))
             } else if let opened = historyNumberAtOpen, let last = try PostgreSQLStore.lastTransactionNumber(query: connection.query), last > opened {
                 // Saves committed between opening the store and listening.
+                caughtUpTo = last
                 received(PostgreSQLChangeNotice(historyNumber: last, saver: "", records: nil))
             }
             hasListened = true
@@ -130,7 +136,11 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
 
     private func deliver(_ payload: String) {
         guard !isCancelled else { return }
-        received(PostgreSQLChangeNotice(payload: payload))
+        let notice = PostgreSQLChangeNotice(payload: payload)
+        // Delivered after the catch-up (both run on `queue`, the catch-up first), which named
+        // every record already.
+        if let number = notice.historyNumber, let caughtUpTo, number <= caughtUpTo { return }
+        received(notice)
     }
 
     private func lost(_ closed: ObjectIdentifier) {
