@@ -45,10 +45,10 @@ final class PostgreSQLRemoteChangeListenerTests: XCTestCase {
     func testASaveCommittedBetweenListenAndTheCatchUpReadIsPostedOnce() throws {
         let settings = try PostgreSQLStore.Settings(url: XCTUnwrap(URL(string: "postgresql://localhost/test")))
         let connection = ScriptedConnection(lastNumber: 5, savePayload: PostgreSQLChangeNotice(historyNumber: 5, saver: "other", records: []).payload)
-        let posted = Mutex<[Int64?]>([])
+        let received = Mutex<[String]>([])
         let later = expectation(description: "a later save is posted")
-        let listener = PostgreSQLRemoteChangeListener(driver: ScriptedDriver(connection: connection), settings: settings, channel: "OCD_test", historyNumberAtOpen: 4) { notice in
-            posted.withLock { $0.append(notice.historyNumber) }
+        let listener = PostgreSQLRemoteChangeListener(driver: ScriptedDriver(connection: connection), settings: settings, channel: "OCD_test", historyNumberAtOpen: 4) { notice, posts in
+            received.withLock { $0.append("\(notice.historyNumber ?? -1)\(notice.records == nil ? " every record" : "")\(posts ? " posted" : "")") }
             if notice.historyNumber == 6 { later.fulfill() }
         }
         // A save after the catch-up is posted as itself.
@@ -57,6 +57,7 @@ final class PostgreSQLRemoteChangeListenerTests: XCTestCase {
         }
         wait(for: [later], timeout: 10)
         listener.cancel()
-        XCTAssertEqual(posted.withLock { $0 }, [5, 6], "the catch-up covers save 5, whose own notification is not posted again")
+        XCTAssertEqual(received.withLock { $0 }, ["5 every record posted", "5", "6 posted"],
+                       "the catch-up covers save 5, whose own notification is not posted again but still names its records for the row cache")
     }
 }

@@ -29,7 +29,7 @@ extension PostgreSQLStore {
         remoteChangeListener?.cancel()
         let storeURL = url
         let ownSaver = saverID
-        remoteChangeListener = PostgreSQLRemoteChangeListener(driver: driver, settings: settings, channel: notificationChannel, historyNumberAtOpen: historyNumberAtOpen, received: { [weak coordinator, weak self] notice in
+        remoteChangeListener = PostgreSQLRemoteChangeListener(driver: driver, settings: settings, channel: notificationChannel, historyNumberAtOpen: historyNumberAtOpen, received: { [weak coordinator, weak self] notice, posts in
             guard let coordinator, let self else { return }
             if notice.saver != ownSaver {
                 // A record of an entity this model does not know has no cached row.
@@ -40,7 +40,7 @@ extension PostgreSQLStore {
                 }
                 coordinator.invalidateCachedRows(changed, of: self)
             }
-            Self.postRemoteChange(to: coordinator, historyNumber: notice.historyNumber, url: storeURL, identifier: identifier)
+            if posts { Self.postRemoteChange(to: coordinator, historyNumber: notice.historyNumber, url: storeURL, identifier: identifier) }
         })
     }
 
@@ -64,7 +64,8 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
     private let driver: any PostgreSQLDriver
     private let settings: PostgreSQLStore.Settings
     private let channel: String
-    private let received: @Sendable (PostgreSQLChangeNotice) -> Void
+    /// Called with each notice, and whether to post it (false for a save a catch-up posted).
+    private let received: @Sendable (PostgreSQLChangeNotice, _ posts: Bool) -> Void
     private var connection: (any PostgreSQLDriverConnection)?
     private var isCancelled = false
     private var hasListened = false
@@ -78,8 +79,11 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
 
     /// `received` is called on the listener's queue with each notification, and after a
     /// reconnect with one naming every record (saved by nobody) and the last history number —
-    /// after the first connection too, when that number moved past `historyNumberAtOpen`.
-    init(driver: any PostgreSQLDriver, settings: PostgreSQLStore.Settings, channel: String, historyNumberAtOpen: Int64?, received: @escaping @Sendable (PostgreSQLChangeNotice) -> Void) {
+    /// after the first connection too, when that number moved past `historyNumberAtOpen`. A
+    /// notification of a save that catch-up covered comes with `posts` false: its records
+    /// still name the versions cached rows must reach, but it was posted already.
+    init(driver: any PostgreSQLDriver, settings: PostgreSQLStore.Settings, channel: String, historyNumberAtOpen: Int64?,
+         received: @escaping @Sendable (PostgreSQLChangeNotice, _ posts: Bool) -> Void) {
         self.driver = driver
         self.settings = settings
         self.channel = channel
@@ -120,11 +124,11 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
                 // Catch up: saves may have committed while nobody listened.
                 let last = try PostgreSQLStore.lastTransactionNumber(query: connection.query)
                 caughtUpTo = last
-                received(PostgreSQLChangeNotice(historyNumber: last, saver: "", records: nil))
+                received(PostgreSQLChangeNotice(historyNumber: last, saver: "", records: nil), true)
             } else if let opened = historyNumberAtOpen, let last = try PostgreSQLStore.lastTransactionNumber(query: connection.query), last > opened {
                 // Saves committed between opening the store and listening.
                 caughtUpTo = last
-                received(PostgreSQLChangeNotice(historyNumber: last, saver: "", records: nil))
+                received(PostgreSQLChangeNotice(historyNumber: last, saver: "", records: nil), true)
             }
             hasListened = true
         } catch {
@@ -137,10 +141,11 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
     private func deliver(_ payload: String) {
         guard !isCancelled else { return }
         let notice = PostgreSQLChangeNotice(payload: payload)
-        // Delivered after the catch-up (both run on `queue`, the catch-up first), which named
-        // every record already.
-        if let number = notice.historyNumber, let caughtUpTo, number <= caughtUpTo { return }
-        received(notice)
+        // Delivered after the catch-up (both run on `queue`, the catch-up first), which was
+        // posted for it; its records still go to the row cache, which the catch-up's "every
+        // record" does not tell which versions are stale.
+        let covered = notice.historyNumber.map { number in caughtUpTo.map { number <= $0 } ?? false } ?? false
+        received(notice, !covered)
     }
 
     private func lost(_ closed: ObjectIdentifier) {
