@@ -428,10 +428,13 @@ final class PostgreSQLStoreTests: XCTestCase {
     /// a Float's range included. NaN constants are left to memory, with the same answers.
     func testNumberAndDateFetchesAreAnsweredInSQLAsInMemory() throws {
         let memory = try Self.inMemoryReference()
-        // As Floats: 1e300 is infinity, 7e-46 is 0, 3.4028235677973362e38 the largest Float.
+        // As Floats: 1e300 is infinity, 7e-46 is 0, 3.4028235677973362e38 the largest Float;
+        // at the midpoints where rounding turns to infinity (2¹²⁸ - 2¹⁰³) and to 0 (2⁻¹⁵⁰),
+        // and just past the latter.
         let ratings: [Double?] = [nil, .nan, -.infinity, -1.5, -0.0, 0.0, 0.3, 0.1 + 0.2, 2, .infinity, 2, nil, 7,
-                                  1e300, 7e-46, -3.4028235677973362e38, 0.30000001192092896]
-        let hired: [Double?] = [1000, nil, .nan, 3000, 1500, 1500, nil, 4000, -2000, 0, 2999.5, 1000, 5000, 100, 200, 300, 400]
+                                  1e300, 7e-46, -3.4028235677973362e38, 0.30000001192092896,
+                                  3.4028235677973366e38, 7.006492321624085e-46, 7.006492321624087e-46, -7e-46]
+        let hired: [Double?] = [1000, nil, .nan, 3000, 1500, 1500, nil, 4000, -2000, 0, 2999.5, 1000, 5000, 100, 200, 300, 400, 500, 600, 700, 800]
         try saveEmployees(ratings.count, alsoInto: memory) { i, e in
             e.setValue(ratings[i], forKey: "rating")
             // A Float attribute given a Double: the object answers the Float (0.3 reads as

@@ -223,8 +223,7 @@ struct PostgreSQLCandidateFilter {
     /// every element translates. An empty collection matches nothing. A dictionary's values and
     /// a string (a substring test) are left to memory.
     private static func membership(_ attribute: NSAttributeDescription, _ name: String, _ collection: NSExpression, _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
-        if case .constant(let boxed) = collection.node, let constant = KVCValueKinds.unwrap(boxed),
-           KVCValueKinds.isDictionary(constant) || KVCValueKinds.string(constant) != nil { return nil }
+        // (``constants(of:)`` reads no dictionary or string as a collection.)
         guard let elements = constants(of: collection) else { return nil }
         // A parameter each: a statement takes at most 65,535, and the fetch's other parts and a
         // page's limits need some.
