@@ -740,6 +740,24 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
         XCTAssertEqual(twoSteps.answer, ["P0", "P1", "P2", "P3"])
         XCTAssertEqual(twoSteps.reads, 4, "employees, then projects: members and rows for each")
+
+        // A step whose read fails fails no fetch: the relationships are left to load when used,
+        // where a failure reads as empty, as without prefetching. (The join table is dropped
+        // behind the open store's back.)
+        let reader = try server()
+        let schema = try XCTUnwrap(URLComponents(url: storeURL, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value)
+        let admin = try testServerConnection()
+        for row in try admin.query("SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = '\(schema)' AND tablename ~ '^Z_[0-9]'") {
+            guard case .text(let table)? = row.first else { continue }
+            _ = try admin.query("DROP TABLE \"\(schema)\".\"\(table)\"")
+        }
+        try reader.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+            request.relationshipKeyPathsForPrefetching = ["projects"]
+            let employees = try reader.fetch(request)
+            XCTAssertEqual(employees.count, 50)
+            XCTAssertEqual((employees[0].value(forKey: "projects") as? Set<NSManagedObject>)?.count, 0, "a relationship the store can't read reads as empty")
+        }
     }
 
     /// Dictionary, object-ID and count results, grouping, distinct rows, key paths and aggregates,
