@@ -159,23 +159,9 @@ extension PostgreSQLStore {
             for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
                 // Join tables go with the migration; an ordered one-to-many's order is in its
                 // members' rows, which the converter rebuilds from the owner's member list.
-                let sql: String
-                switch schema.toManySource(for: relationship) {
-                case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable)?:
-                    let order = orderColumn.map { "j.\($0), " } ?? ""
-                    sql = "SELECT j.\(ownerColumn), t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) ORDER BY \(order)t.\"Z_PK\""
-                case let .foreignKey(table, column, orderColumn?)? where relationship.isOrdered:
-                    let fk = table.columns[column].sqlName
-                    sql = "SELECT \(fk), \"Z_PK\", \"Z_ENT\" FROM \(table.sqlName) WHERE \(fk) IS NOT NULL ORDER BY \(fk), \(table.columns[orderColumn].sqlName), \"Z_PK\""
-                default:
-                    continue
-                }
-                var byOwner: [Int64: [NSManagedObjectID]] = [:]
-                for row in try query(sql) {
-                    guard case .integer(let owner) = row[0], case .integer(let pk) = row[1], case .integer(let n) = row[2], let plan = planByNumber(Int(n)) else { continue }
-                    byOwner[owner, default: []].append(plan.origin.objectID(pk))
-                }
-                members["\(entity.name ?? "").\(relationship.name)"] = byOwner
+                guard let source = schema.toManySource(for: relationship) else { continue }
+                if case .foreignKey = source, !relationship.isOrdered { continue }
+                members["\(entity.name ?? "").\(relationship.name)"] = try readMembers(of: source, owners: nil)
             }
         }
         guard !members.isEmpty else { return }

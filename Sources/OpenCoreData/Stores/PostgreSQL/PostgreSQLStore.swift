@@ -333,9 +333,8 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
         }
         var rows: [StoreRow] = []
         for (table, keys) in keysByTable.values {
-            for start in stride(from: 0, to: keys.count, by: 1000) {
-                let chunk = keys[start..<min(start + 1000, keys.count)]
-                let sql = "SELECT \(selectList(of: table)) FROM \(table.sqlName) WHERE \"Z_PK\" IN (\(chunk.indices.map { "$\($0 - start + 1)" }.joined(separator: ", ")))"
+            try forEachChunk(of: keys) { chunk, parameters in
+                let sql = "SELECT \(selectList(of: table)) FROM \(table.sqlName) WHERE \"Z_PK\" IN (\(parameters))"
                 rows += try query(sql, chunk.map { .integer($0) }).map { try decode($0, from: table) }
             }
         }
@@ -382,28 +381,36 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
         lock.lock(); defer { lock.unlock() }
         guard let source = schema.toManySource(for: relationship) else { return objectIDs.map { _ in .objectIDs([]) } }
         // Owners share the relationship's entity, so their keys are of one root table.
+        let members = try readMembers(of: source, owners: Array(Set(objectIDs.map(\.primaryKey))))
+        return objectIDs.map { .objectIDs(members[$0.primaryKey] ?? []) }
+    }
+
+    /// The members of a to-many relationship by owner key, each owner's in the relationship's
+    /// order (order column, then key): of `owners`, one query per 1,000, or of every owner when
+    /// `owners` is nil (a migration's read of the whole store). Called under `lock`.
+    func readMembers(of source: StoreToManySource, owners: [Int64]?) throws -> [Int64: [NSManagedObjectID]] {
         var members: [Int64: [NSManagedObjectID]] = [:]
-        let owners = Array(Set(objectIDs.map(\.primaryKey)))
-        for start in stride(from: 0, to: owners.count, by: 1000) {
-            let chunk = owners[start..<min(start + 1000, owners.count)]
-            let parameters = chunk.indices.map { "$\($0 - start + 1)" }.joined(separator: ", ")
-            let sql: String
-            switch source {
-            case let .foreignKey(table, column, orderColumn):
-                let owner = table.columns[column].sqlName
-                let order = orderColumn.map { "\(table.columns[$0].sqlName), " } ?? ""
-                sql = "SELECT \(owner), \"Z_PK\", \"Z_ENT\" FROM \(table.sqlName) WHERE \(owner) IN (\(parameters)) ORDER BY \(order)\"Z_PK\""
-            case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
-                let order = orderColumn.map { "j.\($0), " } ?? ""
-                sql = "SELECT j.\(ownerColumn), t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) WHERE j.\(ownerColumn) IN (\(parameters)) ORDER BY \(order)t.\"Z_PK\""
-            }
-            // In ORDER BY's order, so each owner's members come in order too.
-            for row in try query(sql, chunk.map { .integer($0) }) {
+        func read(_ ownerList: String?, _ parameters: [PostgreSQLValue]) throws {
+            for row in try query(PostgreSQLSchema.membersSQL(of: source, owners: ownerList), parameters) {
                 guard case .integer(let owner) = row[0], case .integer(let pk) = row[1], case .integer(let n) = row[2], let plan = plansByNumber[Int(n)] else { continue }
                 members[owner, default: []].append(plan.origin.objectID(pk))
             }
         }
-        return objectIDs.map { .objectIDs(members[$0.primaryKey] ?? []) }
+        if let owners {
+            try forEachChunk(of: owners) { chunk, parameters in try read(parameters, chunk.map { .integer($0) }) }
+        } else {
+            try read(nil, [])
+        }
+        return members
+    }
+
+    /// Calls `body` with each 1,000 of `keys` and their bind parameters (`$1, $2, …`): the
+    /// statements of `IN` lists stay small, far below PostgreSQL's 65,535 parameters.
+    func forEachChunk(of keys: [Int64], _ body: (ArraySlice<Int64>, String) throws -> Void) rethrows {
+        for start in stride(from: 0, to: keys.count, by: 1000) {
+            let chunk = keys[start..<min(start + 1000, keys.count)]
+            try body(chunk, (1...chunk.count).map { "$\($0)" }.joined(separator: ", "))
+        }
     }
 
     override func didAdd(to coordinator: NSPersistentStoreCoordinator) {
