@@ -208,16 +208,13 @@ extension NSManagedObjectContext {
     /// PostgreSQL store reads to-many members on first use), read in one call per store rather
     /// than one per object.
     private func loadUnloadedRelationships(_ name: String, of level: [NSManagedObject], _ coordinator: NSPersistentStoreCoordinator) {
-        // By relationship and slot: a subentity shares its parent's relationship, maybe not
-        // its slot.
-        struct Unloaded: Hashable { let relationship: ObjectIdentifier, slot: Int }
-        var unloaded: [Unloaded: (relationship: NSRelationshipDescription, slot: Int, objects: [NSManagedObject])] = [:]
+        var unloaded = UnloadedRelationships<NSManagedObject>()
         for object in level where !object.isFault {
             guard let i = object.layout.indexByName[name], object.currentSlot(i).isUnloadedRelationship,
                   let relationship = object.layout.properties[i] as? NSRelationshipDescription else { continue }
-            unloaded[Unloaded(relationship: ObjectIdentifier(relationship), slot: i), default: (relationship, i, [])].objects.append(object)
+            unloaded.append(object, relationship: relationship, slot: i)
         }
-        for (relationship, slot, objects) in unloaded.values {
+        for (relationship, slot, objects) in unloaded.groups {
             // A read that fails leaves them to load one by one when used, where a failure reads
             // as empty (docs/DEVIATIONS.md), as without prefetching.
             guard let values = try? readingQueryGeneration({ try coordinator.relationshipValues(relationship, for: objects.map(\.objectID), in: self) }) else { continue }

@@ -285,8 +285,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 // A store that loads to-many relationships on first use (the PostgreSQL store)
                 // leaves them unloaded in its rows; the copy needs their members.
                 // One read per relationship of an entity for all its rows, not one per row.
-                struct Unloaded: Hashable { let relationship: ObjectIdentifier, slot: Int }
-                var unloaded: [Unloaded: (relationship: NSRelationshipDescription, slot: Int, rows: [Int])] = [:]
+                var unloaded = UnloadedRelationships<Int>()
                 var loaded: [Int: [StoredValue]] = [:]
                 for i in rows.indices {
                     let values = rows[i].values
@@ -294,10 +293,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                     loaded[i] = Array(values)
                     for slot in values.indices where UnloadedRelationship.isMarker(values[slot]) {
                         guard slot < layout.properties.count, let relationship = layout.properties[slot] as? NSRelationshipDescription else { loaded[i]![slot] = .null; continue }
-                        unloaded[Unloaded(relationship: ObjectIdentifier(relationship), slot: slot), default: (relationship, slot, [])].rows.append(i)
+                        unloaded.append(i, relationship: relationship, slot: slot)
                     }
                 }
-                for (relationship, slot, indices) in unloaded.values {
+                for (relationship, slot, indices) in unloaded.groups {
                     let values = try source.relationshipValues(relationship, for: indices.map { rows[$0].objectID }, in: nil)
                     for (i, value) in zip(indices, values) { loaded[i]![slot] = value }
                 }
@@ -424,19 +423,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// store (relationship prefetching).
     func relationshipValues(_ relationship: NSRelationshipDescription, for objectIDs: [NSManagedObjectID], in context: (any RequestingContext)?) throws -> [StoredValue] {
         var values = [StoredValue](repeating: relationship.isToMany ? .objectIDs([]) : .null, count: objectIDs.count)
-        var byStore: [(token: Int32, indices: [Int])] = []
-        for (i, id) in objectIDs.enumerated() where !id.isTemporaryID {
-            if let group = byStore.firstIndex(where: { $0.token == id.key.storeToken }) {
-                byStore[group].indices.append(i)
-            } else {
-                byStore.append((id.key.storeToken, [i]))
-            }
-        }
+        let groups = Self.positionsByStore(objectIDs.count, key: { objectIDs[$0].key }, store: { objectIDs[$0].persistentStore })
         try locked {
-            for (_, indices) in byStore {
+            for (store, positions) in groups {
                 storeRoundTrips += 1
-                let loaded = try backend(of: objectIDs[indices[0]].persistentStore).relationshipValues(relationship, for: indices.map { objectIDs[$0] }, in: context)
-                for (i, value) in zip(indices, loaded) { values[i] = value }
+                let loaded = try backend(of: store).relationshipValues(relationship, for: positions.map { objectIDs[$0] }, in: context)
+                for (i, value) in zip(positions, loaded) { values[i] = value }
             }
         }
         return values
@@ -492,30 +484,37 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 if !QueryGenerationScope.isPinned { rowCache.update(result) }
                 return result
             }
-            // Grouped by the store token: a coordinator has a handful of stores, so a short
-            // list beats hashing, and the token spares a weak load per record.
-            var byStore: [(token: Int32, store: NSPersistentStore, ids: [ObjectIdentity])] = []
-            for id in identities {
-                let token = id.key.storeToken
-                if token == 0 { continue }  // a temporary ID: nothing stored yet
-                if let group = byStore.firstIndex(where: { $0.token == token }) {
-                    byStore[group].ids.append(id)
-                } else if let store = id.persistentStore {
-                    byStore.append((token, store, [id]))
-                }
-            }
             var result: [StoreRow] = []
-            for (_, store, ids) in byStore {
+            for case let (store?, positions) in Self.positionsByStore(identities.count, key: { identities[$0].key }, store: { identities[$0].persistentStore }) {
                 storeRoundTrips += 1
-                result.append(adopting: try backend(of: store).rows(for: ids))
+                result.append(adopting: try backend(of: store).rows(for: positions.map { identities[$0] }))
             }
             if !QueryGenerationScope.isPinned { rowCache.update(result) }
             return result
         }
     }
 
+    /// The positions of `count` records grouped by store, in the order the stores first appear;
+    /// temporary IDs (store token 0) are left out, and `store` is nil for a removed store.
+    /// Grouped by the store token: a coordinator has a handful of stores, so a short list
+    /// beats hashing, and the token spares a weak load per record.
+    private static func positionsByStore(_ count: Int, key: (Int) -> ObjectKey, store: (Int) -> NSPersistentStore?) -> [(store: NSPersistentStore?, positions: [Int])] {
+        var groups: [(token: Int32, store: NSPersistentStore?, positions: [Int])] = []
+        for i in 0..<count {
+            let token = key(i).storeToken
+            if token == 0 { continue }
+            if let group = groups.firstIndex(where: { $0.token == token }) {
+                groups[group].positions.append(i)
+            } else {
+                groups.append((token, store(i), [i]))
+            }
+        }
+        return groups.map { ($0.store, $0.positions) }
+    }
+
     /// How many times single or batched rows, or relationships left out of rows, were read from
-    /// stores: for tests of batching and prefetching, through `@_spi(Testing) import OpenCoreData`; not Core Data's API.
+    /// stores: for tests of batching and prefetching, through
+    /// `@_spi(Testing) import OpenCoreData`; not Core Data's API.
     @_spi(Testing) public private(set) var storeRoundTrips = 0
 
     /// Rows a pinned context read are kept for its objects but answer no other context

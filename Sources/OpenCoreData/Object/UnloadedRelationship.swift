@@ -25,6 +25,29 @@ enum UnloadedRelationship {
     }
 }
 
+/// Relationships left unloaded, gathered so that each is read once for all its owners (one
+/// store call per relationship, not one per object): each with its slot and the owners (objects,
+/// or positions in a list of rows) that left it out.
+///
+///     var unloaded = UnloadedRelationships<NSManagedObject>()
+///     unloaded.append(object, relationship: employees, slot: 3)
+///     for (relationship, slot, owners) in unloaded.groups { ... }
+struct UnloadedRelationships<Owner> {
+    /// By relationship and slot: a subentity shares its parent's relationship, maybe not its slot.
+    private struct Key: Hashable {
+        let relationship: ObjectIdentifier
+        let slot: Int
+    }
+    private var byKey: [Key: (relationship: NSRelationshipDescription, slot: Int, owners: [Owner])] = [:]
+
+    mutating func append(_ owner: Owner, relationship: NSRelationshipDescription, slot: Int) {
+        byKey[Key(relationship: ObjectIdentifier(relationship), slot: slot), default: (relationship, slot, [])].owners.append(owner)
+    }
+
+    /// Each relationship and slot with its owners (the groups in no particular order).
+    var groups: some Collection<(relationship: NSRelationshipDescription, slot: Int, owners: [Owner])> { byKey.values }
+}
+
 extension PropertySlot {
     /// Whether this slot is a relationship the store has not given yet.
     var isUnloadedRelationship: Bool {
