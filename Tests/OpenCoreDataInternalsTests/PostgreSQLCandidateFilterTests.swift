@@ -8,6 +8,10 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
     /// The plan of an Employee entity in `store` (a plan refers to its store weakly: the
     /// caller keeps it when the test needs its token).
     private func employeePlan(in store: NSPersistentStore = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: URL(string: "postgresql://localhost/test")!)) throws -> PostgreSQLEntityPlan {
+        try employeePlanAndSchema(in: store).plan
+    }
+
+    private func employeePlanAndSchema(in store: NSPersistentStore) throws -> (plan: PostgreSQLEntityPlan, schema: StoreSchema) {
         let employee = NSEntityDescription(name: "Employee")
         employee.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType),
                                NSAttributeDescription(name: "age", type: .integer16AttributeType),
@@ -22,7 +26,7 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
         let model = NSManagedObjectModel()
         model.entities = [employee]
         let schema = try StoreSchema(model: model, entityNumbers: nil, existingTables: [])
-        return try PostgreSQLEntityPlan(entity: employee, schema: schema, store: store)
+        return (try PostgreSQLEntityPlan(entity: employee, schema: schema, store: store), schema)
     }
 
     private func filter(_ format: String, _ arguments: [Any] = [], first: Int = 1) throws -> PostgreSQLCandidateFilter? {
@@ -84,6 +88,18 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
                        "(\"ZBOSS\" IS NULL OR \"ZBOSS\" <> $1)")
         XCTAssertEqual(PostgreSQLCandidateFilter(NSPredicate(format: "boss == %@", id), plan: plan, firstParameter: 1, storeToken: token &+ 1)?.sql,
                        "FALSE", "an ID of another store equals nothing")
+    }
+
+    func testAKeyPathIsReadOncePerRowHoweverOftenItsClauseNamesIt() throws {
+        let store = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: URL(string: "postgresql://localhost/test")!)
+        let (plan, schema) = try employeePlanAndSchema(in: store)
+        let boss = "(SELECT a1.\"ZRATING\" FROM \"ZEMPLOYEE\" a1 WHERE a1.\"Z_PK\" = \"ZEMPLOYEE\".\"ZBOSS\")"
+        let f = try XCTUnwrap(PostgreSQLCandidateFilter(NSPredicate(format: "boss.rating <= 2"), plan: plan, firstParameter: 1, storeToken: store.token, schema: schema))
+        XCTAssertEqual(f.sql, "(SELECT (ocd_once.v <= $1 OR ocd_once.v = 'NaN'::float8) FROM (SELECT \(boss) AS v OFFSET 0) ocd_once)")
+        for format in ["boss.rating IN {1, 2, 3}", "boss.rating BETWEEN {1, 2}", "boss.rating != 2", "boss.age > 3"] {
+            let f = try XCTUnwrap(PostgreSQLCandidateFilter(NSPredicate(format: format), plan: plan, firstParameter: 1, storeToken: store.token, schema: schema), format)
+            XCTAssertEqual(f.sql.components(separatedBy: "FROM \"ZEMPLOYEE\" a1").count, 2, "\(format): \(f.sql)")
+        }
     }
 
     func testStringEqualityComparesNormalizedFormsWhereTheDatabaseCanNormalize() throws {

@@ -110,11 +110,28 @@ struct PostgreSQLCandidateFilter {
             guard case .constant(let boxed) = c.rightExpression.node else { return nil }
             return relationshipComparison(relationship, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
         }
-        guard let (attribute, name) = value(at: components, scope) else { return nil }
-        if c.predicateOperatorType == .in { return membership(attribute, name, c.rightExpression, scope, &values).map { ($0, true) } }
-        if c.predicateOperatorType == .between { return between(attribute, name, c.rightExpression, scope, &values).map { ($0, true) } }
-        guard case .constant(let boxed) = c.rightExpression.node else { return nil }
-        return comparison(attribute, name, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
+        guard let (attribute, value) = value(at: components, scope) else { return nil }
+        func clause(_ name: String) -> String? {
+            switch c.predicateOperatorType {
+            case .in: return membership(attribute, name, c.rightExpression, scope, &values)
+            case .between: return between(attribute, name, c.rightExpression, scope, &values)
+            default:
+                guard case .constant(let boxed) = c.rightExpression.node else { return nil }
+                return comparison(attribute, name, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values)
+            }
+        }
+        guard components.count > 1 else { return clause(value).map { ($0, true) } }
+        return clause("ocd_once.v").map { (computedOnce(value, in: $0), true) }
+    }
+
+    /// `clause` (which names the value `ocd_once.v`) of a value that is a correlated subquery
+    /// (a key path's, an `@count`), with the subquery run once per row. A clause names its
+    /// value up to six times (a Float's rounding, a NaN's rule, each element of `IN`), and
+    /// PostgreSQL would run the subquery for each; `OFFSET 0` keeps the planner from pulling
+    /// the one-row subquery up and copying the value back in. The result is the clause's:
+    /// TRUE, FALSE or NULL.
+    private static func computedOnce(_ value: String, in clause: String) -> String {
+        "(SELECT \(clause) FROM (SELECT \(value) AS v OFFSET 0) ocd_once)"
     }
 
     /// `x BETWEEN {low, high}`: the evaluator's `x >= low AND x <= high` (each side ordered
@@ -262,6 +279,8 @@ struct PostgreSQLCandidateFilter {
     /// (``Scope/storeToken``).
     private static func relationshipComparison(_ relationship: NSRelationshipDescription, _ type: NSComparisonPredicate.Operator, _ constant: Any?,
                                                _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
+        // `storeToken` is checked here, not only by `StoreRelationshipOperand` (which needs it
+        // for IDs alone): `== nil` too is decided in SQL only while the answer is final.
         guard scope.storeToken != nil, type == .equalTo || type == .notEqualTo, !relationship.isToMany, !relationship.isTransient,
               let destination = relationship.destinationEntity, let column = scope.plan.table.columnIndex(for: relationship),
               let operand = StoreRelationshipOperand(constant, destination: destination, storeToken: scope.storeToken, context: scope.context) else { return nil }

@@ -144,8 +144,11 @@ final class PostgreSQLRemoteChangeListener: @unchecked Sendable {
         // Delivered after the catch-up (both run on `queue`, the catch-up first), which was
         // posted for it; its records still go to the row cache, which the catch-up's "every
         // record" does not tell which versions are stale.
-        let covered = notice.historyNumber.map { number in caughtUpTo.map { number <= $0 } ?? false } ?? false
-        received(notice, !covered)
+        if let number = notice.historyNumber, let caughtUpTo, number <= caughtUpTo {
+            received(notice, false)
+        } else {
+            received(notice, true)
+        }
     }
 
     private func lost(_ closed: ObjectIdentifier) {
