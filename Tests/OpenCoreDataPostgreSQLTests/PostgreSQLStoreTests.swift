@@ -19,7 +19,7 @@ final class PostgreSQLStoreTests: XCTestCase {
 
     static let model: NSManagedObjectModel = makeModel()
 
-    private static func makeModel(extraAttribute: String? = nil, extraEntity: Bool = false) -> NSManagedObjectModel {
+    private static func makeModel(extraAttribute: String? = nil, extraAttributeIsOptional: Bool = true, extraEntity: Bool = false) -> NSManagedObjectModel {
         func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true) -> NSAttributeDescription {
             let a = NSAttributeDescription()
             a.name = name
@@ -41,7 +41,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         members.name = "members"; members.destinationEntity = employee; members.maxCount = 0
         projects.inverseRelationship = members; members.inverseRelationship = projects
         department.properties = [attribute("name", .stringAttributeType), attribute("budget", .decimalAttributeType), employees]
-            + (extraAttribute.map { [attribute($0, .stringAttributeType)] } ?? [])
+            + (extraAttribute.map { [attribute($0, .stringAttributeType, optional: extraAttributeIsOptional)] } ?? [])
         department.uniquenessConstraints = [["name"]]
         (department.properties[0] as! NSAttributeDescription).preservesValueInHistoryOnDeletion = true
         employee.properties = [
@@ -1439,6 +1439,78 @@ final class PostgreSQLStoreTests: XCTestCase {
             XCTAssertEqual((error as NSError).code, NSPersistentStoreIncompatibleVersionHashError)
         }
         XCTAssertEqual(try Self.snapshot(server(model: v2)).count, before.count, "and it changed nothing")
+    }
+
+    /// The holding schemas of migrations (`ocd_migration_...`) in the database.
+    private func migrationSchemas() throws -> [String] {
+        let connection = try PostgreSQLConnection.connect(to: try PostgreSQLStoreLocation(url: try testServerURL(), environment: [:]))
+        defer { connection.close() }
+        return try connection.query("SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname LIKE 'ocd_migration_%'", []).map { "\($0)" }
+    }
+
+    func testAMigrationCopiesAStoreOfManyBatchesKeyByKey() throws {
+        let v1 = try server(options: Self.tracking)
+        let count = PostgreSQLStore.migrationBatchSize * 2 + 7  // three batches, the last one short
+        try v1.performAndWait {
+            let departments = (0..<3).map { i -> NSManagedObject in
+                let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: v1)
+                d.setValue("d\(i)", forKey: "name")
+                return d
+            }
+            let projects = (0..<4).map { i -> NSManagedObject in
+                let p = NSEntityDescription.insertNewObject(forEntityName: "Project", into: v1)
+                p.setValue("p\(i)", forKey: "title")
+                return p
+            }
+            for i in 0..<count {
+                let e = NSEntityDescription.insertNewObject(forEntityName: i % 5 == 0 ? "Manager" : "Employee", into: v1)
+                e.setValue("e\(i)", forKey: "name")
+                if i % 7 != 0 { e.setValue(departments[i % 3], forKey: "department") }
+                for p in projects.indices where (i + p) % 3 == 0 { e.mutableSetValue(forKey: "projects").add(projects[p]) }
+            }
+            try v1.save()
+        }
+        let before = try Self.snapshot(v1)
+        let changes = try history(after: nil, in: v1).flatMap { $0.changes ?? [] }.count
+        let holdingSchemas = try migrationSchemas()
+
+        let migrated = try server(model: Self.makeModel(extraAttribute: "motto"), options: Self.migrating)
+        XCTAssertEqual(try Self.snapshot(migrated), before, "every object, key and relationship, across the batches")
+        XCTAssertEqual(try history(after: nil, in: migrated).flatMap { $0.changes ?? [] }.count, changes, "every change of the history")
+        XCTAssertEqual(try migrationSchemas(), holdingSchemas, "the holding schema went with the migration")
+    }
+
+    func testAFailedMigrationLeavesTheStoreAsItWas() throws {
+        let v1 = try server(options: Self.tracking)
+        try v1.performAndWait {
+            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: v1)
+            d.setValue("Ops", forKey: "name")
+            let p = NSEntityDescription.insertNewObject(forEntityName: "Project", into: v1)
+            p.setValue("Atlas", forKey: "title")
+            for _ in 0..<2 {
+                let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: v1)
+                e.setValue("ann", forKey: "name")
+                e.setValue(d, forKey: "department")
+                e.mutableSetValue(forKey: "projects").add(p)
+            }
+            try v1.save()
+        }
+        let before = try Self.snapshot(v1)
+        let holdingSchemas = try migrationSchemas()
+        // The department has no motto, which the new model requires and gives no default.
+        XCTAssertThrowsError(try server(model: Self.makeModel(extraAttribute: "motto", extraAttributeIsOptional: false), options: Self.migrating)) { error in
+            XCTAssertEqual((error as NSError).code, NSMigrationError)
+        }
+        // The employees share a name, which the new model makes unique: the server refuses the
+        // second row.
+        let unique = Self.makeModel(extraAttribute: "motto")
+        unique.entitiesByName["Employee"]!.uniquenessConstraints = [["name"]]
+        XCTAssertThrowsError(try server(model: unique, options: Self.migrating)) { error in
+            XCTAssertEqual((error as NSError).code, NSMigrationError)
+            XCTAssertEqual(((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.userInfo[OCDPostgreSQLSQLStateKey] as? String, "23505", "unique_violation")
+        }
+        XCTAssertEqual(try Self.snapshot(server()), before, "the old model's servers read on")
+        XCTAssertEqual(try migrationSchemas(), holdingSchemas, "the holding schema went with the rollback")
     }
 
     // MARK: Copying between stores

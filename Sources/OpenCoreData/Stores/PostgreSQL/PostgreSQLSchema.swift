@@ -77,17 +77,17 @@ enum PostgreSQLSchema {
 
     /// The members of a to-many relationship as rows of owner key, member `Z_PK` and member
     /// `Z_ENT`, ordered by owner, then the relationship's order column, then the member's key:
-    /// of the owners in the SQL list `owners` (`$1, $2`), or of every owner when it is nil.
-    static func membersSQL(of source: StoreToManySource, owners: String?) -> String {
+    /// of the owners in the SQL list `owners` (`$1, $2`), from tables named with `tablePrefix`
+    /// (`"schema".`, or nothing for the store's schema).
+    static func membersSQL(of source: StoreToManySource, owners: String, tablePrefix: String = "") -> String {
         switch source {
         case let .foreignKey(table, column, orderColumn):
             let owner = table.columns[column].sqlName
             let order = orderColumn.map { "\(table.columns[$0].sqlName), " } ?? ""
-            return "SELECT \(owner), \"Z_PK\", \"Z_ENT\" FROM \(table.sqlName) WHERE \(owner) \(owners.map { "IN (\($0))" } ?? "IS NOT NULL") ORDER BY \(owner), \(order)\"Z_PK\""
+            return "SELECT \(owner), \"Z_PK\", \"Z_ENT\" FROM \(tablePrefix)\(table.sqlName) WHERE \(owner) IN (\(owners)) ORDER BY \(owner), \(order)\"Z_PK\""
         case let .joinTable(join, ownerColumn, targetColumn, orderColumn, targetTable):
             let order = orderColumn.map { "j.\($0), " } ?? ""
-            let filter = owners.map { " WHERE j.\(ownerColumn) IN (\($0))" } ?? ""
-            return "SELECT j.\(ownerColumn), t.\"Z_PK\", t.\"Z_ENT\" FROM \(join.sqlName) j JOIN \(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn)\(filter) ORDER BY j.\(ownerColumn), \(order)t.\"Z_PK\""
+            return "SELECT j.\(ownerColumn), t.\"Z_PK\", t.\"Z_ENT\" FROM \(tablePrefix)\(join.sqlName) j JOIN \(tablePrefix)\(targetTable.sqlName) t ON t.\"Z_PK\" = j.\(targetColumn) WHERE j.\(ownerColumn) IN (\(owners)) ORDER BY j.\(ownerColumn), \(order)t.\"Z_PK\""
         }
     }
 

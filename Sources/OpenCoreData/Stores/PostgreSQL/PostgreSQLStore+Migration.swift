@@ -57,13 +57,20 @@ extension PostgreSQLStore {
         } catch {
             throw RowConverter.migrationError(describedURL, "no lightweight migration leads from the store's model to this one (\((error as NSError).localizedDescription))")
         }
-        return try migrate(stored: stored, from: source, to: model, mapping: mapping, numbers: numbers, tables: tables)
+        do {
+            return try migrate(stored: stored, from: source, to: model, mapping: mapping, numbers: numbers, tables: tables)
+        } catch let error as NSError where error.code != NSMigrationError {
+            // A statement that failed (a new uniqueness constraint the rows break, a lost
+            // connection) fails the migration, as Apple's does; the caller rolls it back.
+            throw CoreDataError.make(NSMigrationError, "Migrating the PostgreSQL store at \(describedURL) failed: \(error.localizedDescription). The store was left unchanged.",
+                                     [NSFilePathErrorKey: describedURL, NSUnderlyingErrorKey: error])
+        }
     }
 
     private func migrate(stored: [String: Any], from source: NSManagedObjectModel, to destination: NSManagedObjectModel, mapping: NSMappingModel,
                          numbers: [String: Int], tables: Set<String>) throws -> [String: Any] {
-        // Every row through the source model's layout, many-to-many members included (the
-        // tables holding them are about to go).
+        // The source tables move aside to a holding schema, with their indexes, and are read
+        // from there batch by batch through the source model's layout.
         let sourceSchema: StoreSchema
         do {
             sourceSchema = try StoreSchema(model: source, entityNumbers: numbers, existingTables: tables)
@@ -72,19 +79,18 @@ extension PostgreSQLStore {
         } catch let error as StoreSchemaError {
             throw RowConverter.migrationError(describedURL, "the store does not match its own model (\(error.message))")
         }
-        var rows: [StoreRow] = []
-        for table in sourceSchema.tables {
-            rows += try query("SELECT \(PostgreSQLSchema.selectList(of: table)) FROM \(table.sqlName) ORDER BY \"Z_PK\"").map { try decode($0, from: table) }
-        }
-        try loadToManyMembers(into: &rows, schema: sourceSchema)
+        let sourcePlans = plannedSchema
         var highWaterMark: Int64 = 0
         for row in try query("SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" < 16000") {
             if case .integer(let max) = row[0] { highWaterMark = Swift.max(highWaterMark, max) }
         }
-
-        // The old tables go and the destination's come, in the same transaction.
-        for table in sourceSchema.tables { try query("DROP TABLE \(table.sqlName)") }
-        for join in sourceSchema.joinTables { try query("DROP TABLE \(join.sqlName)") }
+        // Unique to this migration; the transaction holds the schema lock, so no other
+        // migration runs, but a holding schema left by hand must not be written into.
+        let holding = StoreSchema.quoted("ocd_migration_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())
+        try query("CREATE SCHEMA \(holding)")
+        for name in sourceSchema.tables.map(\.sqlName) + sourceSchema.joinTables.map(\.sqlName) {
+            try query("ALTER TABLE \(name) SET SCHEMA \(holding)")
+        }
         try query("DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" < 16000")
         // Entities that stay keep their numbers (Z_ENT of rows, keys of IDs servers still hold);
         // new ones are numbered after the highest.
@@ -112,8 +118,8 @@ extension PostgreSQLStore {
                       [.integer(Int64(schema.number(of: e))), .text(e.name ?? ""), .integer(Int64(e.superentity.map { schema.number(of: $0) } ?? 0)), .integer(highWaterMark)])
         }
         reservedKeys = [:]
-        let converted = try rows.compactMap { try converter.convert($0) }.sorted { ($0.entity.name ?? "") < ($1.entity.name ?? "") }
-        try insertMigrated(converted)
+        try copyRows(from: sourcePlans, in: holding, converter: converter)
+        try query("DROP SCHEMA \(holding) CASCADE")
 
         if tables.contains("ACHANGE") { try renumberHistory(from: sourceSchema, converter: converter) }
 
@@ -134,45 +140,91 @@ extension PostgreSQLStore {
         for e in sourceSchema.entities {
             if let d = converter.entities[e.name ?? ""] { numbers[Int64(sourceSchema.number(of: e))] = (e, d) }
         }
-        for row in try query("SELECT \"Z_PK\", \"ZENTITY\", \"ZCOLUMNS\" FROM \"ACHANGE\"") {
-            guard case .integer(let id) = row[0], case .integer(let old) = row[1] else { continue }
-            guard let (source, destination) = numbers[old], let layout = destination.layout else {
-                try query("DELETE FROM \"ACHANGE\" WHERE \"Z_PK\" = $1", [.integer(id)])
-                continue
+        var after = Int64.min
+        while true {
+            let batch = try query("SELECT \"Z_PK\", \"ZENTITY\", \"ZCOLUMNS\" FROM \"ACHANGE\" WHERE \"Z_PK\" > $1 ORDER BY \"Z_PK\" LIMIT \(Self.migrationBatchSize)", [.integer(after)])
+            guard case .integer(let last)? = batch.last?.first else { break }
+            after = last
+            for row in batch {
+                guard case .integer(let id) = row[0], case .integer(let old) = row[1] else { continue }
+                guard let (source, destination) = numbers[old], let layout = destination.layout else {
+                    try query("DELETE FROM \"ACHANGE\" WHERE \"Z_PK\" = $1", [.integer(id)])
+                    continue
+                }
+                var columns: PostgreSQLValue = .null
+                if case .bytes(let bitmap) = row[2] {
+                    let renamed = converter.sourceNames[destination.name ?? ""] ?? [:]
+                    let names = Set(HistoryColumns.decode(bitmap, of: source).map(\.name))
+                    let slots = layout.properties.indices.filter { names.contains(renamed[layout.properties[$0].name] ?? layout.properties[$0].name) }
+                    columns = HistoryColumns.encode(slots, of: destination).map { .bytes($0) } ?? .null
+                }
+                try query("UPDATE \"ACHANGE\" SET \"ZENTITY\" = $1, \"ZCOLUMNS\" = $2 WHERE \"Z_PK\" = $3",
+                          [.integer(Int64(schema.number(of: destination))), columns, .integer(id)])
             }
-            var columns: PostgreSQLValue = .null
-            if case .bytes(let bitmap) = row[2] {
-                let renamed = converter.sourceNames[destination.name ?? ""] ?? [:]
-                let names = Set(HistoryColumns.decode(bitmap, of: source).map(\.name))
-                let slots = layout.properties.indices.filter { names.contains(renamed[layout.properties[$0].name] ?? layout.properties[$0].name) }
-                columns = HistoryColumns.encode(slots, of: destination).map { .bytes($0) } ?? .null
-            }
-            try query("UPDATE \"ACHANGE\" SET \"ZENTITY\" = $1, \"ZCOLUMNS\" = $2 WHERE \"Z_PK\" = $3",
-                      [.integer(Int64(schema.number(of: destination))), columns, .integer(id)])
         }
     }
 
-    /// Fills the to-many slots of many-to-many and ordered one-to-many relationships in `rows`.
-    private func loadToManyMembers(into rows: inout [StoreRow], schema: StoreSchema) throws {
-        var members: [String: [Int64: [NSManagedObjectID]]] = [:]  // "Entity.relationship" → owner key → members
-        for entity in schema.entities {
-            for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
-                // Join tables go with the migration; an ordered one-to-many's order is in its
-                // members' rows, which the converter rebuilds from the owner's member list.
-                guard let source = schema.toManySource(for: relationship) else { continue }
-                if case .foreignKey = source, !relationship.isOrdered { continue }
-                members["\(entity.name ?? "").\(relationship.name)"] = try readMembers(of: source, owners: nil)
+    /// How many source rows a migration holds at once.
+    static let migrationBatchSize = 1000
+
+    /// Copies the rows of the source tables (moved to the schema `holding`, read through
+    /// `sourcePlans`) into the destination's tables (the current plans), converted, in batches
+    /// of ``migrationBatchSize`` in key order: every row first, then the to-many relationships
+    /// whose writing needs their members' rows in (join rows, an ordered one-to-many's order).
+    /// Memory holds one batch, not the store.
+    private func copyRows(from sourcePlans: PlannedSchema, in holding: String, converter: RowConverter) throws {
+        let destinationPlans = plannedSchema
+        let destinationSchema = schema!
+        // The tables that take the second pass: the destination entities of their rows have
+        // a to-many relationship written apart from the rows.
+        func writesToMany(_ table: StoreEntityTable) -> Bool {
+            table.entities.contains { e in
+                converter.entities[e.name ?? ""]?.relationshipsByName.values.contains { r in
+                    switch destinationSchema.toManySource(for: r) {
+                    case .joinTable?: return true
+                    case .foreignKey(_, _, let order)?: return order != nil && r.isOrdered
+                    case nil: return false
+                    }
+                } ?? false
             }
         }
-        guard !members.isEmpty else { return }
+        for relationships in [false, true] {
+            for table in sourcePlans.schema.tables where !relationships || writesToMany(table) {
+                var after = Int64.min
+                while true {
+                    plannedSchema = sourcePlans
+                    var rows = try query("SELECT \(selectList(of: table)) FROM \(holding).\(table.sqlName) WHERE \"Z_PK\" > $1 ORDER BY \"Z_PK\" LIMIT \(Self.migrationBatchSize)",
+                                         [.integer(after)]).map { try decode($0, from: table) }
+                    guard let last = rows.last else { break }
+                    after = last.key.primaryKey
+                    if relationships { try loadToManyMembers(into: &rows, in: holding) }
+                    plannedSchema = destinationPlans
+                    // Grouped by entity: the insert writes one statement per run of an entity.
+                    let converted = try rows.compactMap { try converter.convert($0) }.sorted { ($0.entity.name ?? "") < ($1.entity.name ?? "") }
+                    if relationships { try writeMigratedRelationships(of: converted) } else { try insertMigrated(converted) }
+                }
+            }
+        }
+        plannedSchema = destinationPlans
+    }
+
+    /// Fills the to-many slots of many-to-many and ordered one-to-many relationships in `rows`
+    /// (a batch of one source table, read through the source plans) from the tables in
+    /// `holding`. An unordered one-to-many is left out: its members' rows carry it.
+    private func loadToManyMembers(into rows: inout [StoreRow], in holding: String) throws {
+        let owners = rows.map(\.key.primaryKey)
+        var members: [ObjectIdentifier: [Int64: [NSManagedObjectID]]] = [:]  // by relationship: owner key → members
         for i in rows.indices {
             guard let layout = rows[i].entity.layout else { continue }
             var values = Array(rows[i].values)
             var changed = false
             for (slot, property) in layout.properties.enumerated() {
                 guard let relationship = property as? NSRelationshipDescription, relationship.isToMany,
-                      let owner = relationship.entity?.name, let byOwner = members["\(owner).\(relationship.name)"] else { continue }
-                values[slot] = .objectIDs(byOwner[rows[i].key.primaryKey] ?? [])
+                      let source = schema.toManySource(for: relationship) else { continue }
+                if case .foreignKey = source, !relationship.isOrdered { continue }
+                let id = ObjectIdentifier(relationship)
+                if members[id] == nil { members[id] = try readMembers(of: source, owners: owners, tablePrefix: holding + ".") }
+                values[slot] = .objectIDs(members[id]?[rows[i].key.primaryKey] ?? [])
                 changed = true
             }
             if changed { rows[i].values = RowValues(values) }

@@ -229,8 +229,15 @@ extension PostgreSQLStore {
     }
 
     /// A migration's rows, inside its transaction: the rows, then their to-many memberships.
+    /// A migration's rows, without their to-many relationships (``writeMigratedRelationships(of:)``
+    /// writes those once every row is in).
     func insertMigrated(_ rows: [StoreRow]) throws {
         try insert(rows)
+    }
+
+    /// The to-many relationships of a migration's rows: join rows, and an ordered one-to-many's
+    /// order in its members' rows (which must be in already).
+    func writeMigratedRelationships(of rows: [StoreRow]) throws {
         try writeToManyRelationships(of: rows)
     }
 

@@ -275,6 +275,21 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
         for table in schema.tables { selectLists[ObjectIdentifier(table)] = PostgreSQLSchema.selectList(of: table) }
     }
 
+    /// The schema and the plans built for it, as one value: an in-place migration switches
+    /// between the source's (to read a batch) and the destination's (to write it).
+    struct PlannedSchema {
+        fileprivate(set) var schema: StoreSchema
+        fileprivate var plans: [ObjectIdentifier: PostgreSQLEntityPlan]
+        fileprivate var plansByNumber: [Int: PostgreSQLEntityPlan]
+        fileprivate var selectLists: [ObjectIdentifier: String]
+    }
+
+    /// The current schema with its plans. Called under `lock`.
+    var plannedSchema: PlannedSchema {
+        get { PlannedSchema(schema: schema, plans: plans, plansByNumber: plansByNumber, selectLists: selectLists) }
+        set { (schema, plans, plansByNumber, selectLists) = (newValue.schema, newValue.plans, newValue.plansByNumber, newValue.selectLists) }
+    }
+
     /// The SELECT list of `table` (``PostgreSQLSchema/selectList(of:)``), built once per schema.
     func selectList(of table: StoreEntityTable) -> String {
         selectLists[ObjectIdentifier(table)] ?? PostgreSQLSchema.selectList(of: table)
@@ -385,21 +400,17 @@ final class PostgreSQLStore: NSPersistentStore, StoreBackend, @unchecked Sendabl
         return objectIDs.map { .objectIDs(members[$0.primaryKey] ?? []) }
     }
 
-    /// The members of a to-many relationship by owner key, each owner's in the relationship's
-    /// order (order column, then key): of `owners`, one query per 1,000, or of every owner when
-    /// `owners` is nil (a migration's read of the whole store). Called under `lock`.
-    func readMembers(of source: StoreToManySource, owners: [Int64]?) throws -> [Int64: [NSManagedObjectID]] {
+    /// The members of a to-many relationship of `owners` by owner key, each owner's in the
+    /// relationship's order (order column, then key), one query per 1,000 owners.
+    /// `tablePrefix` (`"schema".`) names where the tables are when not in the store's schema
+    /// (a migration's source tables). Called under `lock`.
+    func readMembers(of source: StoreToManySource, owners: [Int64], tablePrefix: String = "") throws -> [Int64: [NSManagedObjectID]] {
         var members: [Int64: [NSManagedObjectID]] = [:]
-        func read(_ ownerList: String?, _ parameters: [PostgreSQLValue]) throws {
-            for row in try query(PostgreSQLSchema.membersSQL(of: source, owners: ownerList), parameters) {
+        try forEachChunk(of: owners) { chunk, parameters in
+            for row in try query(PostgreSQLSchema.membersSQL(of: source, owners: parameters, tablePrefix: tablePrefix), chunk.map { .integer($0) }) {
                 guard case .integer(let owner) = row[0], case .integer(let pk) = row[1], case .integer(let n) = row[2], let plan = plansByNumber[Int(n)] else { continue }
                 members[owner, default: []].append(plan.origin.objectID(pk))
             }
-        }
-        if let owners {
-            try forEachChunk(of: owners) { chunk, parameters in try read(parameters, chunk.map { .integer($0) }) }
-        } else {
-            try read(nil, [])
         }
         return members
     }
