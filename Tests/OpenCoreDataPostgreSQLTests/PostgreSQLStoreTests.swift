@@ -889,6 +889,47 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    func testBatchInsertsReachEveryServerAndUpsertUnderObjectTrump() throws {
+        let writing = try server(options: Self.tracking)
+        let reading = try server(options: Self.tracking)
+        func departments(_ context: NSManagedObjectContext) throws -> [String] {
+            try context.performAndWait {
+                context.reset()
+                return try Self.fetch("Department", sortedBy: "name", in: context).map { "\($0.value(forKey: "name") ?? "-")/\($0.value(forKey: "budget") ?? "-")" }
+            }
+        }
+        let inserted: [NSManagedObjectID] = try writing.performAndWait {
+            let insert = NSBatchInsertRequest(entityName: "Department", objects: [["name": "Ops", "budget": Decimal(1)], ["name": "Labs"], ["name": "Sales", "budget": Decimal(3)]])
+            insert.resultType = .objectIDs
+            return try XCTUnwrap((try writing.execute(insert) as? NSBatchInsertResult)?.result as? [NSManagedObjectID])
+        }
+        XCTAssertEqual(inserted.count, 3)
+        XCTAssertEqual(try departments(reading), ["Labs/-", "Ops/1", "Sales/3"], "the other server reads them")
+        let token = try history(after: nil, in: reading).last?.token
+
+        // Ops is there: object trump gives it the values given and keeps the others; Dev is new.
+        let count: Int = try writing.performAndWait {
+            writing.mergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
+            let insert = NSBatchInsertRequest(entityName: "Department", objects: [["name": "Ops", "budget": Decimal(9)], ["name": "Dev"]])
+            insert.resultType = .count
+            return try XCTUnwrap((try writing.execute(insert) as? NSBatchInsertResult)?.result as? Int)
+        }
+        XCTAssertEqual(count, 2)
+        XCTAssertEqual(try departments(reading), ["Dev/-", "Labs/-", "Ops/9", "Sales/3"])
+        XCTAssertEqual(try history(after: token, in: reading).flatMap { $0.changes ?? [] }.map { "\($0.changeType.rawValue)" }.sorted(), ["0", "1"],
+                       "the history has the insert and the update")
+
+        // Under the error policy a stored name is kept and nothing is counted for it.
+        let kept: Int = try writing.performAndWait {
+            writing.mergePolicy = NSMergePolicy.error
+            let insert = NSBatchInsertRequest(entityName: "Department", objects: [["name": "Ops", "budget": Decimal(5)]])
+            insert.resultType = .count
+            return try XCTUnwrap((try writing.execute(insert) as? NSBatchInsertResult)?.result as? Int)
+        }
+        XCTAssertEqual(kept, 0)
+        XCTAssertEqual(try departments(reading), ["Dev/-", "Labs/-", "Ops/9", "Sales/3"])
+    }
+
     /// Notes: an entity without relationships, whose batch deletes need no delete rules.
     private static let notesModel: NSManagedObjectModel = {
         let note = NSEntityDescription(name: "Note")
