@@ -1428,20 +1428,26 @@ final class PostgreSQLStoreTests: XCTestCase {
 
     // MARK: Migrations across deploys
 
+    /// Saves department Ops with employees `names`, each on project Atlas; returns Ops.
+    private static func saveOpsDepartment(with names: [String], in context: NSManagedObjectContext) throws -> NSManagedObject {
+        let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: context)
+        d.setValue("Ops", forKey: "name")
+        let p = NSEntityDescription.insertNewObject(forEntityName: "Project", into: context)
+        p.setValue("Atlas", forKey: "title")
+        for name in names {
+            let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            e.setValue(name, forKey: "name")
+            e.setValue(d, forKey: "department")
+            e.mutableSetValue(forKey: "projects").add(p)
+        }
+        try context.save()
+        return d
+    }
+
     func testANewDeployMigratesTheStoreOnceWhileOlderServersAreRefused() throws {
         let v1 = try server(options: Self.tracking)
         try v1.performAndWait {
-            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: v1)
-            d.setValue("Ops", forKey: "name")
-            let p = NSEntityDescription.insertNewObject(forEntityName: "Project", into: v1)
-            p.setValue("Atlas", forKey: "title")
-            for name in ["ann", "bo"] {
-                let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: v1)
-                e.setValue(name, forKey: "name")
-                e.setValue(d, forKey: "department")
-                e.mutableSetValue(forKey: "projects").add(p)
-            }
-            try v1.save()
+            let d = try Self.saveOpsDepartment(with: ["ann", "bo"], in: v1)
             d.setValue(Decimal(3), forKey: "budget")
             try v1.save()
         }
@@ -1523,19 +1529,7 @@ final class PostgreSQLStoreTests: XCTestCase {
 
     func testAFailedMigrationLeavesTheStoreAsItWas() throws {
         let v1 = try server(options: Self.tracking)
-        try v1.performAndWait {
-            let d = NSEntityDescription.insertNewObject(forEntityName: "Department", into: v1)
-            d.setValue("Ops", forKey: "name")
-            let p = NSEntityDescription.insertNewObject(forEntityName: "Project", into: v1)
-            p.setValue("Atlas", forKey: "title")
-            for _ in 0..<2 {
-                let e = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: v1)
-                e.setValue("ann", forKey: "name")
-                e.setValue(d, forKey: "department")
-                e.mutableSetValue(forKey: "projects").add(p)
-            }
-            try v1.save()
-        }
+        _ = try v1.performAndWait { try Self.saveOpsDepartment(with: ["ann", "ann"], in: v1) }
         let before = try Self.snapshot(v1)
         let holdingSchemas = try migrationSchemas()
         // The department has no motto, which the new model requires and gives no default.
