@@ -1527,6 +1527,50 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try migrationSchemas(), holdingSchemas, "the holding schema went with the migration")
     }
 
+    /// Playlists whose songs are ordered, songs in unordered playlists (a many-to-many with one
+    /// ordered side), with `extraAttribute` on Song.
+    private static func playlistModel(extraAttribute: String? = nil) -> NSManagedObjectModel {
+        let playlist = NSEntityDescription(name: "Playlist"), song = NSEntityDescription(name: "Song")
+        let songs = NSRelationshipDescription(), playlists = NSRelationshipDescription()
+        songs.name = "songs"; songs.destinationEntity = song; songs.maxCount = 0; songs.isOrdered = true
+        playlists.name = "playlists"; playlists.destinationEntity = playlist; playlists.maxCount = 0
+        songs.inverseRelationship = playlists; playlists.inverseRelationship = songs
+        playlist.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), songs]
+        song.properties = [NSAttributeDescription(name: "title", type: .stringAttributeType), playlists]
+            + (extraAttribute.map { [NSAttributeDescription(name: $0, type: .stringAttributeType)] } ?? [])
+        let model = NSManagedObjectModel()
+        model.entities = [playlist, song]
+        return model
+    }
+
+    func testAMigrationKeepsTheOrderOfAnOrderedManyToMany() throws {
+        func orders(_ context: NSManagedObjectContext) throws -> [String] {
+            try context.performAndWait {
+                try Self.fetch("Playlist", sortedBy: "name", in: context).map { list in
+                    "\(list.value(forKey: "name") ?? "-"): " + ((list.value(forKey: "songs") as? NSOrderedSet)?.array ?? []).map { "\(($0 as! NSManagedObject).value(forKey: "title") ?? "-")" }.joined(separator: " ")
+                }
+            }
+        }
+        let v1 = try Self.server(at: storeURL, model: Self.playlistModel(), options: Self.tracking)
+        try v1.performAndWait {
+            let songs = (0..<5).map { i -> NSManagedObject in
+                let song = NSEntityDescription.insertNewObject(forEntityName: "Song", into: v1)
+                song.setValue("s\(i)", forKey: "title")
+                return song
+            }
+            for (name, order) in [("a", [3, 1, 4, 0]), ("b", [4, 3, 2, 1, 0]), ("c", [2])] {
+                let list = NSEntityDescription.insertNewObject(forEntityName: "Playlist", into: v1)
+                list.setValue(name, forKey: "name")
+                list.setValue(NSOrderedSet(array: order.map { songs[$0] }), forKey: "songs")
+            }
+            try v1.save()
+        }
+        let before = try orders(v1)
+        XCTAssertEqual(before, ["a: s3 s1 s4 s0", "b: s4 s3 s2 s1 s0", "c: s2"])
+        let migrated = try Self.server(at: storeURL, model: Self.playlistModel(extraAttribute: "genre"), options: Self.migrating)
+        XCTAssertEqual(try orders(migrated), before, "each playlist's songs in their order")
+    }
+
     func testAFailedMigrationLeavesTheStoreAsItWas() throws {
         let v1 = try server(options: Self.tracking)
         _ = try v1.performAndWait { try Self.saveOpsDepartment(with: ["ann", "ann"], in: v1) }

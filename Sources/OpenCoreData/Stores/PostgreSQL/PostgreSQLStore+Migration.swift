@@ -119,7 +119,12 @@ extension PostgreSQLStore {
         }
         reservedKeys = [:]
         try copyRows(from: sourcePlans, in: holding, converter: converter)
-        try query("DROP SCHEMA \(holding) CASCADE")
+        // Without CASCADE: an object of the user's that depends on an old table (a view)
+        // fails the migration rather than going with it.
+        for name in sourceSchema.tables.map(\.sqlName) + sourceSchema.joinTables.map(\.sqlName) {
+            try query("DROP TABLE \(holding).\(name)")
+        }
+        try query("DROP SCHEMA \(holding)")
 
         if tables.contains("ACHANGE") { try renumberHistory(from: sourceSchema, converter: converter) }
 
@@ -171,7 +176,7 @@ extension PostgreSQLStore {
     /// `sourcePlans`) into the destination's tables (the current plans), converted, in batches
     /// of ``migrationBatchSize`` in key order: every row first, then the to-many relationships
     /// whose writing needs their members' rows in (join rows, an ordered one-to-many's order).
-    /// Memory holds one batch, not the store.
+    /// Memory holds one batch of rows with their to-many members, not the store.
     private func copyRows(from sourcePlans: PlannedSchema, in holding: String, converter: RowConverter) throws {
         let destinationPlans = plannedSchema
         let destinationSchema = schema!

@@ -228,7 +228,6 @@ extension PostgreSQLStore {
         return PostgreSQLChangeNotice(historyNumber: historyNumber, saver: saverID, records: records)
     }
 
-    /// A migration's rows, inside its transaction: the rows, then their to-many memberships.
     /// A migration's rows, without their to-many relationships (``writeMigratedRelationships(of:)``
     /// writes those once every row is in).
     func insertMigrated(_ rows: [StoreRow]) throws {
@@ -236,9 +235,11 @@ extension PostgreSQLStore {
     }
 
     /// The to-many relationships of a migration's rows: join rows, and an ordered one-to-many's
-    /// order in its members' rows (which must be in already).
+    /// order in its members' rows (which must be in already). The join tables are new, so
+    /// nothing is deleted first: a pair the other side wrote in an earlier batch keeps the
+    /// order that side gave it.
     func writeMigratedRelationships(of rows: [StoreRow]) throws {
-        try writeToManyRelationships(of: rows)
+        try writeToManyRelationships(of: rows, replacing: false)
     }
 
     /// New rows, entity by entity, many per INSERT (at most ``insertParameterLimit`` parameters).
@@ -329,8 +330,9 @@ extension PostgreSQLStore {
     /// Join-table pairs of many-to-many relationships and the positions of ordered one-to-many
     /// members, for the to-many values the save carries (a relationship never read is
     /// unchanged and not rewritten). Unordered sides first, so that an ordered side's order
-    /// column is written last.
-    private func writeToManyRelationships(of rows: [StoreRow]) throws {
+    /// column is written last. `replacing`: an owner's pairs are deleted before its members'
+    /// are written (a save, where members may have left).
+    private func writeToManyRelationships(of rows: [StoreRow], replacing: Bool = true) throws {
         try schema.forEachSavedToMany(in: rows, toManySlots: { try entityPlan($0).toManySlots }) { row, members, source in
             let owner = row.key.primaryKey
             switch source {
@@ -341,7 +343,7 @@ extension PostgreSQLStore {
                               [.integer(StoreSchema.orderKey(position)), .integer(member.primaryKey)])
                 }
             case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
-                try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1", [.integer(owner)])
+                if replacing { try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1", [.integer(owner)]) }
                 guard !members.isEmpty else { return }
                 let width = orderColumn == nil ? 2 : 3
                 var values: [PostgreSQLValue] = []
