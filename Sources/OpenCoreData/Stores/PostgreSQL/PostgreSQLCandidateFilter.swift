@@ -155,6 +155,7 @@ struct PostgreSQLCandidateFilter {
     /// (``Scope/storeToken``): an unsaved change of a related object is seen in memory only.
     private static func value(at components: [String], _ scope: Scope) -> (NSAttributeDescription, String)? {
         if components.count == 2, components[1] == "@count" { return memberCount(of: components[0], scope) }
+        if components.count == 3, components[1].hasPrefix("@") { return memberAggregate(components[1], of: components[2], in: components[0], scope) }
         var entity = scope.plan.entity
         var table = scope.plan.table
         var key: String?  // the SQL of the current object's Z_PK, nil for the fetched row
@@ -212,11 +213,48 @@ struct PostgreSQLCandidateFilter {
         guard scope.storeToken != nil, let schema = scope.schema,
               let relationship = scope.plan.entity.propertiesByName[name] as? NSRelationshipDescription,
               relationship.isToMany, !relationship.isTransient, let (members, _) = members(of: relationship, scope, schema) else { return nil }
-        return (countAttribute, "(SELECT count(*) \(members))")
+        return (integerAggregate, "(SELECT count(*) \(members))")
     }
 
-    /// The attribute a `@count` compares as.
-    private static let countAttribute = NSAttributeDescription(name: "@count", type: .integer64AttributeType)
+    /// The attribute an integer aggregate (`@count`, `@sum`, `@min`, `@max`) compares as.
+    private static let integerAggregate = NSAttributeDescription(name: "@count", type: .integer64AttributeType)
+
+    /// `toMany.@sum.attribute` (also `@avg`, `@min`, `@max`) of the fetched row, as an
+    /// aggregate over its members' rows, with the attribute it compares as; nil where SQL
+    /// would answer differently from the evaluator, which skips nil values and adds in the
+    /// set's order:
+    /// - `@sum` and `@avg` of Integer 16 and 32 attributes: PostgreSQL adds them in `bigint`,
+    ///   exactly as the evaluator's `Int` does (no sum of 32-bit values reaches 2⁶³); Integer 64
+    ///   sums could overflow, where the evaluator goes on in Double in the set's order. The sum
+    ///   of no values is 0, and so is their average (the evaluator's rule); an average is the
+    ///   sum's Double divided by the number of values, as in memory.
+    /// - `@min` and `@max` of integer attributes; NULL (nil) when there is no value. Doubles
+    ///   and dates are left out: a stored NaN is neither smaller nor larger than anything in
+    ///   memory, so which value wins would depend on the set's order.
+    /// Only while the store's answer is final, as `@count`.
+    private static func memberAggregate(_ op: String, of attributeName: String, in name: String, _ scope: Scope) -> (NSAttributeDescription, String)? {
+        guard scope.storeToken != nil, let schema = scope.schema,
+              let relationship = scope.plan.entity.propertiesByName[name] as? NSRelationshipDescription,
+              relationship.isToMany, !relationship.isTransient, let (members, table) = members(of: relationship, scope, schema),
+              let attribute = relationship.destinationEntity?.propertiesByName[attributeName] as? NSAttributeDescription, !attribute.isTransient,
+              let column = table.columnIndex(for: attribute) else { return nil }
+        let value = "m.\(table.columns[column].sqlName)"
+        let isNarrowInteger = attribute.attributeType == .integer16AttributeType || attribute.attributeType == .integer32AttributeType
+        switch op {
+        case "@sum" where isNarrowInteger:
+            return (integerAggregate, "(SELECT COALESCE(sum(\(value)), 0) \(members))")
+        case "@avg" where isNarrowInteger:
+            return (averageAggregate, "(SELECT COALESCE(sum(\(value))::float8 / count(\(value)), 0) \(members))")
+        case "@min" where isNarrowInteger || attribute.attributeType == .integer64AttributeType,
+             "@max" where isNarrowInteger || attribute.attributeType == .integer64AttributeType:
+            return (integerAggregate, "(SELECT \(op == "@min" ? "min" : "max")(\(value)) \(members))")
+        default:
+            return nil
+        }
+    }
+
+    /// The attribute an `@avg` compares as.
+    private static let averageAggregate = NSAttributeDescription(name: "@avg", type: .doubleAttributeType)
 
     /// The rows of a to-many relationship's members of the fetched row, as `FROM ... WHERE
     /// <owner is the fetched row>` with the members' table aliased `m`: the destination's rows
