@@ -1586,6 +1586,31 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try orders(migrated), before, "each playlist's songs in their order")
     }
 
+    func testEditingTheUnorderedSideOfAManyToManyKeepsTheOrderedSidesOrder() throws {
+        let context = try Self.server(at: storeURL, model: Self.playlistModel())
+        try context.performAndWait {
+            let (x, y, z) = (NSEntityDescription.insertNewObject(forEntityName: "Song", into: context), NSEntityDescription.insertNewObject(forEntityName: "Song", into: context),
+                             NSEntityDescription.insertNewObject(forEntityName: "Song", into: context))
+            x.setValue("x", forKey: "title")
+            y.setValue("y", forKey: "title")
+            z.setValue("z", forKey: "title")
+            let first = NSEntityDescription.insertNewObject(forEntityName: "Playlist", into: context)
+            first.setValue("first", forKey: "name")
+            first.setValue(NSOrderedSet(array: [y, x, z]), forKey: "songs")
+            try context.save()
+            // Only x and the new playlist are saved; the first playlist's order must stay.
+            let second = NSEntityDescription.insertNewObject(forEntityName: "Playlist", into: context)
+            second.setValue("second", forKey: "name")
+            x.mutableSetValue(forKey: "playlists").add(second)
+            try context.save()
+        }
+        let other = try Self.server(at: storeURL, model: Self.playlistModel())
+        try other.performAndWait {
+            let stored = try XCTUnwrap(try Self.fetch("Playlist", "name == 'first'", in: other).first)
+            XCTAssertEqual((stored.value(forKey: "songs") as? NSOrderedSet)?.array.map { ($0 as! NSManagedObject).value(forKey: "title") as? String }, ["y", "x", "z"])
+        }
+    }
+
     func testAFailedMigrationLeavesTheStoreAsItWas() throws {
         let v1 = try server(options: Self.tracking)
         _ = try v1.performAndWait { try Self.saveOpsDepartment(with: ["ann", "ann"], in: v1) }

@@ -330,8 +330,9 @@ extension PostgreSQLStore {
     /// Join-table pairs of many-to-many relationships and the positions of ordered one-to-many
     /// members, for the to-many values the save carries (a relationship never read is
     /// unchanged and not rewritten). Unordered sides first, so that an ordered side's order
-    /// column is written last. `replacing`: an owner's pairs are deleted before its members'
-    /// are written (a save, where members may have left).
+    /// column is written last; a pair already there keeps the other side's order column.
+    /// `replacing`: an owner's pairs whose member left are deleted (a save; a migration's new
+    /// join tables have none).
     private func writeToManyRelationships(of rows: [StoreRow], replacing: Bool = true) throws {
         try schema.forEachSavedToMany(in: rows, toManySlots: { try entityPlan($0).toManySlots }) { row, members, source in
             let owner = row.key.primaryKey
@@ -343,13 +344,21 @@ extension PostgreSQLStore {
                               [.integer(StoreSchema.orderKey(position)), .integer(member.primaryKey)])
                 }
             case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
-                if replacing { try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1", [.integer(owner)]) }
-                guard !members.isEmpty else { return }
+                var targets: [(position: Int, key: Int64)] = []
+                for (position, member) in members.enumerated() {
+                    if let target = try savedRelatedID(.objectID(member), row) { targets.append((position, target.primaryKey)) }
+                }
+                if replacing {
+                    // Only the pairs that left: a pair that stays keeps the order column its
+                    // other side wrote (an ordered inverse whose owner this save did not touch).
+                    let kept = "{" + targets.map { String($0.key) }.joined(separator: ",") + "}"
+                    try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1 AND NOT (\(targetColumn) = ANY($2::bigint[]))", [.integer(owner), .text(kept)])
+                }
+                guard !targets.isEmpty else { return }
                 let width = orderColumn == nil ? 2 : 3
                 var values: [PostgreSQLValue] = []
-                for (position, member) in members.enumerated() {
-                    guard let target = try savedRelatedID(.objectID(member), row) else { continue }
-                    values += [.integer(owner), .integer(target.primaryKey)]
+                for (position, target) in targets {
+                    values += [.integer(owner), .integer(target)]
                     if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }
                 }
                 let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])

@@ -271,12 +271,24 @@ extension SQLiteStore {
                     try db.run(sql, [.integer(StoreSchema.orderKey(position)), .integer(member.primaryKey)])
                 }
             case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
-                try db.run("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = ?", [.integer(owner)])
-                let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
-                let sql = "INSERT OR REPLACE INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                var targets: [(position: Int, key: Int64)] = []
                 for (position, member) in members.enumerated() {
-                    guard let target = try savedRelatedID(.objectID(member), row) else { continue }
-                    var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
+                    if let target = try savedRelatedID(.objectID(member), row) { targets.append((position, target.primaryKey)) }
+                }
+                // Only the pairs that left go, and a pair that stays is not replaced: it keeps
+                // the order column its other side wrote (an ordered inverse whose owner this
+                // save did not touch).
+                let kept = Set(targets.map(\.key))
+                let stored = try db.query("SELECT \(targetColumn) FROM \(join.sqlName) WHERE \(ownerColumn) = ?", [.integer(owner)]) { $0.int64(at: 0) }
+                for target in stored where !kept.contains(target) {
+                    try db.run("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = ? AND \(targetColumn) = ?", [.integer(owner), .integer(target)])
+                }
+                let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
+                let onConflict = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
+                let sql = "INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) "
+                    + "ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) \(onConflict)"
+                for (position, target) in targets {
+                    var values: [SQLiteValue] = [.integer(owner), .integer(target)]
                     if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }
                     try db.run(sql, values)
                 }
