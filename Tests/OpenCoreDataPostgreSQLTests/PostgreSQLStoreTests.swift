@@ -1,6 +1,7 @@
 import Foundation
 @_spi(PostgreSQLDriver) @_spi(Testing) @testable import OpenCoreData
 @_spi(Tooling) @testable import OpenCoreDataPostgreSQL
+import OpenCoreDataTestSupport
 import Synchronization
 import XCTest
 
@@ -1542,22 +1543,6 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try migrationSchemas(), holdingSchemas, "the holding schema went with the migration")
     }
 
-    /// Playlists whose songs are ordered, songs in unordered playlists (a many-to-many with one
-    /// ordered side), with `extraAttribute` on Song.
-    private static func playlistModel(extraAttribute: String? = nil) -> NSManagedObjectModel {
-        let playlist = NSEntityDescription(name: "Playlist"), song = NSEntityDescription(name: "Song")
-        let songs = NSRelationshipDescription(), playlists = NSRelationshipDescription()
-        songs.name = "songs"; songs.destinationEntity = song; songs.maxCount = 0; songs.isOrdered = true
-        playlists.name = "playlists"; playlists.destinationEntity = playlist; playlists.maxCount = 0
-        songs.inverseRelationship = playlists; playlists.inverseRelationship = songs
-        playlist.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), songs]
-        song.properties = [NSAttributeDescription(name: "title", type: .stringAttributeType), playlists]
-            + (extraAttribute.map { [NSAttributeDescription(name: $0, type: .stringAttributeType)] } ?? [])
-        let model = NSManagedObjectModel()
-        model.entities = [playlist, song]
-        return model
-    }
-
     func testAMigrationKeepsTheOrderOfAnOrderedManyToMany() throws {
         func orders(_ context: NSManagedObjectContext) throws -> [String] {
             try context.performAndWait {
@@ -1566,7 +1551,7 @@ final class PostgreSQLStoreTests: XCTestCase {
                 }
             }
         }
-        let v1 = try Self.server(at: storeURL, model: Self.playlistModel(), options: Self.tracking)
+        let v1 = try Self.server(at: storeURL, model: PlaylistModel.make(), options: Self.tracking)
         try v1.performAndWait {
             let songs = (0..<5).map { i -> NSManagedObject in
                 let song = NSEntityDescription.insertNewObject(forEntityName: "Song", into: v1)
@@ -1582,33 +1567,15 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
         let before = try orders(v1)
         XCTAssertEqual(before, ["a: s3 s1 s4 s0", "b: s4 s3 s2 s1 s0", "c: s2"])
-        let migrated = try Self.server(at: storeURL, model: Self.playlistModel(extraAttribute: "genre"), options: Self.migrating)
+        let migrated = try Self.server(at: storeURL, model: PlaylistModel.make(extraAttribute: "genre"), options: Self.migrating)
         XCTAssertEqual(try orders(migrated), before, "each playlist's songs in their order")
     }
 
     func testEditingTheUnorderedSideOfAManyToManyKeepsTheOrderedSidesOrder() throws {
-        let context = try Self.server(at: storeURL, model: Self.playlistModel())
-        try context.performAndWait {
-            let (x, y, z) = (NSEntityDescription.insertNewObject(forEntityName: "Song", into: context), NSEntityDescription.insertNewObject(forEntityName: "Song", into: context),
-                             NSEntityDescription.insertNewObject(forEntityName: "Song", into: context))
-            x.setValue("x", forKey: "title")
-            y.setValue("y", forKey: "title")
-            z.setValue("z", forKey: "title")
-            let first = NSEntityDescription.insertNewObject(forEntityName: "Playlist", into: context)
-            first.setValue("first", forKey: "name")
-            first.setValue(NSOrderedSet(array: [y, x, z]), forKey: "songs")
-            try context.save()
-            // Only x and the new playlist are saved; the first playlist's order must stay.
-            let second = NSEntityDescription.insertNewObject(forEntityName: "Playlist", into: context)
-            second.setValue("second", forKey: "name")
-            x.mutableSetValue(forKey: "playlists").add(second)
-            try context.save()
-        }
-        let other = try Self.server(at: storeURL, model: Self.playlistModel())
-        try other.performAndWait {
-            let stored = try XCTUnwrap(try Self.fetch("Playlist", "name == 'first'", in: other).first)
-            XCTAssertEqual((stored.value(forKey: "songs") as? NSOrderedSet)?.array.map { ($0 as! NSManagedObject).value(forKey: "title") as? String }, ["y", "x", "z"])
-        }
+        let context = try Self.server(at: storeURL, model: PlaylistModel.make())
+        try context.performAndWait { try PlaylistModel.saveAndEditTheUnorderedSide(in: context) }
+        let other = try Self.server(at: storeURL, model: PlaylistModel.make())
+        XCTAssertEqual(try other.performAndWait { try PlaylistModel.titlesOfFirst(in: other) }, ["y", "x", "z"], "the playlist that was not saved keeps its order")
     }
 
     func testAFailedMigrationLeavesTheStoreAsItWas() throws {

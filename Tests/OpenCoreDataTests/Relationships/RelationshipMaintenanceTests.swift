@@ -84,43 +84,17 @@ final class RelationshipMaintenanceTests: XCTestCase {
     }
 
     func testEditingTheUnorderedSideOfAManyToManyKeepsTheOrderedSidesOrder() throws {
-        // Playlist.songs is ordered; its inverse Song.playlists is not.
-        let playlist = NSEntityDescription(name: "Playlist"), song = NSEntityDescription(name: "Song")
-        let songs = NSRelationshipDescription(), playlists = NSRelationshipDescription()
-        songs.name = "songs"; songs.destinationEntity = song; songs.maxCount = 0; songs.isOrdered = true
-        playlists.name = "playlists"; playlists.destinationEntity = playlist; playlists.maxCount = 0
-        songs.inverseRelationship = playlists; playlists.inverseRelationship = songs
-        playlist.properties = [NSAttributeDescription(name: "name", type: .stringAttributeType), songs]
-        song.properties = [NSAttributeDescription(name: "title", type: .stringAttributeType), playlists]
-        let model = NSManagedObjectModel()
-        model.entities = [playlist, song]
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-playlists-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: PlaylistModel.make())
         try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: folder.appendingPathComponent("Music.sqlite"))
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         try context.performAndWait {
-            let (x, y, z) = (NSEntityDescription.insertNewObject(forEntityName: "Song", into: context), NSEntityDescription.insertNewObject(forEntityName: "Song", into: context),
-                             NSEntityDescription.insertNewObject(forEntityName: "Song", into: context))
-            x.setValue("x", forKey: "title")
-            y.setValue("y", forKey: "title")
-            z.setValue("z", forKey: "title")
-            let first = NSEntityDescription.insertNewObject(forEntityName: "Playlist", into: context)
-            first.setValue("first", forKey: "name")
-            first.setValue(NSOrderedSet(array: [y, x, z]), forKey: "songs")
-            try context.save()
-            // Only x and the new playlist are saved; the first playlist's order must stay.
-            let second = NSEntityDescription.insertNewObject(forEntityName: "Playlist", into: context)
-            second.setValue("second", forKey: "name")
-            x.mutableSetValue(forKey: "playlists").add(second)
-            try context.save()
+            try PlaylistModel.saveAndEditTheUnorderedSide(in: context)
             context.reset()
-            let request = NSFetchRequest<NSManagedObject>(entityName: "Playlist")
-            request.predicate = NSPredicate(format: "name == 'first'")
-            let stored = try XCTUnwrap(try context.fetch(request).first)
-            XCTAssertEqual((stored.value(forKey: "songs") as? NSOrderedSet)?.array.map { ($0 as! NSManagedObject).value(forKey: "title") as? String }, ["y", "x", "z"])
+            XCTAssertEqual(try PlaylistModel.titlesOfFirst(in: context), ["y", "x", "z"], "the playlist that was not saved keeps its order")
         }
     }
 
