@@ -357,4 +357,4 @@ final class RefusingStore: NSPersistentStore, RowListingStore, @unchecked Sendab
 }
 
 /// A registrable store class for the overlay test (registration only needs the class).
-private final class InMemoryStoreForTypeTest: NSAtomicStore {}
+private final class InMemoryStoreForTypeTest: NSAtomicStore, @unchecked Sendable {}

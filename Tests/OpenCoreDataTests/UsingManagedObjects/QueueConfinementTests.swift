@@ -48,7 +48,7 @@ final class QueueConfinementTests: XCTestCase {
         // Standard error goes to a file, which cannot fill up the way a pipe nobody reads does.
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, new in new }
         let errorsFile = directory.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: errorsFile.path, contents: nil))
         let errors = try FileHandle(forWritingTo: errorsFile)
         let output = Pipe()
         process.standardOutput = output

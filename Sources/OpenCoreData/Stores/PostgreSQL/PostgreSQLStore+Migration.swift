@@ -88,7 +88,8 @@ extension PostgreSQLStore {
         // migration runs, but a holding schema left by hand must not be written into.
         let holding = StoreSchema.quoted("ocd_migration_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())
         try query("CREATE SCHEMA \(holding)")
-        for name in sourceSchema.tables.map(\.sqlName) + sourceSchema.joinTables.map(\.sqlName) {
+        let movedTables = sourceSchema.tables.map(\.sqlName) + sourceSchema.joinTables.map(\.sqlName)
+        for name in movedTables {
             try query("ALTER TABLE \(name) SET SCHEMA \(holding)")
         }
         try query("DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" < 16000")
@@ -121,7 +122,7 @@ extension PostgreSQLStore {
         try copyRows(from: sourcePlans, in: holding, converter: converter)
         // Without CASCADE: an object of the user's that depends on an old table (a view)
         // fails the migration rather than going with it.
-        for name in sourceSchema.tables.map(\.sqlName) + sourceSchema.joinTables.map(\.sqlName) {
+        for name in movedTables {
             try query("DROP TABLE \(holding).\(name)")
         }
         try query("DROP SCHEMA \(holding)")
@@ -185,11 +186,7 @@ extension PostgreSQLStore {
         func writesToMany(_ table: StoreEntityTable) -> Bool {
             table.entities.contains { e in
                 converter.entities[e.name ?? ""]?.relationshipsByName.values.contains { r in
-                    switch destinationSchema.toManySource(for: r) {
-                    case .joinTable?: return true
-                    case .foreignKey(_, _, let order)?: return order != nil && r.isOrdered
-                    case nil: return false
-                    }
+                    destinationSchema.toManySource(for: r)?.isWrittenApart ?? false
                 } ?? false
             }
         }
@@ -225,8 +222,7 @@ extension PostgreSQLStore {
             var changed = false
             for (slot, property) in layout.properties.enumerated() {
                 guard let relationship = property as? NSRelationshipDescription, relationship.isToMany,
-                      let source = schema.toManySource(for: relationship) else { continue }
-                if case .foreignKey = source, !relationship.isOrdered { continue }
+                      let source = schema.toManySource(for: relationship), source.isWrittenApart else { continue }
                 let id = ObjectIdentifier(relationship)
                 if members[id] == nil { members[id] = try readMembers(of: source, owners: owners, tablePrefix: holding + ".") }
                 values[slot] = .objectIDs(members[id]?[rows[i].key.primaryKey] ?? [])

@@ -239,7 +239,7 @@ extension PostgreSQLStore {
     /// nothing is deleted first: a pair the other side wrote in an earlier batch keeps the
     /// order that side gave it.
     func writeMigratedRelationships(of rows: [StoreRow]) throws {
-        try writeToManyRelationships(of: rows, replacing: false)
+        try writeToManyRelationships(of: rows, deletingLeftPairs: false)
     }
 
     /// New rows, entity by entity, many per INSERT (at most ``insertParameterLimit`` parameters).
@@ -331,9 +331,9 @@ extension PostgreSQLStore {
     /// members, for the to-many values the save carries (a relationship never read is
     /// unchanged and not rewritten). Unordered sides first, so that an ordered side's order
     /// column is written last; a pair already there keeps the other side's order column.
-    /// `replacing`: an owner's pairs whose member left are deleted (a save; a migration's new
-    /// join tables have none).
-    private func writeToManyRelationships(of rows: [StoreRow], replacing: Bool = true) throws {
+    /// `deletingLeftPairs`: first delete an owner's pairs whose member left. A migration's join
+    /// tables start empty, so it passes false only to save one `DELETE` per owner.
+    private func writeToManyRelationships(of rows: [StoreRow], deletingLeftPairs: Bool = true) throws {
         try schema.forEachSavedToMany(in: rows, toManySlots: { try entityPlan($0).toManySlots }) { row, members, source in
             let owner = row.key.primaryKey
             switch source {
@@ -348,7 +348,7 @@ extension PostgreSQLStore {
                 for (position, member) in members.enumerated() {
                     if let target = try savedRelatedID(.objectID(member), row) { targets.append((position, target.primaryKey)) }
                 }
-                if replacing {
+                if deletingLeftPairs {
                     // Only the pairs that left: a pair that stays keeps the order column its
                     // other side wrote (an ordered inverse whose owner this save did not touch).
                     let kept = "{" + targets.map { String($0.key) }.joined(separator: ",") + "}"
@@ -362,13 +362,12 @@ extension PostgreSQLStore {
                     if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }
                 }
                 let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
-                let onConflict = orderColumn.map { "DO UPDATE SET \($0) = EXCLUDED.\($0)" } ?? "DO NOTHING"
                 // At most ``insertParameterLimit`` parameters per statement.
                 let rowsPerStatement = Self.insertParameterLimit / width
                 for start in stride(from: 0, to: values.count / width, by: rowsPerStatement) {
                     let end = min(start + rowsPerStatement, values.count / width)
                     let tuples = (0..<(end - start)).map { r in "(" + (1...width).map { "$\(r * width + $0)" }.joined(separator: ", ") + ")" }
-                    try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) \(onConflict)",
+                    try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) \(join.onConflictClause(updating: orderColumn))",
                               Array(values[(start * width)..<(end * width)]))
                 }
             }

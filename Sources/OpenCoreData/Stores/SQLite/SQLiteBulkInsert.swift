@@ -116,13 +116,9 @@ final class SQLiteBulkInsert {
         for (slot, relationship) in plan.toManySlots {
             guard case .objectIDs(let members) = row.values[slot], !members.isEmpty,
                   case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _)? = store.schema.toManySource(for: relationship) else { continue }
-            let sql: String
-            if let orderColumn {
-                sql = "INSERT INTO \(join.sqlName) (\(ownerColumn), \(targetColumn), \(orderColumn)) VALUES (?, ?, ?) "
-                    + "ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) DO UPDATE SET \(orderColumn) = excluded.\(orderColumn)"
-            } else {
-                sql = "INSERT OR IGNORE INTO \(join.sqlName) (\(ownerColumn), \(targetColumn)) VALUES (?, ?)"
-            }
+            let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
+            let sql = "INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) "
+                + join.onConflictClause(updating: orderColumn)
             for (position, member) in members.enumerated() {
                 var values: [SQLiteValue] = [.integer(row.key.primaryKey), .integer(member.primaryKey)]
                 if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }

@@ -284,9 +284,8 @@ extension SQLiteStore {
                     try db.run("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = ? AND \(targetColumn) = ?", [.integer(owner), .integer(target)])
                 }
                 let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
-                let onConflict = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
                 let sql = "INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) "
-                    + "ON CONFLICT (\(join.primaryOwnerSQL), \(join.secondaryOwnerSQL)) \(onConflict)"
+                    + join.onConflictClause(updating: orderColumn)
                 for (position, target) in targets {
                     var values: [SQLiteValue] = [.integer(owner), .integer(target)]
                     if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }

@@ -14,7 +14,8 @@ extension NSPersistentStore {
 
 extension StoreSchema {
     /// Calls `body` with every to-many value the saved `rows` carry (a relationship never read
-    /// is unchanged and carries none) and the place the store keeps it: unordered sides first,
+    /// is unchanged and carries none) that is written apart from the rows
+    /// (``StoreToManySource/isWrittenApart``), and the place the store keeps it: unordered sides first,
     /// so that when both sides of a pair are saved the ordered side's pass runs last and leaves
     /// its order column filled. `toManySlots` gives a row's to-many slots (the store's plan).
     func forEachSavedToMany<Rows: Sequence<StoreRow>>(
@@ -25,7 +26,7 @@ extension StoreSchema {
         for orderedPass in [false, true] {
             for row in rows {
                 for (slot, relationship) in try toManySlots(row) where relationship.isOrdered == orderedPass {
-                    guard case .objectIDs(let members) = row.values[slot], let source = toManySource(for: relationship) else { continue }
+                    guard case .objectIDs(let members) = row.values[slot], let source = toManySource(for: relationship), source.isWrittenApart else { continue }
                     try body(row, members, source)
                 }
             }

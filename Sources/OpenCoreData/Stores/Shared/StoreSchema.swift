@@ -375,6 +375,15 @@ final class StoreJoinTable {
         primaryOwnerSQL = StoreSchema.quoted(primaryOwnerColumn)
         secondaryOwnerSQL = StoreSchema.quoted(secondaryOwnerColumn)
     }
+
+    /// The conflict clause of an `INSERT` of pairs into this table (SQLite and PostgreSQL
+    /// spell it alike). Both sides of a many-to-many write the same pairs; a pair already
+    /// there stays, and only the writing side's `orderColumn` (quoted), if it has one, takes
+    /// the new position, so the other side's order survives.
+    func onConflictClause(updating orderColumn: String?) -> String {
+        let action = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
+        return "ON CONFLICT (\(primaryOwnerSQL), \(secondaryOwnerSQL)) \(action)"
+    }
 }
 
 /// Where the members of a to-many relationship are recorded.
@@ -384,6 +393,16 @@ enum StoreToManySource {
     /// Many-to-many: pairs in a join table; `targetTable` holds the members' rows (for their `Z_ENT`).
     /// The column names are quoted, ready for generated SQL.
     case joinTable(StoreJoinTable, ownerColumn: String, targetColumn: String, orderColumn: String?, targetTable: StoreEntityTable)
+
+    /// Whether a save writes this relationship apart from the owner's and members' rows: a
+    /// join table's pairs, or an ordered one-to-many's positions in its members' order
+    /// column. An unordered one-to-many lives wholly in the members' foreign keys.
+    var isWrittenApart: Bool {
+        switch self {
+        case .joinTable: return true
+        case .foreignKey(_, _, let orderColumn): return orderColumn != nil
+        }
+    }
 }
 
 /// A model Core Data's table layout can't express; the store reports it as an NSError.
