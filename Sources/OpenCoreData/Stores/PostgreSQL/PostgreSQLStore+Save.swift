@@ -332,46 +332,86 @@ extension PostgreSQLStore {
     /// unchanged and not rewritten). Unordered sides first, so that an ordered side's order
     /// column is written last; a pair already there keeps the other side's order column.
     /// `deletingLeftPairs`: first delete an owner's pairs whose member left. A migration's join
-    /// tables start empty, so it passes false only to save one `DELETE` per owner.
+    /// tables start empty, so it passes false only to save a `DELETE` per relationship.
+    ///
+    /// The writes of one relationship side go as one statement for all the saved owners,
+    /// their keys as `bigint[]` parameters (``ToManyWrite``), not one statement per owner.
     private func writeToManyRelationships(of rows: [StoreRow], deletingLeftPairs: Bool = true) throws {
+        var writes: [ToManyWrite] = []  // in the order of their first owner: unordered sides first
+        var writeIndex: [String: Int] = [:]
         try schema.forEachSavedToMany(in: rows, toManySlots: { try entityPlan($0).toManySlots }) { row, members, source in
-            let owner = row.key.primaryKey
-            switch source {
+            let key = ToManyWrite.key(of: source)
+            let i: Int
+            if let known = writeIndex[key] { i = known } else {
+                i = writes.count
+                writeIndex[key] = i
+                writes.append(ToManyWrite(source: source))
+            }
+            writes[i].owners.append(row.key.primaryKey)
+            for (position, member) in members.enumerated() {
+                guard let target = try savedRelatedID(.objectID(member), row) else { continue }
+                writes[i].append(owner: row.key.primaryKey, target: target.primaryKey, position: position)
+            }
+        }
+        for write in writes {
+            switch write.source {
             case let .foreignKey(table, _, orderColumn):
-                guard let orderColumn else { return }
-                for (position, member) in members.enumerated() {
-                    try query("UPDATE \(table.sqlName) SET \(table.columns[orderColumn].sqlName) = $1 WHERE \"Z_PK\" = $2",
-                              [.integer(StoreSchema.orderKey(position)), .integer(member.primaryKey)])
-                }
+                guard let orderColumn, !write.targets.isEmpty else { continue }
+                try query("UPDATE \(table.sqlName) AS t SET \(table.columns[orderColumn].sqlName) = m.position "
+                          + "FROM unnest($1::bigint[], $2::bigint[]) AS m(key, position) WHERE t.\"Z_PK\" = m.key",
+                          [Self.bigintArray(write.targets), Self.bigintArray(write.orderKeys)])
             case let .joinTable(join, ownerColumn, targetColumn, orderColumn, _):
-                var targets: [(position: Int, key: Int64)] = []
-                for (position, member) in members.enumerated() {
-                    if let target = try savedRelatedID(.objectID(member), row) { targets.append((position, target.primaryKey)) }
-                }
                 if deletingLeftPairs {
                     // Only the pairs that left: a pair that stays keeps the order column its
                     // other side wrote (an ordered inverse whose owner this save did not touch).
-                    let kept = "{" + targets.map { String($0.key) }.joined(separator: ",") + "}"
-                    try query("DELETE FROM \(join.sqlName) WHERE \(ownerColumn) = $1 AND NOT (\(targetColumn) = ANY($2::bigint[]))", [.integer(owner), .text(kept)])
+                    try query("DELETE FROM \(join.sqlName) AS j WHERE j.\(ownerColumn) = ANY($1::bigint[]) AND NOT EXISTS "
+                              + "(SELECT 1 FROM unnest($2::bigint[], $3::bigint[]) AS k(owner, target) WHERE k.owner = j.\(ownerColumn) AND k.target = j.\(targetColumn))",
+                              [Self.bigintArray(write.owners), Self.bigintArray(write.pairOwners), Self.bigintArray(write.targets)])
                 }
-                guard !targets.isEmpty else { return }
-                let width = orderColumn == nil ? 2 : 3
-                var values: [PostgreSQLValue] = []
-                for (position, target) in targets {
-                    values += [.integer(owner), .integer(target)]
-                    if orderColumn != nil { values.append(.integer(StoreSchema.orderKey(position))) }
+                guard !write.targets.isEmpty else { continue }
+                var columns = [ownerColumn, targetColumn]
+                var arrays = [Self.bigintArray(write.pairOwners), Self.bigintArray(write.targets)]
+                if let orderColumn {
+                    columns.append(orderColumn)
+                    arrays.append(Self.bigintArray(write.orderKeys))
                 }
-                let columns = [ownerColumn, targetColumn] + (orderColumn.map { [$0] } ?? [])
-                // At most ``insertParameterLimit`` parameters per statement.
-                let rowsPerStatement = Self.insertParameterLimit / width
-                for start in stride(from: 0, to: values.count / width, by: rowsPerStatement) {
-                    let end = min(start + rowsPerStatement, values.count / width)
-                    let tuples = (0..<(end - start)).map { r in "(" + (1...width).map { "$\(r * width + $0)" }.joined(separator: ", ") + ")" }
-                    try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) \(join.onConflictClause(updating: orderColumn))",
-                              Array(values[(start * width)..<(end * width)]))
-                }
+                let unnested = arrays.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", ")
+                try query("INSERT INTO \(join.sqlName) (\(columns.joined(separator: ", "))) SELECT * FROM unnest(\(unnested)) "
+                          + join.onConflictClause(updating: orderColumn), arrays)
             }
         }
+    }
+
+    /// The to-many writes of one relationship side in a save: its owners, and their members'
+    /// pairs in order. The pairs are unique (an owner is saved once, a to-many holds a member
+    /// once), as `ON CONFLICT DO UPDATE` needs within one statement.
+    private struct ToManyWrite {
+        let source: StoreToManySource
+        /// Every saved owner, those left without members included (their pairs all go).
+        var owners: [Int64] = []
+        /// Parallel: pair `i` is (`pairOwners[i]`, `targets[i]`) at order key `orderKeys[i]`.
+        private(set) var pairOwners: [Int64] = [], targets: [Int64] = [], orderKeys: [Int64] = []
+
+        init(source: StoreToManySource) { self.source = source }
+
+        mutating func append(owner: Int64, target: Int64, position: Int) {
+            pairOwners.append(owner)
+            targets.append(target)
+            orderKeys.append(StoreSchema.orderKey(position))
+        }
+
+        /// Names a relationship side: its join table and owner column, or its members' order column.
+        static func key(of source: StoreToManySource) -> String {
+            switch source {
+            case let .foreignKey(table, column, _): return "\(table.sqlName).\(column)"
+            case let .joinTable(join, ownerColumn, _, _, _): return "\(join.sqlName).\(ownerColumn)"
+            }
+        }
+    }
+
+    /// `keys` as one `bigint[]` parameter, in PostgreSQL's array text form (`{1,2,3}`).
+    static func bigintArray(_ keys: [Int64]) -> PostgreSQLValue {
+        .text("{" + keys.map(String.init).joined(separator: ",") + "}")
     }
 
     private func entityPlan(_ row: StoreRow) throws -> PostgreSQLEntityPlan {
