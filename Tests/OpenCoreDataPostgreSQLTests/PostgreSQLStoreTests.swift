@@ -1543,6 +1543,29 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try migrationSchemas(), holdingSchemas, "the holding schema went with the migration")
     }
 
+    /// An entity the new model drops takes its history changes with it; the others stay, in
+    /// the new model's entity numbers.
+    func testAMigrationDroppingAnEntityDropsItsHistoryChanges() throws {
+        let v1 = try server(model: Self.makeModel(extraEntity: true), options: Self.tracking)
+        try v1.performAndWait {
+            for i in 0..<3 {
+                NSEntityDescription.insertNewObject(forEntityName: "Aardvark", into: v1).setValue("a\(i)", forKey: "name")
+            }
+            NSEntityDescription.insertNewObject(forEntityName: "Department", into: v1).setValue("ops", forKey: "name")
+            try v1.save()
+            NSEntityDescription.insertNewObject(forEntityName: "Aardvark", into: v1).setValue("a3", forKey: "name")
+            try v1.save()
+        }
+        XCTAssertEqual(try history(after: nil, in: v1).flatMap { $0.changes ?? [] }.count, 5)
+
+        let migrated = try server(model: Self.makeModel(extraAttribute: "motto"), options: Self.migrating)
+        let changes = try history(after: nil, in: migrated).flatMap { $0.changes ?? [] }
+        XCTAssertEqual(changes.map(\.changedObjectID.entity.name), ["Department"], "the aardvarks' changes went with their entity")
+        // Gone from the table too, not only unread: a later entity may take the number.
+        let schema = try XCTUnwrap(URLComponents(url: storeURL, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value)
+        XCTAssertEqual(try testServerConnection().query("SELECT count(*) FROM \"\(schema)\".\"ACHANGE\"", []).first?.first, .integer(1))
+    }
+
     func testAMigrationKeepsTheOrderOfAnOrderedManyToMany() throws {
         func orders(_ context: NSManagedObjectContext) throws -> [String] {
             try context.performAndWait {

@@ -151,23 +151,39 @@ extension PostgreSQLStore {
             let batch = try query("SELECT \"Z_PK\", \"ZENTITY\", \"ZCOLUMNS\" FROM \"ACHANGE\" WHERE \"Z_PK\" > $1 ORDER BY \"Z_PK\" LIMIT \(Self.migrationBatchSize)", [.integer(after)])
             guard case .integer(let last)? = batch.last?.first else { break }
             after = last
+            // One statement per distinct (entity, columns) of the batch, not one per change:
+            // a batch of changes shares few of them.
+            var removed: [Int64] = []
+            var renumbered: [RenumberedChange: [Int64]] = [:]
             for row in batch {
                 guard case .integer(let id) = row[0], case .integer(let old) = row[1] else { continue }
                 guard let (source, destination) = numbers[old], let layout = destination.layout else {
-                    try query("DELETE FROM \"ACHANGE\" WHERE \"Z_PK\" = $1", [.integer(id)])
+                    removed.append(id)
                     continue
                 }
-                var columns: PostgreSQLValue = .null
+                var columns: Data?
                 if case .bytes(let bitmap) = row[2] {
                     let renamed = converter.sourceNames[destination.name ?? ""] ?? [:]
                     let names = Set(HistoryColumns.decode(bitmap, of: source).map(\.name))
                     let slots = layout.properties.indices.filter { names.contains(renamed[layout.properties[$0].name] ?? layout.properties[$0].name) }
-                    columns = HistoryColumns.encode(slots, of: destination).map { .bytes($0) } ?? .null
+                    columns = HistoryColumns.encode(slots, of: destination)
                 }
-                try query("UPDATE \"ACHANGE\" SET \"ZENTITY\" = $1, \"ZCOLUMNS\" = $2 WHERE \"Z_PK\" = $3",
-                          [.integer(Int64(schema.number(of: destination))), columns, .integer(id)])
+                renumbered[RenumberedChange(entity: Int64(schema.number(of: destination)), columns: columns), default: []].append(id)
+            }
+            if !removed.isEmpty {
+                try query("DELETE FROM \"ACHANGE\" WHERE \"Z_PK\" = ANY($1::bigint[])", [Self.bigintArray(removed)])
+            }
+            for (change, ids) in renumbered {
+                try query("UPDATE \"ACHANGE\" SET \"ZENTITY\" = $1, \"ZCOLUMNS\" = $2 WHERE \"Z_PK\" = ANY($3::bigint[])",
+                          [.integer(change.entity), change.columns.map { .bytes($0) } ?? .null, Self.bigintArray(ids)])
             }
         }
+    }
+
+    /// A history change's new entity number and changed-columns bitmap.
+    private struct RenumberedChange: Hashable {
+        let entity: Int64
+        let columns: Data?
     }
 
     /// How many source rows a migration holds at once.
