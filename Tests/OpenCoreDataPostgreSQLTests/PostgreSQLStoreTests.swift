@@ -1622,6 +1622,31 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try migrationSchemas(), holdingSchemas, "the holding schema went with the rollback")
     }
 
+    /// A view or a foreign key of the user's on a store table would be lost with the old
+    /// tables: the migration refuses before copying, names them, and leaves the store as it was.
+    func testAMigrationNamesTheViewsAndForeignKeysThatDependOnTheOldTables() throws {
+        let v1 = try server(options: Self.tracking)
+        _ = try v1.performAndWait { try Self.saveOpsDepartment(with: ["ann", "bo"], in: v1) }
+        let before = try Self.snapshot(v1)
+        let schema = try XCTUnwrap(URLComponents(url: storeURL, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value)
+        let admin = try testServerConnection()
+        _ = try admin.query("CREATE VIEW \"\(schema)\".staff AS SELECT \"ZNAME\" FROM \"\(schema)\".\"ZEMPLOYEE\"", [])
+        _ = try admin.query("CREATE TABLE \"\(schema)\".budgets (department bigint CONSTRAINT budgets_department REFERENCES \"\(schema)\".\"ZDEPARTMENT\" (\"Z_PK\"))", [])
+
+        XCTAssertThrowsError(try server(model: Self.makeModel(extraAttribute: "motto"), options: Self.migrating)) { error in
+            let error = error as NSError
+            XCTAssertEqual(error.code, NSMigrationError)
+            XCTAssertTrue(error.localizedDescription.contains("view staff (on ZEMPLOYEE)"), error.localizedDescription)
+            XCTAssertTrue(error.localizedDescription.contains("budgets_department"), error.localizedDescription)
+            XCTAssertTrue(error.localizedDescription.contains("Drop them, migrate, and create them again"), error.localizedDescription)
+        }
+        XCTAssertEqual(try Self.snapshot(server()), before, "the old model's servers read on")
+
+        _ = try admin.query("DROP VIEW \"\(schema)\".staff", [])
+        _ = try admin.query("DROP TABLE \"\(schema)\".budgets", [])
+        XCTAssertEqual(try Self.snapshot(server(model: Self.makeModel(extraAttribute: "motto"), options: Self.migrating)), before, "without them it migrates")
+    }
+
     // MARK: Copying between stores
 
     /// Names, keys (the last part of an object URI: `p7`) and relationships of everything in `context`.

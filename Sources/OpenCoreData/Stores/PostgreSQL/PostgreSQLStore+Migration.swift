@@ -87,6 +87,7 @@ extension PostgreSQLStore {
         // Unique to this migration; the transaction holds the schema lock, so no other
         // migration runs, but a holding schema left by hand must not be written into.
         let holding = StoreSchema.quoted("ocd_migration_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())
+        try refuseObjectsDepending(on: sourceSchema.tables.map(\.name) + sourceSchema.joinTables.map(\.name))
         try query("CREATE SCHEMA \(holding)")
         let movedTables = sourceSchema.tables.map(\.sqlName) + sourceSchema.joinTables.map(\.sqlName)
         for name in movedTables {
@@ -178,6 +179,31 @@ extension PostgreSQLStore {
                           [.integer(change.entity), change.columns.map { .bytes($0) } ?? .null, Self.bigintArray(ids)])
             }
         }
+    }
+
+    /// Fails the migration before it copies anything when an object of the user's depends on
+    /// one of the old `tables` (unquoted names in the store's schema): a view, or a foreign
+    /// key of another table. The migration drops the old tables without CASCADE, so such an
+    /// object would fail it only at the end, after the copy, with PostgreSQL's generic
+    /// message; this names it and says what to do. Objects that go with a table on their own
+    /// (its indexes, constraints, triggers) depend on it automatically, not normally.
+    private func refuseObjectsDepending(on tables: [String]) throws {
+        let dependents = try query("""
+            SELECT DISTINCT CASE WHEN d.classid = 'pg_rewrite'::regclass
+                                 THEN 'view ' || (SELECT r.ev_class::regclass::text FROM pg_rewrite r WHERE r.oid = d.objid)
+                                 ELSE pg_describe_object(d.classid, d.objid, d.objsubid) END,
+                   t.relname::text
+            FROM pg_depend d JOIN pg_class t ON t.oid = d.refobjid
+            WHERE d.refclassid = 'pg_class'::regclass AND d.deptype = 'n'
+              AND t.relnamespace = current_schema()::regnamespace AND t.relname = ANY($1::text[])
+            ORDER BY 1, 2
+            """, [Self.textArray(tables)])
+        guard !dependents.isEmpty else { return }
+        let named = dependents.map { row -> String in
+            guard case .text(let object) = row[0], case .text(let table) = row[1] else { return "\(row)" }
+            return "\(object) (on \(table))"
+        }
+        throw RowConverter.migrationError(describedURL, "the new model replaces the store's tables, and objects of the database depend on the old ones: \(named.joined(separator: ", ")). Drop them, migrate, and create them again on the new tables")
     }
 
     /// A history change's new entity number and changed-columns bitmap.

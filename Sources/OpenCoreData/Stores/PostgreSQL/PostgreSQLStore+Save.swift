@@ -414,6 +414,11 @@ extension PostgreSQLStore {
         .text("{" + keys.map(String.init).joined(separator: ",") + "}")
     }
 
+    /// `strings` as one `text[]` parameter: each element quoted, its `"` and `\` escaped.
+    static func textArray(_ strings: [String]) -> PostgreSQLValue {
+        .text("{" + strings.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}")
+    }
+
     private func entityPlan(_ row: StoreRow) throws -> PostgreSQLEntityPlan {
         guard let plan = plan(for: row.entity) else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "The PostgreSQL store at \(describedURL) does not hold entity '\(row.entity.name ?? "?")'.")
