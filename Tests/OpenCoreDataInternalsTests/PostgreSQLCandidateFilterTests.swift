@@ -22,7 +22,13 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
         boss.name = "boss"
         boss.destinationEntity = employee
         boss.maxCount = 1
-        employee.properties.append(boss)
+        let reports = NSRelationshipDescription()
+        reports.name = "reports"
+        reports.destinationEntity = employee
+        reports.maxCount = 0
+        reports.inverseRelationship = boss
+        boss.inverseRelationship = reports
+        employee.properties += [boss, reports]
         let model = NSManagedObjectModel()
         model.entities = [employee]
         let schema = try StoreSchema(model: model, entityNumbers: nil, existingTables: [])
@@ -99,6 +105,25 @@ final class PostgreSQLCandidateFilterTests: XCTestCase {
         for format in ["boss.rating IN {1, 2, 3}", "boss.rating BETWEEN {1, 2}", "boss.rating != 2", "boss.age > 3"] {
             let f = try XCTUnwrap(PostgreSQLCandidateFilter(NSPredicate(format: format), plan: plan, firstParameter: 1, storeToken: store.token, schema: schema), format)
             XCTAssertEqual(f.sql.components(separatedBy: "FROM \"ZEMPLOYEE\" a1").count, 2, "\(format): \(f.sql)")
+        }
+    }
+
+    /// A SUBQUERY's members are the alias `m`, its columns qualified with it; the owner is the
+    /// fetched row, named by its table (here the same table: a reflexive relationship).
+    func testASubqueryCountsTheMembersItsPredicateHoldsFor() throws {
+        let store = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: URL(string: "postgresql://localhost/test")!)
+        let (plan, schema) = try employeePlanAndSchema(in: store)
+        let f = try XCTUnwrap(PostgreSQLCandidateFilter(NSPredicate(format: "SUBQUERY(reports, $r, $r.age > 30 AND age < 60).@count == 0"),
+                                                        plan: plan, firstParameter: 1, storeToken: store.token, schema: schema))
+        XCTAssertEqual(f.sql, "(SELECT ocd_once.v = $3 FROM (SELECT (SELECT count(*) FROM \"ZEMPLOYEE\" m WHERE m.\"ZBOSS\" = \"ZEMPLOYEE\".\"Z_PK\" "
+                       + "AND (m.\"ZAGE\" > $1 AND m.\"ZAGE\" < $2)) AS v OFFSET 0) ocd_once)")
+        XCTAssertEqual(f.values, [.integer(30), .integer(60), .integer(0)])
+        XCTAssertTrue(f.isExact)
+        XCTAssertNil(PostgreSQLCandidateFilter(NSPredicate(format: "SUBQUERY(reports, $r, $r.age > 30).@count == 0"), plan: plan, firstParameter: 1, schema: schema),
+                     "without the store's token: unsaved members are counted in memory only")
+        for format in ["SUBQUERY(reports, $r, $r.boss == nil).@count == 0", "SUBQUERY(reports, $r, $other.age > 30).@count == 0",
+                       "SUBQUERY(reports, $r, $r.boss.age > 30).@count == 0", "SUBQUERY(boss, $r, $r.age > 30).@count == 0"] {
+            XCTAssertNil(PostgreSQLCandidateFilter(NSPredicate(format: format), plan: plan, firstParameter: 1, storeToken: store.token, schema: schema), format)
         }
     }
 

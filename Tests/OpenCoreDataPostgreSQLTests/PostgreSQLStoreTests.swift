@@ -591,6 +591,17 @@ final class PostgreSQLStoreTests: XCTestCase {
                                     "employees.@max.salary == nil", "employees.@max.age != 36"], true),
             ("Project", "title", ["members.@sum.age >= 60", "members.@avg.age < 30", "members.@max.badge > 3", "members.@min.age IN {19, 28}"], true),
             ("Department", "name", ["employees.@sum.salary == 0", "employees.@max.rating == nil", "employees.@min.hired != nil"], false),
+            // SUBQUERY counts: inside, `$e.x` and plain `x` both name the member; a nil age is
+            // not > 30, but NOT (age > 30) holds for it, as in memory.
+            ("Department", "name", ["SUBQUERY(employees, $e, $e.age > 30).@count > 0", "SUBQUERY(employees, $e, age >= 28 AND $e.badge != 5).@count == 1",
+                                    "SUBQUERY(employees, $e, NOT ($e.age > 30)).@count >= 2", "SUBQUERY(employees, $e, $e.age == nil).@count == 1",
+                                    "SUBQUERY(employees, $e, $e.age IN {28, 36} OR $e.badge < 2).@count BETWEEN {1, 2}",
+                                    "name != 'HR' AND SUBQUERY(employees, $e, $e.age < 100).@count == 0"], true),
+            ("Project", "title", ["SUBQUERY(members, $m, $m.age < 30).@count >= 1", "SUBQUERY(members, $m, $m.badge > 3).@count == 0"], true),
+            // A relationship, a quantifier or another SUBQUERY inside stays with the evaluator.
+            ("Department", "name", ["SUBQUERY(employees, $e, $e.department.name == 'Legal').@count > 0",
+                                    "SUBQUERY(employees, $e, ANY $e.projects.title == 'Apollo').@count > 0",
+                                    "SUBQUERY(employees, $e, SUBQUERY($e.projects, $p, $p.title != nil).@count > 0).@count > 0"], false),
         ]
         for (entity, key, formats, exact) in aggregates {
             for format in formats {

@@ -19,7 +19,8 @@ import Foundation
 /// relationship `==`/`!=` nil, an object ID or an object of the fetching context
 /// (`department == %@`), by its foreign key; and such comparisons of an attribute at the end
 /// of to-one relationships (`department.name`), or of a to-many's `@count`; `ANY`/`ALL` a
-/// member's attribute (`ANY projects.title == 'x'`). An AND narrows by its parts up to the first it
+/// member's attribute (`ANY projects.title == 'x'`); `SUBQUERY(toMany, $x, predicate).@count`
+/// where the predicate compares only the member's own attributes. An AND narrows by its parts up to the first it
 /// can't translate (the evaluator stops at the first false part, so a later part must not hide
 /// a row on which an untranslated one throws); an OR only when every part translates, a NOT
 /// only when its inside does.
@@ -38,7 +39,15 @@ struct PostgreSQLCandidateFilter {
 
     /// What a translation needs besides the predicate.
     private struct Scope {
-        let plan: PostgreSQLEntityPlan
+        /// The entity and table of the row a clause tests: the fetched row's, or inside a
+        /// `SUBQUERY` the member's.
+        let entity: NSEntityDescription
+        let table: StoreEntityTable
+        /// The alias of a `SUBQUERY`'s member row, whose columns are qualified with it; nil for
+        /// the fetched row, whose columns go unqualified.
+        var member: String? = nil
+        /// The `SUBQUERY`'s variable, which names the member row as plain key paths do.
+        var variable: String? = nil
         /// The number of the first parameter (`$n`) the clause binds.
         let first: Int
         /// The store's token, when relationships may be compared (nil while the context
@@ -59,7 +68,7 @@ struct PostgreSQLCandidateFilter {
     init?(_ predicate: NSPredicate, plan: PostgreSQLEntityPlan, firstParameter: Int, storeToken: Int32? = nil, context: (any RequestingContext)? = nil,
           comparesStrings: Bool = false, schema: StoreSchema? = nil) {
         var values: [PostgreSQLValue] = []
-        let scope = Scope(plan: plan, first: firstParameter, storeToken: storeToken, context: context, comparesStrings: comparesStrings, schema: schema)
+        let scope = Scope(entity: plan.entity, table: plan.table, first: firstParameter, storeToken: storeToken, context: context, comparesStrings: comparesStrings, schema: schema)
         // Past 60,000 parameters the statement (at most 65,535 with the entity numbers and a
         // page's limits) would fail: the evaluator decides instead.
         guard let (sql, complete) = Self.translate(predicate, scope, &values), values.count <= 60_000 else { return nil }
@@ -103,25 +112,62 @@ struct PostgreSQLCandidateFilter {
                 return ("NOT COALESCE(\(inside), FALSE)", true)
             }
         }
-        guard let c = predicate as? NSComparisonPredicate, c.options.isEmpty,
-              case let .keyPath(nil, components) = c.leftExpression.node, !components.isEmpty else { return nil }
+        guard let c = predicate as? NSComparisonPredicate, c.options.isEmpty else { return nil }
+        if case let .keyPath(operand?, components) = c.leftExpression.node, case let .subquery(collection, variable, inner) = operand.node {
+            let before = values
+            guard components == ["@count"], c.comparisonPredicateModifier == .direct,
+                  let count = subqueryCount(collection, variable, inner, scope, &values),
+                  let clause = clause(c, integerAggregate, "ocd_once.v", scope, &values) else { values = before; return nil }
+            return (computedOnce(count, in: clause), true)
+        }
+        guard case let .keyPath(operand, components) = c.leftExpression.node, !components.isEmpty else { return nil }
+        switch operand?.node {
+        case nil: break
+        case .variable(let name)? where name == scope.variable: break  // `$x.age` inside a SUBQUERY
+        default: return nil
+        }
         guard c.comparisonPredicateModifier == .direct else { return quantified(c, components, scope, &values).map { ($0, true) } }
-        if components.count == 1, let relationship = scope.plan.entity.propertiesByName[components[0]] as? NSRelationshipDescription {
+        if components.count == 1, let relationship = scope.entity.propertiesByName[components[0]] as? NSRelationshipDescription {
             guard case .constant(let boxed) = c.rightExpression.node else { return nil }
             return relationshipComparison(relationship, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values).map { ($0, true) }
         }
         guard let (attribute, value) = value(at: components, scope) else { return nil }
-        func clause(_ name: String) -> String? {
-            switch c.predicateOperatorType {
-            case .in: return membership(attribute, name, c.rightExpression, scope, &values)
-            case .between: return between(attribute, name, c.rightExpression, scope, &values)
-            default:
-                guard case .constant(let boxed) = c.rightExpression.node else { return nil }
-                return comparison(attribute, name, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values)
-            }
+        guard components.count > 1 else { return clause(c, attribute, value, scope, &values).map { ($0, true) } }
+        return clause(c, attribute, "ocd_once.v", scope, &values).map { (computedOnce(value, in: $0), true) }
+    }
+
+    /// The clause of comparison `c` for a value `name` of `attribute`'s kind.
+    private static func clause(_ c: NSComparisonPredicate, _ attribute: NSAttributeDescription, _ name: String, _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
+        switch c.predicateOperatorType {
+        case .in: return membership(attribute, name, c.rightExpression, scope, &values)
+        case .between: return between(attribute, name, c.rightExpression, scope, &values)
+        default:
+            guard case .constant(let boxed) = c.rightExpression.node else { return nil }
+            return comparison(attribute, name, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values)
         }
-        guard components.count > 1 else { return clause(value).map { ($0, true) } }
-        return clause("ocd_once.v").map { (computedOnce(value, in: $0), true) }
+    }
+
+    /// `SUBQUERY(toMany, $x, predicate).@count` of the fetched row: its members for which the
+    /// predicate holds, counted. Only where the predicate translates whole and reads nothing
+    /// but the member's own attributes (`$x.age`, or `age`: inside, both name the member, as
+    /// in the evaluator), compared with constants; and only while the store's answer is
+    /// final, as `@count`.
+    ///
+    ///     SUBQUERY(employees, $e, $e.age > 30).@count
+    ///       → (SELECT count(*) FROM "ZEMPLOYEE" m WHERE m."ZDEPARTMENT" = "ZDEPARTMENT"."Z_PK" AND m."ZAGE" > $1)
+    ///
+    /// The member's scope has no store token, so nothing in it follows a relationship (and no
+    /// `SUBQUERY` nests): those stay with the evaluator.
+    private static func subqueryCount(_ collection: NSExpression, _ variable: String, _ predicate: NSPredicate, _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
+        guard scope.storeToken != nil, scope.member == nil, let schema = scope.schema,
+              case let .keyPath(nil, components) = collection.node, components.count == 1,
+              let relationship = scope.entity.propertiesByName[components[0]] as? NSRelationshipDescription,
+              relationship.isToMany, !relationship.isTransient, let destination = relationship.destinationEntity,
+              let (members, table) = members(of: relationship, scope, schema) else { return nil }
+        let member = Scope(entity: destination, table: table, member: "m", variable: variable, first: scope.first, storeToken: nil,
+                           context: scope.context, comparesStrings: scope.comparesStrings, schema: nil)
+        guard case let (clause, true)? = translate(predicate, member, &values) else { return nil }
+        return "(SELECT count(*) \(members) AND \(clause))"
     }
 
     /// `clause` (which names the value `ocd_once.v`) of a value that is a correlated subquery
@@ -156,16 +202,16 @@ struct PostgreSQLCandidateFilter {
     private static func value(at components: [String], _ scope: Scope) -> (NSAttributeDescription, String)? {
         if components.count == 2, components[1] == "@count" { return memberCount(of: components[0], scope) }
         if components.count == 3, components[1].hasPrefix("@") { return memberAggregate(components[1], of: components[2], in: components[0], scope) }
-        var entity = scope.plan.entity
-        var table = scope.plan.table
+        var entity = scope.entity
+        var table = scope.table
         var key: String?  // the SQL of the current object's Z_PK, nil for the fetched row
         for (step, name) in components.enumerated() {
-            let qualifier = key == nil ? table.sqlName : "a\(step)"
+            let qualifier = key == nil ? scope.member ?? table.sqlName : "a\(step)"
             let property = entity.propertiesByName[name]
             if step == components.count - 1 {
                 guard let attribute = property as? NSAttributeDescription, !attribute.isTransient, let column = table.columnIndex(for: attribute) else { return nil }
                 let columnSQL = "\(qualifier).\(table.columns[column].sqlName)"
-                guard let key else { return (attribute, table.columns[column].sqlName) }
+                guard let key else { return (attribute, scope.member.map { "\($0).\(table.columns[column].sqlName)" } ?? table.columns[column].sqlName) }
                 return (attribute, "(SELECT \(columnSQL) FROM \(table.sqlName) \(qualifier) WHERE \(qualifier).\"Z_PK\" = \(key))")
             }
             guard scope.storeToken != nil, let schema = scope.schema, let relationship = property as? NSRelationshipDescription, !relationship.isToMany, !relationship.isTransient,
@@ -186,7 +232,7 @@ struct PostgreSQLCandidateFilter {
     /// answer is final.
     private static func quantified(_ c: NSComparisonPredicate, _ components: [String], _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
         guard components.count == 2, scope.storeToken != nil, let schema = scope.schema,
-              let relationship = scope.plan.entity.propertiesByName[components[0]] as? NSRelationshipDescription,
+              let relationship = scope.entity.propertiesByName[components[0]] as? NSRelationshipDescription,
               relationship.isToMany, !relationship.isOrdered, !relationship.isTransient, let destination = relationship.destinationEntity,
               let attribute = destination.propertiesByName[components[1]] as? NSAttributeDescription, !attribute.isTransient,
               let (members, memberTable) = members(of: relationship, scope, schema) else { return nil }
@@ -211,7 +257,7 @@ struct PostgreSQLCandidateFilter {
     /// Only while the store's answer is final: unsaved members are counted in memory only.
     private static func memberCount(of name: String, _ scope: Scope) -> (NSAttributeDescription, String)? {
         guard scope.storeToken != nil, let schema = scope.schema,
-              let relationship = scope.plan.entity.propertiesByName[name] as? NSRelationshipDescription,
+              let relationship = scope.entity.propertiesByName[name] as? NSRelationshipDescription,
               relationship.isToMany, !relationship.isTransient, let (members, _) = members(of: relationship, scope, schema) else { return nil }
         return (integerAggregate, "(SELECT count(*) \(members))")
     }
@@ -234,7 +280,7 @@ struct PostgreSQLCandidateFilter {
     /// Only while the store's answer is final, as `@count`.
     private static func memberAggregate(_ op: String, of attributeName: String, in name: String, _ scope: Scope) -> (NSAttributeDescription, String)? {
         guard scope.storeToken != nil, let schema = scope.schema,
-              let relationship = scope.plan.entity.propertiesByName[name] as? NSRelationshipDescription,
+              let relationship = scope.entity.propertiesByName[name] as? NSRelationshipDescription,
               relationship.isToMany, !relationship.isTransient, let (members, table) = members(of: relationship, scope, schema),
               let attribute = relationship.destinationEntity?.propertiesByName[attributeName] as? NSAttributeDescription, !attribute.isTransient,
               let column = table.columnIndex(for: attribute) else { return nil }
@@ -261,7 +307,7 @@ struct PostgreSQLCandidateFilter {
     /// by their foreign key, or the join table's pairs joined to the destination's rows.
     private static func members(of relationship: NSRelationshipDescription, _ scope: Scope, _ schema: StoreSchema) -> (from: String, table: StoreEntityTable)? {
         guard let source = schema.toManySource(for: relationship) else { return nil }
-        let owner = "\(scope.plan.table.sqlName).\"Z_PK\""
+        let owner = "\(scope.member ?? scope.table.sqlName).\"Z_PK\""
         switch source {
         case let .foreignKey(table, column, _):
             return ("FROM \(table.sqlName) m WHERE m.\(table.columns[column].sqlName) = \(owner)", table)
@@ -320,9 +366,9 @@ struct PostgreSQLCandidateFilter {
         // `storeToken` is checked here, not only by `StoreRelationshipOperand` (which needs it
         // for IDs alone): `== nil` too is decided in SQL only while the answer is final.
         guard scope.storeToken != nil, type == .equalTo || type == .notEqualTo, !relationship.isToMany, !relationship.isTransient,
-              let destination = relationship.destinationEntity, let column = scope.plan.table.columnIndex(for: relationship),
+              let destination = relationship.destinationEntity, let column = scope.table.columnIndex(for: relationship),
               let operand = StoreRelationshipOperand(constant, destination: destination, storeToken: scope.storeToken, context: scope.context) else { return nil }
-        let name = scope.plan.table.columns[column].sqlName
+        let name = scope.member.map { "\($0).\(scope.table.columns[column].sqlName)" } ?? scope.table.columns[column].sqlName
         let equal = type == .equalTo
         switch operand {
         case .null:
