@@ -97,7 +97,7 @@ final class PostgreSQLStoreTests: XCTestCase {
 
     /// A context on an in-memory store of the same model: every fetch evaluated in memory, the
     /// reference the PostgreSQL store's SQL answers are checked against.
-    private static func inMemoryReference() throws -> NSManagedObjectContext {
+    private static func inMemoryReference(model: NSManagedObjectModel = PostgreSQLStoreTests.model) throws -> NSManagedObjectContext {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -494,6 +494,44 @@ final class PostgreSQLStoreTests: XCTestCase {
             XCTAssertEqual(try store.prepareFetch(plan).isExact, !inMemory, "answered by SQL: \(described)")
             XCTAssertEqual(try badges(reader), try badges(memory), described)
             XCTAssertEqual(try reader.performAndWait { try reader.count(for: request()) }, try memory.performAndWait { try memory.count(for: request()) }, "count: \(described)")
+        }
+    }
+
+    /// `ANY`/`ALL` through an ordered to-many: its members' values are an array, in which a nil
+    /// value takes part (as `NSNull`), unlike the set of an unordered one's; SQL answers as the
+    /// evaluator does either way.
+    func testAnyAndAllThroughAnOrderedToManyAreAnsweredInSQLAsInMemory() throws {
+        let model = PlaylistModel.make()
+        let memory = try Self.inMemoryReference(model: model)
+        let reader = try Self.server(at: storeURL, model: model)
+        for context in [reader, memory] {
+            try context.performAndWait {
+                let songs = ["x", "y", nil, "z"].map { title -> NSManagedObject in
+                    let song = NSEntityDescription.insertNewObject(forEntityName: "Song", into: context)
+                    song.setValue(title, forKey: "title")
+                    return song
+                }
+                for (name, members) in [("xy", [0, 1]), ("x-nil", [0, 2]), ("nil", [2]), ("none", []), ("zyx", [3, 1, 0])] {
+                    let list = NSEntityDescription.insertNewObject(forEntityName: "Playlist", into: context)
+                    list.setValue(name, forKey: "name")
+                    list.setValue(NSOrderedSet(array: members.map { songs[$0] }), forKey: "songs")
+                }
+                try context.save()
+            }
+        }
+        let store = try XCTUnwrap(reader.persistentStoreCoordinator!.persistentStores[0] as? PostgreSQLStore)
+        let formats = ["ANY songs.title == 'x'", "ANY songs.title != 'x'", "ANY songs.title == nil", "ANY songs.title != nil",
+                       "ALL songs.title != 'y'", "ALL songs.title == 'x'", "ALL songs.title != nil", "NOT (ANY songs.title IN {'y', 'z'})",
+                       "ANY playlists.name == 'xy'", "ANY playlists.name != 'xy'"]
+        for format in formats {
+            let entity = format.contains("playlists") ? "Song" : "Playlist", key = entity == "Song" ? "title" : "name"
+            func names(_ context: NSManagedObjectContext) throws -> [String] {
+                try context.performAndWait { try Self.fetch(entity, format, sortedBy: key, in: context).map { $0.value(forKey: key) as? String ?? "-" } }
+            }
+            let plan = FetchPlan(entity: try XCTUnwrap(model.entitiesByName[entity]), predicate: NSPredicate(format: format), sortDescriptors: [],
+                                 includesSubentities: true, fetchLimit: 0, fetchOffset: 0, affectedStores: nil)
+            XCTAssertTrue(try store.prepareFetch(plan).isExact, "answered by SQL: \(format)")
+            XCTAssertEqual(try names(reader), try names(memory), format)
         }
     }
 

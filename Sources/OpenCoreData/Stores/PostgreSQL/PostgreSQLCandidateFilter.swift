@@ -224,16 +224,17 @@ struct PostgreSQLCandidateFilter {
         return nil
     }
 
-    /// `ANY`/`ALL toMany.attribute <op> constant` over an unordered to-many relationship of the
-    /// fetched row: EXISTS a member whose value matches / NOT EXISTS one whose value does not
-    /// (NULL, a comparison with a NULL value, read as not matching first). The evaluator
-    /// iterates the *set* of the members' values, which holds no nil, so members with a nil
-    /// value take no part, and no members makes ANY false and ALL true. Only while the store's
-    /// answer is final.
+    /// `ANY`/`ALL toMany.attribute <op> constant` over a to-many relationship of the fetched
+    /// row: EXISTS a member whose value matches / NOT EXISTS one whose value does not (NULL, a
+    /// comparison with a NULL value, read as not matching first). No members makes ANY false
+    /// and ALL true. The evaluator iterates the members' values: of an unordered to-many a
+    /// *set*, which holds no nil, so members with a nil value take no part; of an ordered one
+    /// an array, in which a nil value (`NSNull`) is compared like any other, as the clause
+    /// compares a NULL column. Only while the store's answer is final.
     private static func quantified(_ c: NSComparisonPredicate, _ components: [String], _ scope: Scope, _ values: inout [PostgreSQLValue]) -> String? {
         guard components.count == 2, scope.storeToken != nil, let schema = scope.schema,
               let relationship = scope.entity.propertiesByName[components[0]] as? NSRelationshipDescription,
-              relationship.isToMany, !relationship.isOrdered, !relationship.isTransient, let destination = relationship.destinationEntity,
+              relationship.isToMany, !relationship.isTransient, let destination = relationship.destinationEntity,
               let attribute = destination.propertiesByName[components[1]] as? NSAttributeDescription, !attribute.isTransient,
               let (members, memberTable) = members(of: relationship, scope, schema) else { return nil }
         guard let column = memberTable.columnIndex(for: attribute) else { return nil }
@@ -247,9 +248,10 @@ struct PostgreSQLCandidateFilter {
             matches = comparison(attribute, value, c.predicateOperatorType, KVCValueKinds.unwrap(boxed), scope, &values)
         }
         guard let matches else { values = before; return nil }
+        let taking = relationship.isOrdered ? "" : " AND \(value) IS NOT NULL"
         return c.comparisonPredicateModifier == .any
-            ? "EXISTS (SELECT 1 \(members) AND \(value) IS NOT NULL AND \(matches))"
-            : "NOT EXISTS (SELECT 1 \(members) AND \(value) IS NOT NULL AND NOT COALESCE(\(matches), FALSE))"
+            ? "EXISTS (SELECT 1 \(members)\(taking) AND \(matches))"
+            : "NOT EXISTS (SELECT 1 \(members)\(taking) AND NOT COALESCE(\(matches), FALSE))"
     }
 
     /// `toMany.@count` of the fetched row, as a count of its members' rows (the destination's
