@@ -186,16 +186,22 @@ extension PostgreSQLStore {
     /// key of another table. The migration drops the old tables without CASCADE, so such an
     /// object would fail it only at the end, after the copy, with PostgreSQL's generic
     /// message; this names it and says what to do. Objects that go with a table on their own
-    /// (its indexes, constraints, triggers) depend on it automatically, not normally.
+    /// (its indexes, constraints, triggers) depend on it automatically; some of them (a CHECK
+    /// naming its own table's columns) depend normally too, and are not counted. The schema
+    /// is compared by name: `current_schema()::regnamespace` would read it as SQL (folded to
+    /// lower case, digits as an OID).
     private func refuseObjectsDepending(on tables: [String]) throws {
         let dependents = try query("""
             SELECT DISTINCT CASE WHEN d.classid = 'pg_rewrite'::regclass
                                  THEN 'view ' || (SELECT r.ev_class::regclass::text FROM pg_rewrite r WHERE r.oid = d.objid)
                                  ELSE pg_describe_object(d.classid, d.objid, d.objsubid) END,
                    t.relname::text
-            FROM pg_depend d JOIN pg_class t ON t.oid = d.refobjid
+            FROM pg_depend d JOIN pg_class t ON t.oid = d.refobjid JOIN pg_namespace n ON n.oid = t.relnamespace
             WHERE d.refclassid = 'pg_class'::regclass AND d.deptype = 'n'
-              AND t.relnamespace = current_schema()::regnamespace AND t.relname = ANY($1::text[])
+              AND n.nspname = current_schema() AND t.relname = ANY($1::text[])
+              AND NOT EXISTS (SELECT 1 FROM pg_depend own
+                              WHERE own.classid = d.classid AND own.objid = d.objid AND own.refclassid = 'pg_class'::regclass
+                                AND own.refobjid = d.refobjid AND own.deptype IN ('a', 'i'))
             ORDER BY 1, 2
             """, [Self.textArray(tables)])
         guard !dependents.isEmpty else { return }
