@@ -652,6 +652,19 @@ final class PostgreSQLStoreTests: XCTestCase {
                 XCTAssertEqual(try names(reader), try names(memory), format)
             }
         }
+        // Aggregates at the end of a to-one: nil where the relationship is nil (badges 2 and 6
+        // have no department), as the evaluator's key path is, not an aggregate of no members.
+        for format in ["department.employees.@count >= 3", "department.employees.@count == 2", "department.employees.@count != 3",
+                       "department.employees.@count == nil", "NOT (department.employees.@count > 2)",
+                       "department.employees.@sum.age > 60", "department.employees.@max.badge < 5", "department.employees.@min.age == nil"] {
+            func badges(_ context: NSManagedObjectContext) throws -> [Int32] {
+                try context.performAndWait { try Self.fetch("Employee", format, sortedBy: "badge", in: context).map { $0.value(forKey: "badge") as? Int32 ?? -1 } }
+            }
+            let plan = FetchPlan(entity: employee, predicate: NSPredicate(format: format), sortDescriptors: [], includesSubentities: true,
+                                 fetchLimit: 0, fetchOffset: 0, affectedStores: nil)
+            XCTAssertTrue(try store.prepareFetch(plan).isExact, "answered by SQL: \(format)")
+            XCTAssertEqual(try badges(reader), try badges(memory), format)
+        }
         // The same clauses in a batch update's UPDATE (the outer table named in the subqueries).
         try reader.performAndWait {
             let update = NSBatchUpdateRequest(entityName: "Employee")

@@ -48,6 +48,8 @@ struct PostgreSQLCandidateFilter {
         var member: String? = nil
         /// The `SUBQUERY`'s variable, which names the member row as plain key paths do.
         var variable: String? = nil
+        /// The SQL of the row's `Z_PK`.
+        var rowKey: String { "\(member ?? table.sqlName).\"Z_PK\"" }
         /// The number of the first parameter (`$n`) the clause binds.
         let first: Int
         /// The store's token, when relationships may be compared (nil while the context
@@ -163,7 +165,7 @@ struct PostgreSQLCandidateFilter {
               case let .keyPath(nil, components) = collection.node, components.count == 1,
               let relationship = scope.entity.propertiesByName[components[0]] as? NSRelationshipDescription,
               relationship.isToMany, !relationship.isTransient, let destination = relationship.destinationEntity,
-              let (members, table) = members(of: relationship, scope, schema) else { return nil }
+              let (members, table) = members(of: relationship, owner: scope.rowKey, schema) else { return nil }
         let member = Scope(entity: destination, table: table, member: "m", variable: variable, first: scope.first, storeToken: nil,
                            context: scope.context, comparesStrings: scope.comparesStrings, schema: nil)
         guard case let (clause, true)? = translate(predicate, member, &values) else { return nil }
@@ -200,28 +202,48 @@ struct PostgreSQLCandidateFilter {
     /// no `Z_ENT` check.) Relationship steps only while the store's answer is final
     /// (``Scope/storeToken``): an unsaved change of a related object is seen in memory only.
     private static func value(at components: [String], _ scope: Scope) -> (NSAttributeDescription, String)? {
-        if components.count == 2, components[1] == "@count" { return memberCount(of: components[0], scope) }
-        if components.count == 3, components[1].hasPrefix("@") { return memberAggregate(components[1], of: components[2], in: components[0], scope) }
+        if let at = components.firstIndex(where: { $0.hasPrefix("@") }) {
+            // An aggregate of the to-many at `at - 1`, of the fetched row or of the object at
+            // the end of to-one relationships (`department.employees.@count`).
+            guard at >= 1, let (entity, _, key) = toOneEnd(of: components[..<(at - 1)], scope) else { return nil }
+            let owner = key ?? scope.rowKey
+            let aggregate: (NSAttributeDescription, String)?
+            switch components.count - at {
+            case 1 where components[at] == "@count": aggregate = memberCount(of: components[at - 1], in: entity, owner: owner, scope)
+            case 2: aggregate = memberAggregate(components[at], of: components[at + 1], in: components[at - 1], of: entity, owner: owner, scope)
+            default: return nil
+            }
+            guard let (attribute, sql) = aggregate else { return nil }
+            // Through a nil to-one the evaluator's path is nil, not an aggregate of no members.
+            return (attribute, key.map { "(CASE WHEN \($0) IS NULL THEN NULL ELSE \(sql) END)" } ?? sql)
+        }
+        guard let (entity, table, key) = toOneEnd(of: components.dropLast(), scope),
+              let attribute = entity.propertiesByName[components[components.count - 1]] as? NSAttributeDescription, !attribute.isTransient,
+              let column = table.columnIndex(for: attribute) else { return nil }
+        let name = table.columns[column].sqlName
+        guard let key else { return (attribute, scope.member.map { "\($0).\(name)" } ?? name) }
+        let qualifier = "a\(components.count - 1)"
+        return (attribute, "(SELECT \(qualifier).\(name) FROM \(table.sqlName) \(qualifier) WHERE \(qualifier).\"Z_PK\" = \(key))")
+    }
+
+    /// The entity and table at the end of the to-one relationships `path` from the scope's row,
+    /// and the SQL of its `Z_PK` (nil for an empty path: the scope's row itself; NULL where a
+    /// relationship is nil). Step `n` reads its row as `a<n>`. Only while the store's answer
+    /// is final.
+    private static func toOneEnd(of path: ArraySlice<String>, _ scope: Scope) -> (entity: NSEntityDescription, table: StoreEntityTable, key: String?)? {
         var entity = scope.entity
         var table = scope.table
-        var key: String?  // the SQL of the current object's Z_PK, nil for the fetched row
-        for (step, name) in components.enumerated() {
+        var key: String?
+        for (step, name) in path.enumerated() {
             let qualifier = key == nil ? scope.member ?? table.sqlName : "a\(step)"
-            let property = entity.propertiesByName[name]
-            if step == components.count - 1 {
-                guard let attribute = property as? NSAttributeDescription, !attribute.isTransient, let column = table.columnIndex(for: attribute) else { return nil }
-                let columnSQL = "\(qualifier).\(table.columns[column].sqlName)"
-                guard let key else { return (attribute, scope.member.map { "\($0).\(table.columns[column].sqlName)" } ?? table.columns[column].sqlName) }
-                return (attribute, "(SELECT \(columnSQL) FROM \(table.sqlName) \(qualifier) WHERE \(qualifier).\"Z_PK\" = \(key))")
-            }
-            guard scope.storeToken != nil, let schema = scope.schema, let relationship = property as? NSRelationshipDescription, !relationship.isToMany, !relationship.isTransient,
-                  let destination = relationship.destinationEntity, let column = table.columnIndex(for: relationship),
-                  let destinationTable = schema.tableIfPresent(for: destination) else { return nil }
+            guard scope.storeToken != nil, let schema = scope.schema, let relationship = entity.propertiesByName[name] as? NSRelationshipDescription,
+                  !relationship.isToMany, !relationship.isTransient, let destination = relationship.destinationEntity,
+                  let column = table.columnIndex(for: relationship), let destinationTable = schema.tableIfPresent(for: destination) else { return nil }
             let foreignKey = "\(qualifier).\(table.columns[column].sqlName)"
             key = key.map { "(SELECT \(foreignKey) FROM \(table.sqlName) \(qualifier) WHERE \(qualifier).\"Z_PK\" = \($0))" } ?? foreignKey
             (entity, table) = (destination, destinationTable)
         }
-        return nil
+        return (entity, table, key)
     }
 
     /// `ANY`/`ALL toMany.attribute <op> constant` over a to-many relationship of the fetched
@@ -236,7 +258,7 @@ struct PostgreSQLCandidateFilter {
               let relationship = scope.entity.propertiesByName[components[0]] as? NSRelationshipDescription,
               relationship.isToMany, !relationship.isTransient, let destination = relationship.destinationEntity,
               let attribute = destination.propertiesByName[components[1]] as? NSAttributeDescription, !attribute.isTransient,
-              let (members, memberTable) = members(of: relationship, scope, schema) else { return nil }
+              let (members, memberTable) = members(of: relationship, owner: scope.rowKey, schema) else { return nil }
         guard let column = memberTable.columnIndex(for: attribute) else { return nil }
         let value = "m.\(memberTable.columns[column].sqlName)"
         let before = values
@@ -257,10 +279,10 @@ struct PostgreSQLCandidateFilter {
     /// `toMany.@count` of the fetched row, as a count of its members' rows (the destination's
     /// foreign key, or the join table's pairs), with an Integer 64 attribute standing for it.
     /// Only while the store's answer is final: unsaved members are counted in memory only.
-    private static func memberCount(of name: String, _ scope: Scope) -> (NSAttributeDescription, String)? {
+    private static func memberCount(of name: String, in entity: NSEntityDescription, owner: String, _ scope: Scope) -> (NSAttributeDescription, String)? {
         guard scope.storeToken != nil, let schema = scope.schema,
-              let relationship = scope.entity.propertiesByName[name] as? NSRelationshipDescription,
-              relationship.isToMany, !relationship.isTransient, let (members, _) = members(of: relationship, scope, schema) else { return nil }
+              let relationship = entity.propertiesByName[name] as? NSRelationshipDescription,
+              relationship.isToMany, !relationship.isTransient, let (members, _) = members(of: relationship, owner: owner, schema) else { return nil }
         return (integerAggregate, "(SELECT count(*) \(members))")
     }
 
@@ -280,10 +302,11 @@ struct PostgreSQLCandidateFilter {
     ///   and dates are left out: a stored NaN is neither smaller nor larger than anything in
     ///   memory, so which value wins would depend on the set's order.
     /// Only while the store's answer is final, as `@count`.
-    private static func memberAggregate(_ op: String, of attributeName: String, in name: String, _ scope: Scope) -> (NSAttributeDescription, String)? {
+    private static func memberAggregate(_ op: String, of attributeName: String, in name: String, of entity: NSEntityDescription, owner: String,
+                                        _ scope: Scope) -> (NSAttributeDescription, String)? {
         guard scope.storeToken != nil, let schema = scope.schema,
-              let relationship = scope.entity.propertiesByName[name] as? NSRelationshipDescription,
-              relationship.isToMany, !relationship.isTransient, let (members, table) = members(of: relationship, scope, schema),
+              let relationship = entity.propertiesByName[name] as? NSRelationshipDescription,
+              relationship.isToMany, !relationship.isTransient, let (members, table) = members(of: relationship, owner: owner, schema),
               let attribute = relationship.destinationEntity?.propertiesByName[attributeName] as? NSAttributeDescription, !attribute.isTransient,
               let column = table.columnIndex(for: attribute) else { return nil }
         let value = "m.\(table.columns[column].sqlName)"
@@ -304,12 +327,12 @@ struct PostgreSQLCandidateFilter {
     /// The attribute an `@avg` compares as.
     private static let averageAggregate = NSAttributeDescription(name: "@avg", type: .doubleAttributeType)
 
-    /// The rows of a to-many relationship's members of the fetched row, as `FROM ... WHERE
-    /// <owner is the fetched row>` with the members' table aliased `m`: the destination's rows
-    /// by their foreign key, or the join table's pairs joined to the destination's rows.
-    private static func members(of relationship: NSRelationshipDescription, _ scope: Scope, _ schema: StoreSchema) -> (from: String, table: StoreEntityTable)? {
+    /// The rows of a to-many relationship's members of the object whose `Z_PK` is the SQL
+    /// `owner`, as `FROM ... WHERE <owner's members>` with the members' table aliased `m`: the
+    /// destination's rows by their foreign key, or the join table's pairs joined to the
+    /// destination's rows.
+    private static func members(of relationship: NSRelationshipDescription, owner: String, _ schema: StoreSchema) -> (from: String, table: StoreEntityTable)? {
         guard let source = schema.toManySource(for: relationship) else { return nil }
-        let owner = "\(scope.member ?? scope.table.sqlName).\"Z_PK\""
         switch source {
         case let .foreignKey(table, column, _):
             return ("FROM \(table.sqlName) m WHERE m.\(table.columns[column].sqlName) = \(owner)", table)
